@@ -1,0 +1,290 @@
+// Package load reads a cluster spec from JSON (with // and /* */ comments),
+// YAML or CUE into a tree of Nodes in which every value keeps its
+// file:line:col. Field names are normalised once, here: the API's snake_case
+// spelling becomes camelCase, so nothing downstream sees two spellings.
+//
+// The loader never stops at the first problem it can recover from: duplicate
+// keys and fields given in both spellings are all reported in one run.
+package load
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+)
+
+// Format is the syntax of a spec file.
+type Format int
+
+// Supported formats.
+const (
+	FormatAuto Format = iota // choose by file extension
+	FormatJSON               // JSON, with // and /* */ comments and trailing commas
+	FormatYAML
+	FormatCUE
+)
+
+// String returns the name used by --input-format.
+func (f Format) String() string {
+	return [...]string{"auto", "json", "yaml", "cue"}[f]
+}
+
+// ParseFormat is the inverse of Format.String.
+func ParseFormat(s string) (Format, error) {
+	switch strings.ToLower(s) {
+	case "", "auto":
+		return FormatAuto, nil
+	case "json", "jsonc":
+		return FormatJSON, nil
+	case "yaml", "yml":
+		return FormatYAML, nil
+	case "cue":
+		return FormatCUE, nil
+	}
+	return FormatAuto, fmt.Errorf("unknown input format %q (want json, yaml or cue)", s)
+}
+
+// Extensions lists the file extensions recognised as specs, by format.
+var extensions = map[string]Format{
+	".json":  FormatJSON,
+	".jsonc": FormatJSON,
+	".yaml":  FormatYAML,
+	".yml":   FormatYAML,
+	".cue":   FormatCUE,
+}
+
+// FormatOf returns the format implied by a file name's extension.
+func FormatOf(name string) (Format, bool) {
+	f, ok := extensions[strings.ToLower(filepath.Ext(name))]
+	return f, ok
+}
+
+// IsSpecFile reports whether a file name has a spec extension.
+func IsSpecFile(name string) bool {
+	_, ok := FormatOf(name)
+	return ok
+}
+
+// Limits bound what the loader accepts, so that no input can exhaust memory
+// or the stack.
+const (
+	// MaxFileSize is the largest spec file accepted: 16 MiB.
+	MaxFileSize = 16 << 20
+	// MaxDepth is the deepest nesting of objects and arrays accepted.
+	MaxDepth = 64
+)
+
+// Options control loading.
+type Options struct {
+	// Format overrides the format chosen by extension; it is required for
+	// standard input unless the input starts with '{' (JSON).
+	Format Format
+	// Verbatim reports whether the keys of the object at the given path are
+	// data (slurm.conf keys, labels) that must be kept exactly as written.
+	// The schema package provides it; nil means every object is a record.
+	Verbatim func(Path) bool
+	// Stdin is read when the file name is "-".
+	Stdin io.Reader
+}
+
+// Document is a loaded spec.
+type Document struct {
+	// File is the name used in positions ("<stdin>" for standard input).
+	File   string
+	Format Format
+	// Source is the file's content.
+	Source []byte
+	Root   *Node
+}
+
+// Rule ids of the loader's diagnostics.
+const (
+	RuleIO           = "load-io"
+	RuleSyntax       = "load-syntax"
+	RuleEncoding     = "load-encoding"
+	RuleLimit        = "load-limit"
+	RuleDuplicateKey = "duplicate-key"
+	RuleBothSpelling = "both-spellings"
+)
+
+// File reads and loads the named file ("-" for standard input).
+func File(name string, opt Options) (*Document, diag.List) {
+	var (
+		data []byte
+		err  error
+		pos  = diag.Pos{File: name}
+	)
+	if name == "-" {
+		pos.File = "<stdin>"
+		if opt.Stdin == nil {
+			opt.Stdin = os.Stdin
+		}
+		data, err = io.ReadAll(io.LimitReader(opt.Stdin, MaxFileSize+1))
+	} else {
+		data, err = readFile(name)
+	}
+	if err != nil {
+		var l diag.List
+		l.Errorf(RuleIO, pos, "", "check the path and its permissions", "cannot read spec: %v", err)
+		return nil, l
+	}
+	return Bytes(pos.File, data, opt)
+}
+
+func readFile(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if st.IsDir() {
+		return nil, fmt.Errorf("%s is a directory, not a spec file", name)
+	}
+	if !st.Mode().IsRegular() && st.Mode()&os.ModeNamedPipe == 0 && st.Mode()&os.ModeCharDevice == 0 {
+		return nil, fmt.Errorf("%s is not a regular file", name)
+	}
+	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
+}
+
+// Bytes loads a spec from memory. name is used in positions and, unless
+// opt.Format is set, to choose the format.
+func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
+	var l diag.List
+	filePos := diag.Pos{File: name, Line: 1, Col: 1}
+	format := opt.Format
+	if format == FormatAuto {
+		var ok bool
+		if format, ok = FormatOf(name); !ok {
+			if trimmed := bytes.TrimLeft(data, " \t\r\n"); name == "<stdin>" && len(trimmed) > 0 && trimmed[0] == '{' {
+				format = FormatJSON
+			} else {
+				l.Errorf(RuleIO, diag.Pos{File: name}, "", "name the file .json, .jsonc, .yaml, .yml or .cue, or pass --input-format",
+					"cannot tell the format of %s from its name", name)
+				return nil, l
+			}
+		}
+	}
+	if len(data) > MaxFileSize {
+		l.Errorf(RuleLimit, filePos, "", "split the spec or remove generated bulk", "spec is larger than the %d MiB limit", MaxFileSize>>20)
+		return nil, l
+	}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark is harmless; drop it
+	lines := newLineIndex(name, data)
+	if i := bytes.IndexByte(data, 0); i >= 0 {
+		l.Errorf(RuleEncoding, lines.pos(i), "", "remove the NUL byte; specs are text", "spec contains a NUL byte")
+		return nil, l
+	}
+	if !utf8.Valid(data) {
+		i := firstInvalidUTF8(data)
+		l.Errorf(RuleEncoding, lines.pos(i), "", "save the file as UTF-8", "spec is not valid UTF-8")
+		return nil, l
+	}
+	if i, depth := nestingDepth(data); depth > MaxDepth {
+		l.Errorf(RuleLimit, lines.pos(i), "", "flatten the structure; a cluster spec is a few levels deep",
+			"nesting deeper than %d levels", MaxDepth)
+		return nil, l
+	}
+	doc := &Document{File: name, Format: format, Source: data}
+	var root *Node
+	switch format {
+	case FormatJSON:
+		root, l = parseJSON(lines, data)
+	case FormatYAML:
+		root, l = parseYAML(lines, data)
+	case FormatCUE:
+		root, l = parseCUE(name, data)
+	}
+	if root == nil {
+		return nil, l
+	}
+	n := normaliser{verbatim: opt.Verbatim}
+	n.node(root, nil)
+	doc.Root = root
+	return doc, append(l, n.diags...)
+}
+
+func firstInvalidUTF8(b []byte) int {
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size <= 1 {
+			return i
+		}
+		i += size
+	}
+	return 0
+}
+
+// nestingDepth returns the deepest nesting of brackets and braces outside
+// double-quoted strings, and the offset where it was first reached. It runs
+// before any parser so that a hostile input cannot recurse a parser into a
+// stack overflow.
+func nestingDepth(b []byte) (at, max int) {
+	depth := 0
+	inString := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case inString && c == '\\':
+			i++
+		case c == '"':
+			inString = !inString
+		case inString:
+		case c == '[' || c == '{':
+			depth++
+			if depth > max {
+				max, at = depth, i
+			}
+		case c == ']' || c == '}':
+			depth--
+		case c == '\n':
+			// YAML and CUE strings never span lines without quotes that
+			// this scanner sees; resynchronise on each line to stay robust.
+			inString = false
+		}
+	}
+	return at, max
+}
+
+// lineIndex converts byte offsets to positions.
+type lineIndex struct {
+	file  string
+	start []int // offset of the first byte of each line
+}
+
+func newLineIndex(file string, b []byte) *lineIndex {
+	li := &lineIndex{file: file, start: []int{0}}
+	for i, c := range b {
+		if c == '\n' {
+			li.start = append(li.start, i+1)
+		}
+	}
+	return li
+}
+
+func (li *lineIndex) pos(off int) diag.Pos {
+	lo, hi := 0, len(li.start)
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if li.start[mid] <= off {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return diag.Pos{File: li.file, Line: lo + 1, Col: off - li.start[lo] + 1}
+}
+
+// lineCol returns the position of a 1-based line and column.
+func (li *lineIndex) lineCol(line, col int) diag.Pos {
+	return diag.Pos{File: li.file, Line: line, Col: col}
+}

@@ -1,0 +1,192 @@
+package slurmconf
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Version is a Slurm release series ("22.05" … "26.05"). Each series stands
+// for the last point release of that series that the reference data was read
+// from (see data/README.md). The zero value is not a valid version.
+//
+// Versions are ordered: V2205 < V2302 < … < V2605.
+type Version uint8
+
+// The release series covered by the catalog, oldest first.
+const (
+	V2205 Version = iota + 1 // 22.05 (Debian bookworm ships 22.05.8)
+	V2302                    // 23.02
+	V2311                    // 23.11
+	V2405                    // 24.05
+	V2411                    // 24.11
+	V2505                    // 25.05
+	V2511                    // 25.11
+	V2605                    // 26.05
+)
+
+// versionLabels maps a Version to its series label; index 0 is the zero value.
+var versionLabels = [...]string{"", "22.05", "23.02", "23.11", "24.05", "24.11", "25.05", "25.11", "26.05"}
+
+// Versions returns every known series, oldest first. The slice is a fresh
+// copy that the caller may modify.
+func Versions() []Version {
+	out := make([]Version, 0, len(versionLabels)-1)
+	for v := V2205; v <= V2605; v++ {
+		out = append(out, v)
+	}
+	return out
+}
+
+// Oldest returns the oldest series in the catalog (22.05).
+func Oldest() Version { return V2205 }
+
+// Newest returns the newest series in the catalog (26.05).
+func Newest() Version { return V2605 }
+
+// Valid reports whether v is one of the known series.
+func (v Version) Valid() bool { return v >= V2205 && v <= V2605 }
+
+// String returns the series label, e.g. "23.11", or "invalid" for an unknown
+// value.
+func (v Version) String() string {
+	if !v.Valid() {
+		return "invalid"
+	}
+	return versionLabels[v]
+}
+
+// Compare returns -1, 0 or +1 depending on whether v is older than, equal to
+// or newer than w.
+func (v Version) Compare(w Version) int {
+	switch {
+	case v < w:
+		return -1
+	case v > w:
+		return 1
+	}
+	return 0
+}
+
+// Before reports whether v is older than w.
+func (v Version) Before(w Version) bool { return v < w }
+
+// ParseVersion parses a Slurm version. It accepts a series label ("22.05"),
+// a full release ("22.05.8", "22.05.8-1"), a git tag ("slurm-22-05-8-1") and
+// the same forms with a "v" prefix. A point release maps to its series.
+func ParseVersion(s string) (Version, error) {
+	orig := s
+	s = strings.TrimSpace(strings.ToLower(s))
+	s = strings.TrimPrefix(s, "slurm-")
+	s = strings.TrimPrefix(s, "slurm")
+	s = strings.TrimPrefix(s, "v")
+	var major, minor string
+	switch {
+	case len(s) >= 5 && s[2] == '.':
+		major, minor = s[:2], s[3:5]
+		if rest := s[5:]; rest != "" && rest[0] != '.' && rest[0] != '-' {
+			return 0, fmt.Errorf("parse slurm version %q: unexpected %q after the series", orig, rest)
+		}
+	case len(s) >= 5 && s[2] == '-':
+		major, minor = s[:2], s[3:5]
+		if rest := s[5:]; rest != "" && rest[0] != '-' {
+			return 0, fmt.Errorf("parse slurm version %q: unexpected %q after the series", orig, rest)
+		}
+	default:
+		return 0, fmt.Errorf("parse slurm version %q: want a series such as 22.05, 22.05.8 or slurm-22-05-8-1", orig)
+	}
+	if _, err := strconv.Atoi(major); err != nil {
+		return 0, fmt.Errorf("parse slurm version %q: bad major %q: %w", orig, major, err)
+	}
+	if _, err := strconv.Atoi(minor); err != nil {
+		return 0, fmt.Errorf("parse slurm version %q: bad minor %q: %w", orig, minor, err)
+	}
+	label := major + "." + minor
+	for v := V2205; v <= V2605; v++ {
+		if versionLabels[v] == label {
+			return v, nil
+		}
+	}
+	return 0, fmt.Errorf("parse slurm version %q: series %s is not in the catalog (known: %s)", orig, label, strings.Join(versionLabels[1:], ", "))
+}
+
+// VersionSet is a set of Versions, stored as a bit mask (bit v-1 for v).
+type VersionSet uint16
+
+// AllVersions is the set of every known series.
+const AllVersions VersionSet = 1<<uint(V2605) - 1
+
+// VersionSetOf returns the set holding the given versions.
+func VersionSetOf(vs ...Version) VersionSet {
+	var s VersionSet
+	for _, v := range vs {
+		if v.Valid() {
+			s |= 1 << (v - 1)
+		}
+	}
+	return s
+}
+
+// Has reports whether v is in the set.
+func (s VersionSet) Has(v Version) bool { return v.Valid() && s&(1<<(v-1)) != 0 }
+
+// Empty reports whether the set has no version.
+func (s VersionSet) Empty() bool { return s&AllVersions == 0 }
+
+// List returns the versions in the set, oldest first.
+func (s VersionSet) List() []Version {
+	var out []Version
+	for v := V2205; v <= V2605; v++ {
+		if s.Has(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// First returns the oldest version in the set, or 0 when it is empty.
+func (s VersionSet) First() Version {
+	for v := V2205; v <= V2605; v++ {
+		if s.Has(v) {
+			return v
+		}
+	}
+	return 0
+}
+
+// Last returns the newest version in the set, or 0 when it is empty.
+func (s VersionSet) Last() Version {
+	for v := V2605; v >= V2205; v-- {
+		if s.Has(v) {
+			return v
+		}
+	}
+	return 0
+}
+
+// String renders the set compactly, e.g. "22.05-23.02, 25.05+" or "none".
+func (s VersionSet) String() string {
+	if s.Empty() {
+		return "none"
+	}
+	var parts []string
+	for v := V2205; v <= V2605; v++ {
+		if !s.Has(v) {
+			continue
+		}
+		end := v
+		for end+1 <= V2605 && s.Has(end+1) {
+			end++
+		}
+		switch {
+		case end == V2605 && v != V2605:
+			parts = append(parts, v.String()+"+")
+		case end == v:
+			parts = append(parts, v.String())
+		default:
+			parts = append(parts, v.String()+"-"+end.String())
+		}
+		v = end
+	}
+	return strings.Join(parts, ", ")
+}
