@@ -70,14 +70,25 @@ func (c *Catalog) Suggest(scope Scope, name string) string {
 		return p.Name
 	}
 	lname := strings.ToLower(name)
-	best, bestDist := "", suggestLimit(len(lname))+1
+	limit := suggestLimit(len(lname)) + 1
+	// Rank by distance, then prefer live keys over aliases and deprecated
+	// or removed ones (rank = 2*distance + penalty).
+	best, bestRank := "", 2*limit
 	for i := range c.params {
-		if c.params[i].Scope != scope {
+		p := &c.params[i]
+		if p.Scope != scope {
 			continue
 		}
-		d := editDistance(lname, c.keys[i], bestDist)
-		if d < bestDist {
-			best, bestDist = c.params[i].Name, d
+		d := editDistance(lname, c.keys[i], limit)
+		if d >= limit {
+			continue
+		}
+		rank := 2 * d
+		if p.Status != StatusActive && p.Status != StatusLine {
+			rank++
+		}
+		if rank < bestRank {
+			best, bestRank = p.Name, rank
 		}
 	}
 	return best

@@ -461,11 +461,14 @@ func (g *generator) applyOverride(r row) error {
 			if !ok {
 				return fmt.Errorf("int_tokens %q: want min..max", set)
 			}
-			p.intTokens = true
-			if p.intMin, err2(&p.intMin, lo); p.intMin < 0 {
-				return fmt.Errorf("int_tokens %q: bad minimum", set)
+			p.intTokens, p.intMin, p.intMax = true, 0, -1
+			if lo != "" {
+				n, err := strconv.ParseInt(lo, 10, 64)
+				if err != nil {
+					return fmt.Errorf("int_tokens %q: %w", set, err)
+				}
+				p.intMin = n
 			}
-			p.intMax = -1
 			if hi != "" {
 				n, err := strconv.ParseInt(hi, 10, 64)
 				if err != nil {
@@ -521,19 +524,6 @@ func (g *generator) applyOverride(r row) error {
 		return fmt.Errorf("unknown value attribute %q", attr)
 	}
 	return nil
-}
-
-// err2 parses s into *dst (0 for ""), returning -1 on error so the caller
-// can report it.
-func err2(dst *int64, s string) (int64, error) {
-	if s == "" {
-		return 0, nil
-	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return -1, err
-	}
-	return n, nil
 }
 
 func (g *generator) loadBookworm() error {
@@ -615,7 +605,7 @@ func naturalKind(p *param) string {
 	case "S_P_FLOAT", "S_P_DOUBLE":
 		return "float"
 	case "S_P_ARRAY":
-		if p.status == "line" || p.removedIn >= 0 && p.name == "FrontendName" {
+		if p.status == "line" || len(p.history) > 0 && p.history[0].status == "line" {
 			return "line"
 		}
 		return "array"

@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/slurmspec/slurmspec/compiler"
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/format"
+	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/schema"
+)
+
+// specFlags are the flags shared by every command that reads a spec.
+type specFlags struct {
+	inputFormat  string
+	project      string
+	region       string
+	clusterID    string
+	slurmVersion string
+	disable      []string
+	strict       bool
+}
+
+func (f *specFlags) register(fs *pflag.FlagSet) {
+	fs.StringVar(&f.inputFormat, "input-format", "auto", "spec format: auto (by extension), json, yaml or cue")
+	fs.StringVar(&f.project, "project", "", "Google Cloud project (when the spec has no name)")
+	fs.StringVar(&f.region, "region", "", "region of the cluster (when the spec has no name)")
+	fs.StringVar(&f.clusterID, "cluster-id", "", "cluster id, 1-10 lowercase letters and digits (when the spec has no name)")
+	fs.StringVar(&f.slurmVersion, "slurm-version", defaultSlurmVersion, "Slurm release series the cluster runs")
+	fs.StringSliceVar(&f.disable, "disable", nil, "lint rule ids to skip (comma-separated or repeated)")
+	fs.BoolVar(&f.strict, "strict", false, "fail on warnings too")
+}
+
+// defaultSlurmVersion is the newest release series slurmspec knows.
+const defaultSlurmVersion = "26.05"
+
+// analysis is the outcome of reading one spec: its diagnostics and, when
+// it got that far, its IR.
+type analysis struct {
+	file    string
+	doc     *load.Document
+	cluster *ir.Cluster
+	diags   diag.List
+	ioError bool // the file could not be read at all
+}
+
+// analyse runs load → schema → compile → lint on one file.
+func analyse(sch *schema.Schema, file string, f *specFlags, e env) analysis {
+	a := analysis{file: file}
+	fmtID, err := load.ParseFormat(f.inputFormat)
+	if err != nil {
+		a.diags.Errorf("usage", diag.Pos{}, "", "", "%v", err)
+		a.ioError = true
+		return a
+	}
+	doc, l := load.File(file, load.Options{Format: fmtID, Verbatim: sch.Verbatim, Stdin: e.stdin})
+	a.diags = l
+	if doc == nil {
+		for _, d := range l {
+			if d.Rule == load.RuleIO {
+				a.ioError = true
+			}
+		}
+		return a
+	}
+	a.doc = doc
+	a.diags = append(a.diags, sch.Check(doc)...)
+	if a.diags.HasErrors() {
+		a.diags = a.diags.Sort()
+		return a
+	}
+	c, l := compiler.Compile(doc, compiler.Identity{Project: f.project, Region: f.region, ClusterID: f.clusterID}, machines.Default())
+	a.diags = append(a.diags, l...)
+	a.cluster = c
+	disabled := map[string]bool{}
+	for _, id := range f.disable {
+		disabled[strings.TrimSpace(id)] = true
+	}
+	a.diags = append(a.diags, lint.Run(c, rules.All(), lint.Config{Options: lint.Options{SlurmVersion: f.slurmVersion}, Disabled: disabled})...)
+	a.diags = a.diags.Sort()
+	return a
+}
+
+// validateDisabled rejects unknown rule ids in --disable.
+func validateDisabled(ids []string) error {
+	all := rules.All()
+	var names []string
+	for _, r := range all {
+		names = append(names, r.ID)
+	}
+	for _, id := range ids {
+		id = strings.TrimSpace(id)
+		if lint.Find(all, id) == nil {
+			return usageError("--disable: unknown rule %q (%s)", id, diag.DidYouMean(id, names, "see `slurmspec rules`"))
+		}
+	}
+	return nil
+}
+
+// printDiags prints diagnostics in the text format.
+func printDiags(w io.Writer, l diag.List, sources map[string][]byte) {
+	_ = format.Text{Sources: sources, Color: useColour(w)}.Format(w, l)
+}
+
+func useColour(w io.Writer) bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// failed reports whether diagnostics fail the run.
+func failed(l diag.List, strict bool) bool {
+	if strict {
+		return l.Count(diag.Warning) > 0
+	}
+	return l.HasErrors()
+}
+
+func summary(l diag.List) string {
+	e, w := l.Count(diag.Error), l.Count(diag.Warning)-l.Count(diag.Error)
+	return fmt.Sprintf("%s, %s", plural(e, "error"), plural(w, "warning"))
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

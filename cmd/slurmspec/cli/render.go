@@ -1,0 +1,92 @@
+package cli
+
+import (
+	"fmt"
+	"path"
+
+	"github.com/spf13/cobra"
+
+	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/render/output"
+	"github.com/slurmspec/slurmspec/schema"
+)
+
+const renderHelp = `Render the files a cluster runs with into an output directory:
+
+  slurm.conf            managed baseline, your config, nodes and partitions
+  prolog.d/NN-prolog.sh one file per prologBashScripts entry, in list order
+  epilog.d/NN-epilog.sh one file per epilogBashScripts entry
+  cluster.json          the canonical API request body
+
+Nothing is written unless the spec has no errors. The output directory is
+replaced as a whole and atomically; slurmspec refuses a directory holding
+files it did not write. With --check nothing is written: the command exits 1
+and prints a unified diff when the directory is not what the spec renders.`
+
+func newRenderCmd(e env) *cobra.Command {
+	var (
+		f     specFlags
+		out   string
+		check bool
+	)
+	cmd := &cobra.Command{
+		Use:   "render FILE -o DIR",
+		Short: "Render slurm.conf, prolog/epilog scripts and cluster.json",
+		Long:  renderHelp,
+		Example: `  slurmspec render examples/seed.jsonc -o out/
+  slurmspec render examples/seed.jsonc -o out/ --check   # in CI: fail when out/ is stale`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if out == "" {
+				return usageError("render needs an output directory: -o DIR")
+			}
+			if err := validateDisabled(f.disable); err != nil {
+				return err
+			}
+			sch, err := schema.New()
+			if err != nil {
+				return &exitError{code: exitUsage, msg: err.Error()}
+			}
+			a := analyse(sch, args[0], &f, e)
+			sources := map[string][]byte{}
+			if a.doc != nil {
+				sources[a.doc.File] = a.doc.Source
+			}
+			printDiags(e.stderr, a.diags, sources)
+			switch {
+			case a.ioError:
+				return &exitError{code: exitUsage}
+			case failed(a.diags, f.strict) || a.cluster == nil:
+				return &exitError{code: exitFindings, msg: "not rendered: " + summary(a.diags)}
+			}
+			set, l := render.Render(a.cluster, render.Options{SlurmVersion: f.slurmVersion})
+			if len(l) > 0 {
+				printDiags(e.stderr, l, sources)
+				return &exitError{code: exitFindings, msg: "not rendered"}
+			}
+			if check {
+				diff, err := output.Check(out, set)
+				if err != nil {
+					return &exitError{code: exitUsage, msg: err.Error()}
+				}
+				if len(diff) > 0 {
+					_, _ = e.stdout.Write(diff)
+					return &exitError{code: exitFindings, msg: out + " is stale: run slurmspec render " + args[0] + " -o " + out}
+				}
+				fmt.Fprintf(e.stdout, "%s is up to date\n", out)
+				return nil
+			}
+			if err := output.Write(out, set); err != nil {
+				return &exitError{code: exitUsage, msg: err.Error()}
+			}
+			for _, a := range set {
+				fmt.Fprintf(e.stdout, "wrote %s\n", path.Join(out, a.Path))
+			}
+			return nil
+		},
+	}
+	f.register(cmd.Flags())
+	cmd.Flags().StringVarP(&out, "output", "o", "", "output directory (replaced as a whole)")
+	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 with a diff if the output directory is stale")
+	return cmd
+}

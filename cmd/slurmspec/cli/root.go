@@ -1,0 +1,91 @@
+// Package cli is the slurmspec command line: it wires the stages (load,
+// schema, compile, lint, render) and holds no logic of its own.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes.
+const (
+	exitOK       = 0
+	exitFindings = 1 // errors in the spec (or warnings with --strict), or a stale --check
+	exitUsage    = 2 // bad usage, I/O errors, internal errors
+)
+
+// exitError carries an exit code through cobra. A nil-message exitError
+// means the problem was already printed.
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+// findings is returned when diagnostics were printed and the run must fail.
+var errFindings = &exitError{code: exitFindings}
+
+// env is what a command may touch of the process: its streams and stdin.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// Main runs the command line with os.Args and returns the exit code.
+func Main() int {
+	return run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr})
+}
+
+func run(args []string, e env) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.stderr, "slurmspec: internal error: %v\n%s", r, debug.Stack())
+			code = exitUsage
+		}
+	}()
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintf(e.stderr, "slurmspec: %s\n", ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(e.stderr, "slurmspec: %v\n", err)
+	return exitUsage
+}
+
+func newRootCmd(e env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "slurmspec",
+		Short: "Lint and render Slurm cluster specs for Google Cloud training clusters",
+		Long: `slurmspec checks a ModelDevelopmentCluster spec (JSON with comments, YAML or CUE)
+against an embedded CUE schema and lint rules that know Slurm, and renders the
+slurm.conf, prolog/epilog scripts and API request body the cluster will run with.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: exitUsage, msg: err.Error()}
+	})
+	root.AddCommand(newLintCmd(e), newRenderCmd(e), newExplainCmd(e), newRulesCmd(e), newVersionCmd(e))
+	return root
+}
+
+func usageError(format string, args ...any) error {
+	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,241 @@
+// Package compiler decodes a loaded, schema-checked spec into the IR,
+// applying the API's defaults and looking up machine facts.
+package compiler
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/compiler/machines"
+)
+
+// Identity gives the cluster's identity when the spec has no name, or
+// checks it when it has one. Empty fields are not set.
+type Identity struct {
+	Project, Region, ClusterID string
+}
+
+// Rule ids of the compiler's diagnostics.
+const (
+	RuleIdentity = "cluster-identity"
+)
+
+var nameRe = regexp.MustCompile(`^projects/([^/]+)/locations/([^/]+)/modelDevelopmentClusters/([^/]+)$`)
+
+// Compile decodes doc into the IR. It expects a document that passed the
+// schema; given anything else it still returns without panicking, decoding
+// what has the expected shape.
+func Compile(doc *load.Document, id Identity, cat *machines.Catalog) (*ir.Cluster, diag.List) {
+	var l diag.List
+	root := doc.Root
+	d := decoder{}
+	c := &ir.Cluster{File: doc.File, Doc: doc}
+	rootPos := root.Pos
+
+	name := d.str(root, nil, "name", "")
+	c.Project = ir.Str{Pos: rootPos}
+	c.Region = ir.Str{Pos: rootPos}
+	c.ID = ir.Str{Pos: rootPos}
+	if m := nameRe.FindStringSubmatch(name.Value); m != nil {
+		c.Project = ir.Str{Value: m[1], Set: true, Pos: name.Pos, Path: "name"}
+		c.Region = ir.Str{Value: m[2], Set: true, Pos: name.Pos, Path: "name"}
+		c.ID = ir.Str{Value: m[3], Set: true, Pos: name.Pos, Path: "name"}
+	}
+	for _, f := range []struct {
+		field *ir.Str
+		flag  string
+		what  string
+	}{{&c.Project, id.Project, "project"}, {&c.Region, id.Region, "region"}, {&c.ID, id.ClusterID, "cluster-id"}} {
+		switch {
+		case f.flag == "":
+		case !f.field.Set:
+			*f.field = ir.Str{Value: f.flag, Set: true, Pos: rootPos, Path: "--" + f.what}
+		case f.field.Value != f.flag:
+			l.Errorf(RuleIdentity, f.field.Pos, "name", "drop the flag or make it match the spec's name",
+				"--%s %q contradicts the spec's name, which gives %q", f.what, f.flag, f.field.Value)
+		}
+	}
+	c.Network = d.str(root.Get("network"), load.Path{{Name: "network"}}, "network", "")
+
+	pools := root.Get("nodePools")
+	for i, pn := range items(pools) {
+		c.NodePools = append(c.NodePools, d.pool(pn, load.Path{{Name: "nodePools"}}.Index(i), i, cat))
+	}
+
+	slurmPath := load.Path{{Name: "orchestratorSpec"}, {Name: "slurmSpec"}}
+	sn := root.Get("orchestratorSpec").Get("slurmSpec")
+	s := &c.Slurm
+	s.Path = slurmPath.String()
+	if sn != nil {
+		s.Pos = sn.Pos
+	}
+	s.HomeDirectoryStorage = d.str(sn, slurmPath, "homeDirectoryStorage", "")
+	s.LoginNodePoolID = d.str(sn, slurmPath, "loginNodePoolId", "")
+	for i, pn := range items(sn.Get("partitions")) {
+		pp := slurmPath.Key("partitions").Index(i)
+		p := &ir.Partition{Index: i, Pos: pn.Pos, Path: pp.String(), ID: d.str(pn, pp, "id", "")}
+		for j, ref := range items(pn.Get("nodePoolIds")) {
+			p.NodePoolIDs = append(p.NodePoolIDs, d.strNode(ref, pp.Key("nodePoolIds").Index(j)))
+		}
+		p.Config = d.config(pn.Get("config"), pp.Key("config"))
+		s.Partitions = append(s.Partitions, p)
+	}
+	s.DefaultPartitionID = d.str(sn, slurmPath, "defaultPartitionId", "")
+	if !s.DefaultPartitionID.Set && len(s.Partitions) > 0 {
+		s.DefaultPartitionID.Value = s.Partitions[0].ID.Value
+	}
+	s.Config = d.config(sn.Get("config"), slurmPath.Key("config"))
+	for i, nn := range items(sn.Get("nodeSets")) {
+		np := slurmPath.Key("nodeSets").Index(i)
+		s.NodeSets = append(s.NodeSets, &ir.NodeSet{Index: i, Pos: nn.Pos, Path: np.String(),
+			NodePoolID: d.str(nn, np, "nodePoolId", ""), Config: d.config(nn.Get("config"), np.Key("config"))})
+	}
+	s.Prolog = d.scripts(sn.Get("prologBashScripts"), slurmPath.Key("prologBashScripts"))
+	s.Epilog = d.scripts(sn.Get("epilogBashScripts"), slurmPath.Key("epilogBashScripts"))
+	return c, l
+}
+
+func items(n *load.Node) []*load.Node {
+	if n == nil || n.Kind != load.Array {
+		return nil
+	}
+	return n.Items
+}
+
+type decoder struct{}
+
+// str decodes a string field of obj; def is the value when absent.
+func (decoder) str(obj *load.Node, path load.Path, name, def string) ir.Str {
+	p := path.Key(name).String()
+	f := obj.Get(name)
+	if s, ok := f.Str(); ok {
+		return ir.Str{Value: s, Set: true, Pos: f.Pos, Path: p}
+	}
+	s := ir.Str{Value: def, Path: p}
+	if obj != nil {
+		s.Pos = obj.Pos
+	}
+	return s
+}
+
+func (decoder) strNode(n *load.Node, path load.Path) ir.Str {
+	s, ok := n.Str()
+	return ir.Str{Value: s, Set: ok, Pos: n.Pos, Path: path.String()}
+}
+
+func (decoder) int(obj *load.Node, path load.Path, name string, def int64) ir.Int {
+	p := path.Key(name).String()
+	f := obj.Get(name)
+	if v, ok := f.Int(); ok {
+		return ir.Int{Value: v, Set: true, Pos: f.Pos, Path: p}
+	}
+	i := ir.Int{Value: def, Path: p}
+	if obj != nil {
+		i.Pos = obj.Pos
+	}
+	return i
+}
+
+// config decodes a slurm.conf map, sorted by key case-insensitively so that
+// the order maps were written in never matters.
+func (decoder) config(n *load.Node, path load.Path) []ir.KV {
+	if n == nil || n.Kind != load.Object {
+		return nil
+	}
+	var out []ir.KV
+	for _, f := range n.Fields {
+		v, _ := f.Value.Str()
+		kp := path.Key(f.Name).String()
+		out = append(out, ir.KV{
+			Key:   ir.Str{Value: f.Name, Set: true, Pos: f.KeyPos, Path: kp},
+			Value: ir.Str{Value: v, Set: true, Pos: f.Value.Pos, Path: kp},
+		})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := strings.ToLower(out[i].Key.Value), strings.ToLower(out[j].Key.Value)
+		if a != b {
+			return a < b
+		}
+		return out[i].Key.Value < out[j].Key.Value
+	})
+	return out
+}
+
+func (d decoder) scripts(n *load.Node, path load.Path) []ir.Script {
+	var out []ir.Script
+	for i, it := range items(n) {
+		s, _ := it.Str()
+		out = append(out, ir.Script{Index: i, Text: s, Pos: it.Pos, Path: path.Index(i).String()})
+	}
+	return out
+}
+
+func (d decoder) pool(pn *load.Node, path load.Path, i int, cat *machines.Catalog) *ir.NodePool {
+	p := &ir.NodePool{Index: i, Pos: pn.Pos, Path: path.String(), ID: d.str(pn, path, "id", "")}
+	ms := pn.Get("machineSpec")
+	msPath := path.Key("machineSpec")
+	p.MachineType = d.str(ms, msPath, "machineType", "")
+	if cat != nil {
+		p.Machine, _ = cat.Lookup(p.MachineType.Value)
+	}
+	p.AcceleratorType = d.str(ms, msPath, "acceleratorType", "")
+	p.AcceleratorCount = d.int(ms, msPath, "acceleratorCount", 0)
+	ra := ms.Get("reservationAffinity")
+	raPath := msPath.Key("reservationAffinity")
+	p.ReservationAffinityType = d.str(ra, raPath, "reservationAffinityType", "")
+	for j, v := range items(ra.Get("values")) {
+		p.Reservations = append(p.Reservations, d.strNode(v, raPath.Key("values").Index(j)))
+	}
+	p.ProvisioningModel = d.str(pn, path, "provisioningModel", "")
+	if !p.ProvisioningModel.Set {
+		p.ProvisioningModel.Value = defaultProvisioningModel(p, ra != nil)
+	}
+	sc := pn.Get("scalingSpec")
+	scPath := path.Key("scalingSpec")
+	p.MinNodeCount = d.int(sc, scPath, "minNodeCount", 0)
+	p.MaxNodeCount = d.int(sc, scPath, "maxNodeCount", 0)
+	bd := pn.Get("bootDisk")
+	bdPath := path.Key("bootDisk")
+	p.BootDiskType = d.str(bd, bdPath, "bootDiskType", defaultBootDisk(p))
+	p.BootDiskSizeGb = d.int(bd, bdPath, "bootDiskSizeGb", 100)
+	p.Zone = d.str(pn, path, "zone", "")
+	for j, f := range items(pn.Get("filestores")) {
+		p.Filestores = append(p.Filestores, d.strNode(f, path.Key("filestores").Index(j)))
+	}
+	p.ConfidentialInstanceType = d.str(pn.Get("confidentialInstanceConfig"), path.Key("confidentialInstanceConfig"), "confidentialInstanceType", "")
+	p.FlexStartMaxDuration = d.str(pn, path, "flexStartMaxDuration", "")
+	return p
+}
+
+// defaultProvisioningModel applies the API's rule: CPU pools default to
+// ON_DEMAND; GPU pools to RESERVATION when a reservation affinity is set,
+// otherwise the API rejects the pool (empty result).
+func defaultProvisioningModel(p *ir.NodePool, hasAffinity bool) string {
+	gpu := p.AcceleratorType.Set || (p.Machine != nil && p.Machine.HasGPU())
+	switch {
+	case hasAffinity:
+		return "RESERVATION"
+	case gpu:
+		return ""
+	}
+	return "ON_DEMAND"
+}
+
+// defaultBootDisk is the API's default: pd-ssd, or hyperdisk-balanced on
+// A3 Ultra.
+func defaultBootDisk(p *ir.NodePool) string {
+	if p.Machine != nil && p.Machine.Series == "a3-ultra" {
+		return "hyperdisk-balanced"
+	}
+	return "pd-ssd"
+}
+
+// String describes an identity for messages.
+func (id Identity) String() string {
+	return fmt.Sprintf("projects/%s/locations/%s/modelDevelopmentClusters/%s", id.Project, id.Region, id.ClusterID)
+}

@@ -1,0 +1,125 @@
+// Package lint runs rules over the IR. A rule is a plain value with a stable
+// id, a severity, a summary, a document with a bad and a good example, and a
+// check function; the list of rules is explicit (package lint/rules), with
+// no registration side effects.
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+)
+
+// Rule is one lint rule.
+type Rule struct {
+	// ID is stable and kebab-case; users disable rules by it.
+	ID       string
+	Severity diag.Severity
+	// Summary is one line, without a final period.
+	Summary string
+	// Doc is Markdown: why the rule exists, then "Bad:" and "Good:"
+	// examples as fenced blocks.
+	Doc   string
+	Check func(*Pass)
+}
+
+// Options are the settings every rule may read.
+type Options struct {
+	// SlurmVersion is the Slurm release series the spec targets ("26.05").
+	SlurmVersion string
+}
+
+// Pass is what a rule's Check receives: the cluster, and a way to report.
+type Pass struct {
+	Cluster *ir.Cluster
+	Options Options
+	rule    *Rule
+	diags   *diag.List
+}
+
+// Report records a finding of the running rule at the rule's severity.
+func (p *Pass) Report(pos diag.Pos, path, hint, format string, args ...any) {
+	p.ReportAs(p.rule.Severity, pos, path, hint, format, args...)
+}
+
+// ReportAs records a finding with an explicit severity, for rules whose
+// findings differ in weight (an uncertain catalog fact is a warning).
+func (p *Pass) ReportAs(sev diag.Severity, pos diag.Pos, path, hint, format string, args ...any) {
+	p.diags.Add(diag.Diagnostic{Rule: p.rule.ID, Severity: sev, Pos: pos, Path: path, Hint: hint, Message: fmt.Sprintf(format, args...)})
+}
+
+// Config selects and adjusts rules for a run.
+type Config struct {
+	Options
+	// Disabled holds rule ids not to run.
+	Disabled map[string]bool
+}
+
+// Run runs every enabled rule and returns their findings. A rule that
+// panics is reported as an internal error instead of crashing the run.
+func Run(c *ir.Cluster, rules []*Rule, cfg Config) diag.List {
+	var l diag.List
+	for _, r := range rules {
+		if cfg.Disabled[r.ID] {
+			continue
+		}
+		runOne(r, &Pass{Cluster: c, Options: cfg.Options, rule: r, diags: &l})
+	}
+	return l
+}
+
+func runOne(r *Rule, p *Pass) {
+	defer func() {
+		if v := recover(); v != nil {
+			p.diags.Add(diag.Diagnostic{Rule: "internal-error", Severity: diag.Error, Pos: diag.Pos{File: p.Cluster.File},
+				Message: fmt.Sprintf("internal error: rule %s panicked: %v", r.ID, v), Hint: "please report this with the spec that caused it"})
+		}
+	}()
+	r.Check(p)
+}
+
+var idRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+
+// Validate checks a rule list: ids well-formed and unique, summaries and
+// docs present, docs with a bad and a good example.
+func Validate(rules []*Rule) error {
+	var problems []string
+	seen := map[string]bool{}
+	for _, r := range rules {
+		switch {
+		case !idRe.MatchString(r.ID):
+			problems = append(problems, fmt.Sprintf("rule id %q is not kebab-case", r.ID))
+		case seen[r.ID]:
+			problems = append(problems, fmt.Sprintf("rule id %q is used twice", r.ID))
+		}
+		seen[r.ID] = true
+		if r.Summary == "" || strings.HasSuffix(r.Summary, ".") {
+			problems = append(problems, fmt.Sprintf("rule %s: summary must be one line without a final period", r.ID))
+		}
+		if !strings.Contains(r.Doc, "Bad:") || !strings.Contains(r.Doc, "Good:") {
+			problems = append(problems, fmt.Sprintf("rule %s: doc needs a Bad: and a Good: example", r.ID))
+		}
+		if r.Check == nil {
+			problems = append(problems, fmt.Sprintf("rule %s: no Check function", r.ID))
+		}
+	}
+	if len(problems) > 0 {
+		sort.Strings(problems)
+		return fmt.Errorf("invalid rules:\n  %s", strings.Join(problems, "\n  "))
+	}
+	return nil
+}
+
+// Find returns the rule with the given id, or nil.
+func Find(rules []*Rule, id string) *Rule {
+	for _, r := range rules {
+		if r.ID == id {
+			return r
+		}
+	}
+	return nil
+}

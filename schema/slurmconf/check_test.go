@@ -1,0 +1,402 @@
+package slurmconf
+
+import (
+	"strings"
+	"testing"
+)
+
+// want is the expected outcome of CheckValue: clean, a warning at worst, or
+// at least one error.
+type want uint8
+
+const (
+	clean want = iota
+	warns
+	errs
+)
+
+func outcome(probs []Problem) want {
+	w := clean
+	for _, p := range probs {
+		if p.Severity == SeverityError {
+			return errs
+		}
+		w = warns
+	}
+	return w
+}
+
+func (w want) String() string { return [...]string{"clean", "warning", "error"}[w] }
+
+type valueCase struct {
+	scope Scope
+	key   string
+	v     Version
+	value string
+	want  want
+	msg   string // substring of some problem message or hint, if not empty
+}
+
+func runValueCases(t *testing.T, cases []valueCase) {
+	t.Helper()
+	c := Default()
+	for _, tc := range cases {
+		p, ok := c.Lookup(tc.scope, tc.key)
+		if !ok {
+			t.Errorf("no %v key %s", tc.scope, tc.key)
+			continue
+		}
+		probs := CheckValue(p, tc.v, tc.value)
+		if got := outcome(probs); got != tc.want {
+			t.Errorf("%s=%q @%v: got %v %v, want %v", tc.key, tc.value, tc.v, got, probs, tc.want)
+			continue
+		}
+		if tc.msg != "" && !strings.Contains(joinProblems(probs), tc.msg) {
+			t.Errorf("%s=%q @%v: problems %v lack %q", tc.key, tc.value, tc.v, probs, tc.msg)
+		}
+	}
+}
+
+func joinProblems(probs []Problem) string {
+	var b strings.Builder
+	for _, p := range probs {
+		b.WriteString(p.String())
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func TestSeedConfigIsClean(t *testing.T) {
+	seed := [][2]string{
+		{"AccountingStorageEnforce", "associations,limits,qos"},
+		{"PriorityType", "priority/multifactor"},
+		{"PriorityWeightAge", "1000"},
+		{"PriorityWeightFairshare", "10000"},
+		{"PreemptType", "preempt/partition_prio"},
+		{"PreemptMode", "REQUEUE"},
+		{"PreemptExemptTime", "00:10:00"},
+	}
+	var cases []valueCase
+	for _, v := range []Version{V2205, V2605} {
+		for _, kv := range seed {
+			cases = append(cases, valueCase{ScopeGlobal, kv[0], v, kv[1], clean, ""})
+		}
+	}
+	runValueCases(t, cases)
+}
+
+func TestCheckBool(t *testing.T) {
+	var cases []valueCase
+	for _, v := range []string{"YES", "yes", "No", "TRUE", "false", "Up", "DOWN", "1", "0"} {
+		cases = append(cases, valueCase{ScopeGlobal, "UsePAM", V2205, v, clean, ""})
+	}
+	for _, v := range []string{"2", "y", "on", "", "yes ", "enabled"} {
+		cases = append(cases, valueCase{ScopeGlobal, "UsePAM", V2605, v, errs, "not a boolean"})
+	}
+	cases = append(cases, valueCase{ScopePartition, "Default", V2605, "YES", clean, ""})
+	runValueCases(t, cases)
+}
+
+func TestCheckIntegers(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{ScopeGlobal, "TreeWidth", V2605, "65535", clean, ""},
+		{ScopeGlobal, "TreeWidth", V2605, "0x10", clean, ""},
+		{ScopeGlobal, "TreeWidth", V2605, "010", clean, ""},
+		{ScopeGlobal, "TreeWidth", V2605, "+7", clean, ""},
+		{ScopeGlobal, "TreeWidth", V2605, "UNLIMITED", clean, ""},
+		{ScopeGlobal, "TreeWidth", V2605, "infinite", clean, ""},
+		{ScopeGlobal, "TreeWidth", V2605, "65536", errs, "greater than 65535"},
+		{ScopeGlobal, "TreeWidth", V2605, "-1", errs, "less than zero"},
+		{ScopeGlobal, "TreeWidth", V2605, "-0", errs, "less than zero"},
+		{ScopeGlobal, "TreeWidth", V2605, "08", errs, "not a valid number"},
+		{ScopeGlobal, "TreeWidth", V2605, "10k", errs, "not a valid number"},
+		{ScopeGlobal, "TreeWidth", V2605, "ten", errs, "not a valid number"},
+		{ScopeGlobal, "TreeWidth", V2605, "5 ", errs, "not a valid number"},
+		{ScopeGlobal, "TreeWidth", V2605, "", warns, "empty"},
+		{ScopeGlobal, "PriorityWeightAge", V2205, "4294967295", clean, ""},
+		{ScopeGlobal, "PriorityWeightAge", V2205, "4k", clean, ""},
+		{ScopeGlobal, "PriorityWeightAge", V2205, "4K", clean, ""},
+		{ScopeGlobal, "PriorityWeightAge", V2205, "4194304k", errs, "greater than 4294967295"},
+		{ScopeGlobal, "PriorityWeightAge", V2205, "4294967296", errs, "greater than"},
+		{ScopeGlobal, "PriorityWeightAge", V2205, "1000.5", errs, "not a valid number"},
+		{ScopeGlobal, "DefMemPerCPU", V2205, "18446744073709551615", clean, ""},
+		{ScopeGlobal, "DefMemPerCPU", V2205, "18446744073709551616", errs, "out of range"},
+		{ScopeGlobal, "DefMemPerCPU", V2205, "16k", clean, ""},
+		{ScopeGlobal, "DefMemPerCPU", V2205, "16G", errs, "not a valid number"},
+		{ScopeGlobal, "JobRequeue", V2205, "1", clean, ""},
+		{ScopeGlobal, "JobRequeue", V2205, "5", warns, "documented values"},
+		{ScopeGlobal, "PropagatePrioProcess", V2205, "3", errs, "documented values"},
+		{ScopeNode, "Weight", V2605, "100", clean, ""},
+	})
+}
+
+func TestCheckLongAndFloat(t *testing.T) {
+	long := &Param{Name: "SomeLong", Scope: ScopeGlobal, Kind: KindLong, PresentIn: AllVersions}
+	float := &Param{Name: "SomeFloat", Scope: ScopeGlobal, Kind: KindFloat, PresentIn: AllVersions}
+	tests := []struct {
+		p     *Param
+		value string
+		want  want
+	}{
+		{long, "-5", clean},
+		{long, "0x7fffffffffffffff", clean},
+		{long, "-9223372036854775808", clean},
+		{long, "9223372036854775808", errs},
+		{long, "UNLIMITED", clean},
+		{long, "5k", errs},
+		{long, "--5", errs},
+		{float, "1.5", clean},
+		{float, "-2e3", clean},
+		{float, ".5", clean},
+		{float, "INFINITE", clean},
+		{float, "1e39", errs},
+		{float, "1.5x", errs},
+		{float, "1_000", errs},
+		{float, "", errs},
+	}
+	for _, tc := range tests {
+		if got := outcome(CheckValue(tc.p, V2605, tc.value)); got != tc.want {
+			t.Errorf("%s=%q: got %v, want %v", tc.p.Name, tc.value, got, tc.want)
+		}
+	}
+	if CheckValue(nil, V2605, "x") != nil {
+		t.Error("CheckValue(nil) must return nil")
+	}
+}
+
+func TestParseTime(t *testing.T) {
+	good := map[string]int64{
+		"90": 90, "0": 0, "5:30": 6, "0:90": 2, "12:00:00": 720, "30:00:00": 1800,
+		"00:10:00": 10, "2-12": 3600, "1-06:30": 1830, "7-00:00:00": 10080,
+		"1-": 1440, "0-0:0:1": 1, "UNLIMITED": Infinite, "infinite": Infinite, "-1": Infinite,
+	}
+	for in, wantMin := range good {
+		if got, ok := ParseTime(in); !ok || got != wantMin {
+			t.Errorf("ParseTime(%q) = %d, %v; want %d", in, got, ok, wantMin)
+		}
+	}
+	bad := []string{
+		"", "1h", "10m", " 5", "5 ", "1:2:3:4", "1-2-3", "1:2-3", ":5", "5:", "1-2:",
+		"1-2:3:", "1::2", "abc", "-", "--1", "+5", "1.5", "-2", "99999999999", "30000-0",
+	}
+	for _, in := range bad {
+		if got, ok := ParseTime(in); ok {
+			t.Errorf("ParseTime(%q) = %d, want failure", in, got)
+		}
+	}
+	if s, ok := ParseTimeSeconds("5:30"); !ok || s != 330 {
+		t.Errorf("ParseTimeSeconds(5:30) = %d, %v", s, ok)
+	}
+	if s, ok := ParseTimeSeconds("unlimited"); !ok || s != Infinite {
+		t.Errorf("ParseTimeSeconds(unlimited) = %d, %v", s, ok)
+	}
+}
+
+func TestCheckTime(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{ScopeGlobal, "PreemptExemptTime", V2205, "00:10:00", clean, ""},
+		{ScopeGlobal, "PreemptExemptTime", V2205, "-1", clean, ""},
+		{ScopeGlobal, "PreemptExemptTime", V2205, "10min", errs, "not a valid Slurm time string"},
+		{ScopeGlobal, "PreemptExemptTime", V2205, "-3", warns, "negative"},
+		{ScopePartition, "MaxTime", V2605, "7-00:00:00", clean, ""},
+		{ScopePartition, "MaxTime", V2605, "UNLIMITED", clean, ""},
+		{ScopePartition, "MaxTime", V2605, "-3", errs, "negative"},
+		{ScopePartition, "MaxTime", V2605, "1:2:3:4", errs, "time string"},
+		{ScopePartition, "DefaultTime", V2605, "30", clean, ""},
+		{ScopeGlobal, "PriorityCalcPeriod", V2605, "5", clean, ""},
+		{ScopeGlobal, "PriorityCalcPeriod", V2605, "0:30", clean, ""},
+		{ScopeGlobal, "PriorityCalcPeriod", V2605, "0", errs, "at least one minute"},
+		{ScopeGlobal, "PriorityCalcPeriod", V2605, "INFINITE", errs, "at least one minute"},
+		{ScopeGlobal, "PriorityDecayHalfLife", V2605, "7-0", clean, ""},
+		{ScopeGlobal, "PriorityMaxAge", V2605, "99999999999", errs, "out of range"},
+	})
+}
+
+func TestCheckEnumsAndLists(t *testing.T) {
+	runValueCases(t, []valueCase{
+		// Case-insensitive enum and list tokens.
+		{ScopeGlobal, "PreemptMode", V2205, "requeue", clean, ""},
+		{ScopeGlobal, "PreemptMode", V2205, "Suspend,Gang", clean, ""},
+		{ScopeGlobal, "AccountingStorageEnforce", V2605, "ASSOCIATIONS,Limits,qos,safe", clean, ""},
+		{ScopeGlobal, "PriorityUsageResetPeriod", V2605, "monthly", clean, ""},
+		{ScopeGlobal, "DebugFlags", V2605, "Backfill,backfillmap,CPU_Bind", clean, ""},
+		{ScopeGlobal, "DebugFlags", V2605, "Backfil", errs, "did you mean Backfill?"},
+		{ScopeGlobal, "DebugFlags", V2605, "Backfill,,Gang", warns, "empty list item"},
+		{ScopeGlobal, "DebugFlags", V2605, "Task", warns, "use CPU_Bind"},
+		{ScopeGlobal, "PriorityFlags", V2205, "MAX_TRES_GRES", errs, "exists in 25.05+"},
+		{ScopeGlobal, "PriorityFlags", V2505, "MAX_TRES_GRES,NO_FAIR_TREE", clean, ""},
+		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval=30,bf_continue,defer,max_rpc_cnt=150", clean, ""},
+		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval", warns, "expects a value"},
+		{ScopeGlobal, "SchedulerParameters", V2205, "bf_continue=1", warns, "does not take a value"},
+		{ScopeGlobal, "SchedulerParameters", V2205, "bf_frobnicate=3", errs, "unknown SchedulerParameters list item"},
+		{ScopeGlobal, "SlurmctldParameters", V2605, "enable_configless,conmgr_threads=8", clean, ""},
+		{ScopeGlobal, "SlurmctldParameters", V2205, "conmgr_threads=8", errs, "added in 24.11"},
+		{ScopeGlobal, "PrologFlags", V2311, "Alloc,Contain,X11", clean, ""},
+		{ScopeGlobal, "PrologFlags", V2311, "RunInJob", errs, "exists in 24.05+"},
+		{ScopeGlobal, "SelectTypeParameters", V2605, "CR_Core_Memory,CR_ONE_TASK_PER_CORE", clean, ""},
+		{ScopeGlobal, "SwitchParameters", V2605, "def_cts=4,vnis=100", clean, ""},
+		{ScopeGlobal, "SwitchParameters", V2605, "cts", warns, "not an option of its own"},
+		{ScopeGlobal, "SlurmctldDebug", V2205, "debug2", clean, ""},
+		{ScopeGlobal, "SlurmctldDebug", V2205, "7", clean, ""},
+		{ScopeGlobal, "SlurmctldDebug", V2205, "10", errs, "or an integer"},
+		{ScopeGlobal, "SlurmctldDebug", V2205, "info,debug", errs, "single value"},
+		{ScopeGlobal, "SuspendExcStates", V2302, "DOWN,DRAIN", clean, ""},
+		{ScopeGlobal, "SuspendTime", V2605, "600", clean, ""},
+		{ScopeGlobal, "SuspendTime", V2605, "NONE", clean, ""},
+		{ScopeGlobal, "GresTypes", V2605, "gpu,fpga", clean, ""},
+		{ScopeGlobal, "JobAcctGatherFrequency", V2605, "task=30,energy=60", clean, ""},
+		{ScopeGlobal, "JobAcctGatherFrequency", V2605, "30", clean, ""},
+		{ScopePartition, "OverSubscribe", V2605, "FORCE:2", clean, ""},
+		{ScopePartition, "OverSubscribe", V2605, "EXCLUSIVE", clean, ""},
+		{ScopePartition, "OverSubscribe", V2605, "MAYBE", errs, "unknown OverSubscribe"},
+		{ScopePartition, "OverTimeLimit", V2605, "10", clean, ""},
+		{ScopePartition, "OverTimeLimit", V2605, "UNLIMITED", clean, ""},
+		{ScopePartition, "PreemptMode", V2605, "SUSPEND", clean, ""},
+		{ScopePartition, "PreemptMode", V2605, "GANG", warns, "cluster-wide"},
+		{ScopePartition, "Exclusive", V2511, "USER", errs, "exists in 26.05"},
+		{ScopeNode, "State", V2605, "CLOUD", clean, ""},
+		{ScopeDownNodes, "State", V2605, "DRAIN", clean, ""},
+		// Uncertain rows only warn: man-only values and prefix matches.
+		{ScopeGlobal, "GpuFreqDef", V2605, "high", clean, ""},
+		{ScopeGlobal, "GpuFreqDef", V2605, "ultra", warns, "unknown GpuFreqDef"},
+		{ScopeGlobal, "AuthInfo", V2405, "userclaimfield=sub", warns, "not valid in 24.05"},
+		{ScopePartition, "State", V2605, "UPP", warns, "prefix"},
+		{ScopeGlobal, "CpuFreqDef", V2605, "Perf", warns, "write Performance"},
+		{ScopeGlobal, "PrivateData", V2605, "account", warns, "substring"},
+		{ScopeGlobal, "SwitchType", V2605, "nonexistent", warns, "substring \"none\""},
+	})
+}
+
+func TestCheckPlugins(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{ScopeGlobal, "SelectType", V2205, "select/cons_res", clean, ""},
+		{ScopeGlobal, "SelectType", V2302, "select/cons_res", clean, ""},
+		{ScopeGlobal, "SelectType", V2311, "select/cons_res", errs, "exists in 22.05-23.02"},
+		{ScopeGlobal, "SelectType", V2605, "select/cons_tres", clean, ""},
+		{ScopeGlobal, "SelectType", V2605, "cons_tres", errs, "write select/cons_tres"},
+		{ScopeGlobal, "SelectType", V2605, "Select/Cons_Tres", errs, "case-sensitive"},
+		{ScopeGlobal, "SelectType", V2605, "", errs, "empty"},
+		{ScopeGlobal, "PriorityType", V2605, "priority/fancy", errs, "unknown PriorityType"},
+		{ScopeGlobal, "TopologyPlugin", V2205, "topology/flat", errs, "added in 25.05"},
+		{ScopeGlobal, "TopologyPlugin", V2405, "topology/none", clean, ""},
+		{ScopeGlobal, "TaskPlugin", V2605, "task/affinity,cgroup", clean, ""},
+		{ScopeGlobal, "CredType", V2605, "munge", clean, ""},
+		{ScopeGlobal, "JobSubmitPlugins", V2605, "job_submit/lua,require_timelimit", clean, ""},
+		{ScopeGlobal, "NamespaceType", V2605, "job_container/tmpfs", clean, ""},
+		{ScopeGlobal, "MpiDefault", V2205, "pmix_v3", warns, "Debian bookworm"},
+		{ScopeGlobal, "MpiDefault", V2605, "pmix_v3", clean, ""},
+		{ScopeGlobal, "AccountingStorageType", V2605, "accounting_storage/mysql", errs, "slurmdbd.conf"},
+		{ScopeGlobal, "AccountingStorageType", V2605, "accounting_storage/slurmdbd", clean, ""},
+		{ScopeGlobal, "JobCompType", V2205, "jobcomp/kafka", errs, "added in 23.02"},
+	})
+}
+
+func TestCheckRules(t *testing.T) {
+	runValueCases(t, []valueCase{
+		{ScopeGlobal, "PreemptMode", V2605, "SUSPEND", errs, "needs GANG"},
+		{ScopeGlobal, "PreemptMode", V2605, "REQUEUE,CANCEL", errs, "more than one base mode"},
+		{ScopeGlobal, "PreemptMode", V2605, "GANG,WITHIN,REQUEUE", errs, "GANG with WITHIN"},
+		{ScopeGlobal, "PreemptMode", V2605, "REQUEUE,PRIORITY", clean, ""},
+		{ScopeGlobal, "SelectTypeParameters", V2605, "CR_Core,CR_Socket", errs, "more than one resource unit"},
+		{ScopeGlobal, "SelectTypeParameters", V2605, "CR_CPU,CR_ONE_TASK_PER_CORE", errs, "CR_ONE_TASK_PER_CORE"},
+		{ScopeGlobal, "TaskPluginParam", V2605, "Cores,Threads", errs, "binding unit"},
+		{ScopeGlobal, "PrologFlags", V2605, "NoHold,Contain", errs, "NoHold"},
+		{ScopeGlobal, "CommunicationParameters", V2605, "DisableIPv4", errs, "EnableIPv6"},
+		{ScopeGlobal, "CommunicationParameters", V2605, "DisableIPv4,EnableIPv6", clean, ""},
+		{ScopeGlobal, "LaunchParameters", V2605, "enable_nss_slurm,disable_send_gids", errs, "exclude"},
+		{ScopeGlobal, "JobAcctGatherParams", V2605, "UsePss,NoShared", errs, "exclude"},
+		{ScopeGlobal, "HealthCheckNodeState", V2605, "START_ONLY,IDLE", errs, "only value"},
+		{ScopeGlobal, "HealthCheckNodeState", V2511, "START_ONLY,IDLE", warns, "only value"},
+	})
+}
+
+// TestEveryCatalogValue checks each value of the catalog against its own
+// key in every series: a value that exists in the series and is backed by
+// Slurm's code must be clean (apart from deliberate warnings and rejects),
+// and one that does not exist must be flagged.
+func TestEveryCatalogValue(t *testing.T) {
+	c := Default()
+	for i := range c.params {
+		p := &c.params[i]
+		if p.Kind != KindEnum && p.Kind != KindList && p.Kind != KindPlugin {
+			continue
+		}
+		for _, ev := range p.Values {
+			if ev.Match == MatchTemplate {
+				continue
+			}
+			tok := ev.Name
+			if ev.TakesArg && !ev.ArgOptional {
+				tok += string(rune(ev.ArgSep)) + "1"
+			}
+			for _, v := range Versions() {
+				probs := CheckValue(p, v, tok)
+				got := outcome(probs)
+				switch {
+				case !ev.PresentIn.Has(v):
+					if got == clean && !otherSpellingPresent(p, ev, v) {
+						t.Errorf("%v %s=%s @%v: want a problem, got none", p.Scope, p.Name, tok, v)
+					}
+				case ev.Reject != "":
+					if got != errs {
+						t.Errorf("%v %s=%s @%v: want the reject error", p.Scope, p.Name, tok, v)
+					}
+				case got == errs && !isRuleError(p, tok):
+					t.Errorf("%v %s=%s @%v: unexpected errors %v", p.Scope, p.Name, tok, v, probs)
+				case got == warns && ev.Deprecated == "" && !ev.NotStandalone && !(ev.NotInBookworm && v == V2205):
+					t.Errorf("%v %s=%s @%v: unexpected warnings %v", p.Scope, p.Name, tok, v, probs)
+				}
+			}
+		}
+	}
+}
+
+// isRuleError reports the single tokens that a value-level rule rejects.
+func isRuleError(p *Param, tok string) bool {
+	switch {
+	case p.Name == "PreemptMode" && p.Scope == ScopeGlobal:
+		return tok == "SUSPEND" || tok == "on"
+	case p.Name == "CommunicationParameters":
+		return tok == "DisableIPv4"
+	}
+	return false
+}
+
+// otherSpellingPresent reports whether another value of p, present in v, is
+// the same plugin with or without an optional prefix ("none" and
+// "task/none" for TaskPlugin).
+func otherSpellingPresent(p *Param, ev EnumValue, v Version) bool {
+	for _, o := range p.ValuesIn(v) {
+		if o.Name != ev.Name && strings.EqualFold(stripPrefixes(o.Name, p.OptionalPrefixes), stripPrefixes(ev.Name, p.OptionalPrefixes)) {
+			return true
+		}
+	}
+	return false
+}
+
+func BenchmarkLookupCheckValue(b *testing.B) {
+	c := Default()
+	inputs := []struct {
+		scope      Scope
+		key, value string
+	}{
+		{ScopeGlobal, "AccountingStorageEnforce", "associations,limits,qos"},
+		{ScopeGlobal, "prioritytype", "priority/multifactor"},
+		{ScopeGlobal, "PriorityWeightAge", "1000"},
+		{ScopeGlobal, "PreemptMode", "REQUEUE"},
+		{ScopeGlobal, "PreemptExemptTime", "00:10:00"},
+		{ScopePartition, "MaxTime", "7-00:00:00"},
+		{ScopeGlobal, "SchedulerParameters", "bf_interval=30,bf_continue,defer"},
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		in := inputs[i%len(inputs)]
+		p, ok := c.Lookup(in.scope, in.key)
+		if !ok {
+			b.Fatalf("no key %s", in.key)
+		}
+		if probs := CheckValue(p, V2605, in.value); len(probs) != 0 {
+			b.Fatalf("%s: %v", in.key, probs)
+		}
+	}
+}

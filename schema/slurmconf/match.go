@@ -1,0 +1,278 @@
+package slurmconf
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Match qualities, best last.
+const (
+	qualNone  = iota
+	qualLoose // accepted by Slurm's prefix or substring compare only
+	qualCase  // a case-sensitive name that differs only in case
+	qualExact
+)
+
+// tokenMatch is the best EnumValue for a token.
+type tokenMatch struct {
+	ev      *EnumValue
+	quality int
+	name    string // the token's name part (before ArgSep)
+	hasArg  bool
+	arg     string
+}
+
+func (c *checker) checkList(value string) {
+	p := c.p
+	if value == "" {
+		c.add(SeverityError, fmt.Sprintf("%s has an empty value", p.Name), "")
+		return
+	}
+	for _, tok := range strings.Split(value, ",") {
+		trimmed := strings.TrimSpace(tok)
+		switch {
+		case trimmed == "":
+			c.add(SeverityWarning, fmt.Sprintf("%s=%q has an empty list item", p.Name, value), "remove the extra comma")
+			continue
+		case trimmed != tok:
+			c.add(SeverityWarning, fmt.Sprintf("%s list item %q has surrounding spaces", p.Name, tok), "write "+trimmed)
+		}
+		c.checkToken(trimmed)
+	}
+}
+
+// bestMatch finds the EnumValue that tok matches best in c.v.
+func (c *checker) bestMatch(tok string) tokenMatch {
+	p := c.p
+	best := tokenMatch{}
+	ltok := strings.ToLower(tok)
+	for i := range p.Values {
+		ev := &p.Values[i]
+		sep := ev.ArgSep
+		if sep == 0 {
+			sep = '='
+		}
+		m := tokenMatch{ev: ev, name: tok}
+		if j := strings.IndexByte(tok, sep); j >= 0 {
+			m.name, m.arg, m.hasArg = tok[:j], tok[j+1:], true
+		}
+		m.quality = c.quality(ev, m.name, ltok)
+		if m.quality == qualNone {
+			continue
+		}
+		if better(m, best, c.v) {
+			best = m
+		}
+	}
+	return best
+}
+
+func better(a, b tokenMatch, v Version) bool {
+	if b.ev == nil || a.quality != b.quality {
+		return b.ev == nil || a.quality > b.quality
+	}
+	ap, bp := a.ev.PresentIn.Has(v), b.ev.PresentIn.Has(v)
+	if ap != bp {
+		return ap
+	}
+	return a.ev.Source.Certain() && !b.ev.Source.Certain()
+}
+
+// quality compares a token name with ev; ltok is the whole token, lower case.
+func (c *checker) quality(ev *EnumValue, name, ltok string) int {
+	p := c.p
+	lname, lval := strings.ToLower(name), strings.ToLower(ev.Name)
+	switch ev.Match {
+	case MatchContains:
+		if lname == lval {
+			return qualExact
+		}
+		if strings.Contains(ltok, ev.Substr) {
+			return qualLoose
+		}
+		return qualNone
+	case MatchTemplate:
+		prefix := lval[:strings.IndexByte(lval, '<')]
+		if len(lname) > len(prefix) && strings.HasPrefix(lname, prefix) {
+			return qualExact
+		}
+		return qualNone
+	}
+	if q := caseQuality(ev, name, ev.Name); q != qualNone {
+		return q
+	}
+	if len(p.OptionalPrefixes) > 0 {
+		if q := caseQuality(ev, stripPrefixes(name, p.OptionalPrefixes), stripPrefixes(ev.Name, p.OptionalPrefixes)); q != qualNone {
+			return q
+		}
+	}
+	if ev.Match == MatchPrefix {
+		if strings.HasPrefix(lname, lval) || (len(lname) >= 2 && strings.HasPrefix(lval, lname)) {
+			return qualLoose
+		}
+	}
+	return qualNone
+}
+
+func caseQuality(ev *EnumValue, name, want string) int {
+	switch {
+	case name == want:
+		return qualExact
+	case !strings.EqualFold(name, want):
+		return qualNone
+	case ev.CaseSensitive:
+		return qualCase
+	}
+	return qualExact
+}
+
+func stripPrefixes(s string, prefixes []string) string {
+	for _, p := range prefixes {
+		if len(s) > len(p) && strings.EqualFold(s[:len(p)], p) {
+			return s[len(p):]
+		}
+	}
+	return s
+}
+
+// checkToken checks one enum, plugin or list token.
+func (c *checker) checkToken(tok string) {
+	p := c.p
+	if p.Kind != KindList && strings.Contains(tok, ",") {
+		c.add(SeverityError, fmt.Sprintf("%s takes a single value, not the list %q", p.Name, tok), "")
+		return
+	}
+	m := c.bestMatch(tok)
+	if m.ev == nil {
+		c.unknownToken(tok)
+		return
+	}
+	ev := m.ev
+	if !ev.PresentIn.Has(c.v) {
+		sev := SeverityError
+		if !ev.Source.Certain() || p.Unknown != UnknownError {
+			sev = SeverityWarning
+		}
+		c.add(sev, fmt.Sprintf("%s value %q is not valid in %s (exists in %s)", p.Name, ev.Name, c.v, ev.PresentIn),
+			c.versionHint(ev))
+		return
+	}
+	switch m.quality {
+	case qualCase:
+		c.add(SeverityError, fmt.Sprintf("%s value %q: plugin names are case-sensitive", p.Name, m.name), "write "+ev.Name)
+	case qualLoose:
+		how := "compares only a prefix"
+		if ev.Match == MatchContains {
+			how = fmt.Sprintf("searches for the substring %q", ev.Substr)
+		}
+		c.add(SeverityWarning, fmt.Sprintf("%s value %q is accepted only because Slurm %s", p.Name, tok, how), "write "+ev.Name)
+	}
+	if ev.Reject != "" {
+		c.add(SeverityError, fmt.Sprintf("%s=%s: %s", p.Name, tok, ev.Reject), "")
+		return
+	}
+	if ev.Deprecated != "" {
+		c.add(SeverityWarning, fmt.Sprintf("%s value %q: %s", p.Name, ev.Name, ev.Deprecated), "")
+	}
+	if ev.NotStandalone && !m.hasArg {
+		c.add(SeverityWarning, fmt.Sprintf("%s value %q is not an option of its own", p.Name, ev.Name), ev.Note)
+	}
+	sep := string(rune(ev.ArgSep))
+	switch {
+	case ev.TakesArg && !m.hasArg && !ev.ArgOptional && ev.Match != MatchTemplate:
+		c.add(SeverityWarning, fmt.Sprintf("%s option %q expects a value", p.Name, ev.Name), "write "+ev.Name+sep+"...")
+	case ev.TakesArg && m.hasArg && m.arg == "":
+		c.add(SeverityWarning, fmt.Sprintf("%s option %q has an empty value", p.Name, ev.Name), "")
+	case !ev.TakesArg && m.hasArg && ev.Match != MatchContains:
+		c.add(SeverityWarning, fmt.Sprintf("%s option %q does not take a value", p.Name, ev.Name), "write "+ev.Name)
+	}
+	if ev.NotInBookworm && c.v == V2205 {
+		c.add(SeverityWarning, fmt.Sprintf("%s=%s: the Debian bookworm slurm package (22.05.8) does not ship this plugin", p.Name, ev.Name), "")
+	}
+}
+
+func (c *checker) unknownToken(tok string) {
+	p := c.p
+	if p.IntTokens {
+		if n, err := strconv.ParseInt(tok, 10, 64); err == nil && n >= p.IntMin && (p.IntMax < 0 || n <= p.IntMax) {
+			return
+		}
+	}
+	if p.Unknown == UnknownAllow {
+		return
+	}
+	sev := SeverityError
+	if p.Unknown == UnknownWarn {
+		sev = SeverityWarning
+	}
+	what := "value"
+	if p.Kind == KindList {
+		what = "list item"
+	}
+	c.add(sev, fmt.Sprintf("unknown %s %s %q in %s", p.Name, what, tok, c.v), c.unknownHint(tok))
+}
+
+// unknownHint suggests the closest value and lists the valid ones.
+func (c *checker) unknownHint(tok string) string {
+	p := c.p
+	name := tok
+	if j := strings.IndexAny(name, "=:"); j >= 0 && !strings.Contains(name, "/") {
+		name = name[:j]
+	}
+	lname := strings.ToLower(name)
+	var hint string
+	if !strings.Contains(name, "/") {
+		for _, ev := range p.ValuesIn(c.v) {
+			if j := strings.IndexByte(ev.Name, '/'); j >= 0 && strings.EqualFold(ev.Name[j+1:], name) {
+				hint = "write " + ev.Name + "."
+				break
+			}
+		}
+	}
+	if hint == "" {
+		best, bestDist := "", suggestLimit(len(lname))+1
+		for _, ev := range p.ValuesIn(c.v) {
+			if d := editDistance(lname, strings.ToLower(ev.Name), bestDist); d < bestDist {
+				best, bestDist = ev.Name, d
+			}
+		}
+		if best != "" {
+			hint = "did you mean " + best + "?"
+		}
+	}
+	if list := c.valueList(); list != "" {
+		if hint != "" {
+			hint += " "
+		}
+		hint += "Valid in " + c.v.String() + ": " + list
+	}
+	if p.IntTokens {
+		hint += " or an integer"
+	}
+	return hint
+}
+
+// valueList lists up to 12 values valid in c.v.
+func (c *checker) valueList() string {
+	var names []string
+	for _, ev := range c.p.ValuesIn(c.v) {
+		if !ev.NotStandalone {
+			names = append(names, ev.Name)
+		}
+	}
+	sort.Slice(names, func(i, j int) bool { return strings.ToLower(names[i]) < strings.ToLower(names[j]) })
+	if len(names) > 12 {
+		return strings.Join(names[:12], ", ") + fmt.Sprintf(", ... (%d in all)", len(names))
+	}
+	return strings.Join(names, ", ")
+}
+
+func (c *checker) versionHint(ev *EnumValue) string {
+	first := ev.PresentIn.First()
+	if first > c.v {
+		return fmt.Sprintf("added in %s; target a newer Slurm or drop it", first)
+	}
+	return fmt.Sprintf("removed after %s", ev.PresentIn.Last())
+}

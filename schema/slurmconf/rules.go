@@ -1,0 +1,113 @@
+package slurmconf
+
+import (
+	"fmt"
+	"strings"
+)
+
+// checkRules applies the rules between tokens of one value that Slurm's
+// parsers enforce (data/constraints.md). It runs only when every token is
+// known, and only for the global and partition keys named below.
+func (c *checker) checkRules(value string) {
+	toks := map[string]int{}
+	var order []string
+	for _, t := range strings.Split(value, ",") {
+		t = strings.ToLower(strings.TrimSpace(t))
+		if j := strings.IndexByte(t, '='); j >= 0 {
+			t = t[:j]
+		}
+		if t == "" {
+			continue
+		}
+		if toks[t] == 0 {
+			order = append(order, t)
+		}
+		toks[t]++
+	}
+	has := func(names ...string) bool {
+		for _, n := range names {
+			if toks[n] > 0 {
+				return true
+			}
+		}
+		return false
+	}
+	count := func(names ...string) (n int, found []string) {
+		for _, t := range order {
+			for _, name := range names {
+				if t == name {
+					n++
+					found = append(found, t)
+				}
+			}
+		}
+		return n, found
+	}
+	p := c.p
+	switch {
+	case strings.EqualFold(p.Name, "PreemptMode"):
+		// P1: one base mode; GANG excludes WITHIN and PRIORITY. P2: a
+		// global SUSPEND needs GANG.
+		if n, found := count("off", "cluster", "cancel", "requeue", "suspend", "on"); n > 1 {
+			c.add(SeverityError, fmt.Sprintf("PreemptMode=%s has more than one base mode (%s)", value, strings.Join(found, ", ")),
+				"use one of OFF, CANCEL, REQUEUE, SUSPEND, plus modifiers GANG, WITHIN, PRIORITY")
+		}
+		if has("gang") && has("within", "priority") {
+			c.add(SeverityError, fmt.Sprintf("PreemptMode=%s combines GANG with WITHIN or PRIORITY", value), "")
+		}
+		if p.Scope == ScopeGlobal && has("suspend", "on") && !has("gang") {
+			c.add(SeverityError, "PreemptMode=SUSPEND needs GANG at the global scope", "write SUSPEND,GANG")
+		}
+	case strings.EqualFold(p.Name, "SelectTypeParameters") && p.Scope == ScopeGlobal:
+		// S1: at most one resource unit; CR_ONE_TASK_PER_CORE excludes CR_CPU*.
+		units := []string{"cr_cpu", "cr_cpu_memory", "cr_core", "cr_core_memory", "cr_socket", "cr_socket_memory", "cr_memory"}
+		if n, found := count(units...); n > 1 {
+			c.add(SeverityError, fmt.Sprintf("SelectTypeParameters=%s has more than one resource unit (%s)", value, strings.Join(found, ", ")), "")
+		}
+		if has("cr_one_task_per_core") && has("cr_cpu", "cr_cpu_memory") {
+			c.add(SeverityError, "SelectTypeParameters: CR_ONE_TASK_PER_CORE cannot be combined with CR_CPU*", "")
+		}
+	case strings.EqualFold(p.Name, "TaskPluginParam"):
+		// T1: one binding unit; autobind at most once.
+		if n, found := count("none", "sockets", "cores", "threads"); n > 1 {
+			c.add(SeverityError, fmt.Sprintf("TaskPluginParam=%s has more than one binding unit (%s)", value, strings.Join(found, ", ")), "")
+		}
+		if toks["autobind"] > 1 {
+			c.add(SeverityError, "TaskPluginParam: autobind= may appear only once", "")
+		}
+	case strings.EqualFold(p.Name, "PrologFlags"):
+		// T6.
+		if has("nohold") && has("contain", "x11") {
+			c.add(SeverityError, "PrologFlags: NoHold cannot be combined with Contain or X11 (fatal)", "")
+		}
+	case strings.EqualFold(p.Name, "CommunicationParameters"):
+		// C1.
+		if has("disableipv4") && !has("enableipv6") {
+			c.add(SeverityError, "CommunicationParameters: DisableIPv4 without EnableIPv6 is fatal", "add EnableIPv6")
+		}
+	case strings.EqualFold(p.Name, "LaunchParameters"):
+		// C4.
+		if has("enable_nss_slurm") && has("disable_send_gids") {
+			c.add(SeverityError, "LaunchParameters: enable_nss_slurm and disable_send_gids exclude each other (fatal)", "")
+		}
+	case strings.EqualFold(p.Name, "JobAcctGatherParams"):
+		// T13.
+		if has("usepss") && has("noshared", "noshare") {
+			c.add(SeverityError, "JobAcctGatherParams: UsePss and NoShared exclude each other (fatal)", "")
+		}
+	case strings.EqualFold(p.Name, "SlurmdParameters"):
+		// T14.
+		if has("l3cache_as_socket") && has("numa_node_as_socket") && c.v >= V2405 {
+			c.add(SeverityWarning, "SlurmdParameters: l3cache_as_socket and numa_node_as_socket exclude each other; numa_node_as_socket is dropped", "")
+		}
+	case strings.EqualFold(p.Name, "HealthCheckNodeState"):
+		// L11: START_ONLY and REBOOT_ONLY must stand alone (fatal from 26.05).
+		if len(order) > 1 && has("start_only", "reboot_only") {
+			sev := SeverityWarning
+			if c.v >= V2605 {
+				sev = SeverityError
+			}
+			c.add(sev, fmt.Sprintf("HealthCheckNodeState=%s: START_ONLY and REBOOT_ONLY must be the only value", value), "")
+		}
+	}
+}
