@@ -288,7 +288,6 @@ func (c *checker) cueErrors(err error) {
 	type group struct {
 		path     load.Path
 		node     *load.Node
-		exact    bool
 		msgs     []string
 		conflict []string // alternatives of a failed disjunction
 	}
@@ -300,11 +299,11 @@ func (c *checker) cueErrors(err error) {
 		if strings.Contains(msg, "field is required but not present") || strings.HasPrefix(msg, "incomplete value") {
 			continue // reported by required(), or a consequence of another error
 		}
-		path, node, exact := c.resolve(e.Path())
+		path, node := c.resolve(e.Path())
 		key := path.String()
 		g := groups[key]
 		if g == nil {
-			g = &group{path: path, node: node, exact: exact}
+			g = &group{path: path, node: node}
 			groups[key] = g
 			order = append(order, key)
 		}
@@ -337,9 +336,13 @@ func (c *checker) cueErrors(err error) {
 		default:
 			continue
 		}
-		if !g.exact && d.Rule != RuleRequired {
-			// The error is about something below the deepest data node.
-			d.Message = strings.TrimSpace(d.Message)
+		if d.Rule == "schema-reference" && g.node.Kind == load.String {
+			ids := declaredIDs(c.doc.Root, strings.HasSuffix(key, "defaultPartitionId"))
+			fallback := "declared: " + strings.Join(ids, ", ")
+			if len(ids) == 0 {
+				fallback = "nothing is declared yet: add it"
+			}
+			d.Hint = diag.DidYouMean(g.node.Text, ids, fallback)
 		}
 		c.diags.Add(d)
 	}
@@ -347,7 +350,7 @@ func (c *checker) cueErrors(err error) {
 
 // resolve maps a CUE error path to the deepest data node on it. Paths of
 // #References checks name the data path in their last label.
-func (c *checker) resolve(cuePath []string) (load.Path, *load.Node, bool) {
+func (c *checker) resolve(cuePath []string) (load.Path, *load.Node) {
 	var p load.Path
 	cur := c.doc.Root
 	for i, label := range cuePath {
@@ -361,7 +364,7 @@ func (c *checker) resolve(cuePath []string) (load.Path, *load.Node, bool) {
 			}
 			if dp, err := load.ParsePath(key); err == nil {
 				n, matched := c.doc.Root.Lookup(dp)
-				return dp[:matched], n, matched == len(dp)
+				return dp[:matched], n
 			}
 			break
 		}
@@ -384,11 +387,11 @@ func (c *checker) resolve(cuePath []string) (load.Path, *load.Node, bool) {
 			}
 		}
 		if next == nil {
-			return p, cur, false
+			return p, cur
 		}
 		cur = next
 	}
-	return p, cur, true
+	return p, cur
 }
 
 // conflictAlternative recognises one branch of a failed enum disjunction:
@@ -447,8 +450,27 @@ func typeHint(n *load.Node, want string) string {
 	return "give the field a " + want
 }
 
+// declaredIDs lists the node pool ids, or the partition ids, of a spec.
+func declaredIDs(root *load.Node, partitions bool) []string {
+	list, field := root.Get("nodePools"), "id"
+	if partitions {
+		list = root.Get("orchestratorSpec").Get("slurmSpec").Get("partitions")
+	}
+	var ids []string
+	if list != nil {
+		for _, it := range list.Items {
+			if s, ok := it.Get(field).Str(); ok {
+				ids = append(ids, s)
+			}
+		}
+	}
+	return ids
+}
+
 func hintFor(rule string) string {
 	switch rule {
+	case "schema-range":
+		return "use a value in the allowed range"
 	case "schema-reference":
 		return "declare it, or use one of the declared ids"
 	case "schema-duplicate-id":

@@ -157,7 +157,8 @@ func readFile(name string) ([]byte, error) {
 }
 
 // Bytes loads a spec from memory. name is used in positions and, unless
-// opt.Format is set, to choose the format.
+// opt.Format is set, to choose the format. The document is nil when the
+// input was refused before parsing; its Root is nil when parsing failed.
 func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 	var l diag.List
 	filePos := diag.Pos{File: name, Line: 1, Col: 1}
@@ -179,23 +180,24 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 		return nil, l
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark is harmless; drop it
-	lines := newLineIndex(name, data)
+	early := newLineIndex(name, data)
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		l.Errorf(RuleEncoding, lines.pos(i), "", "remove the NUL byte; specs are text", "spec contains a NUL byte")
+		l.Errorf(RuleEncoding, early.pos(i), "", "remove the NUL byte; specs are text", "spec contains a NUL byte")
 		return nil, l
 	}
 	if !utf8.Valid(data) {
 		i := firstInvalidUTF8(data)
-		l.Errorf(RuleEncoding, lines.pos(i), "", "save the file as UTF-8", "spec is not valid UTF-8")
+		l.Errorf(RuleEncoding, early.pos(i), "", "save the file as UTF-8", "spec is not valid UTF-8")
 		return nil, l
 	}
 	if i, depth := nestingDepth(data); depth > MaxDepth {
-		l.Errorf(RuleLimit, lines.pos(i), "", "flatten the structure; a cluster spec is a few levels deep",
+		l.Errorf(RuleLimit, early.pos(i), "", "flatten the structure; a cluster spec is a few levels deep",
 			"nesting deeper than %d levels", MaxDepth)
 		return nil, l
 	}
 	doc := &Document{File: name, Format: format, Source: data}
 	var root *Node
+	lines := early
 	switch format {
 	case FormatJSON:
 		root, l = parseJSON(lines, data)
@@ -205,7 +207,7 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 		root, l = parseCUE(name, data)
 	}
 	if root == nil {
-		return nil, l
+		return doc, l // Root is nil: the source is kept for excerpts
 	}
 	n := normaliser{verbatim: opt.Verbatim}
 	n.node(root, nil)

@@ -65,7 +65,9 @@ func analyse(sch *schema.Schema, file string, f *specFlags, e env) analysis {
 	}
 	doc, l := load.File(file, load.Options{Format: fmtID, Verbatim: sch.Verbatim, Stdin: e.stdin})
 	a.diags = l
-	if doc == nil {
+	a.doc = doc
+	if doc == nil || doc.Root == nil {
+		a.diags = a.diags.Sort()
 		for _, d := range l {
 			if d.Rule == load.RuleIO {
 				a.ioError = true
@@ -73,7 +75,6 @@ func analyse(sch *schema.Schema, file string, f *specFlags, e env) analysis {
 		}
 		return a
 	}
-	a.doc = doc
 	a.diags = append(a.diags, sch.Check(doc)...)
 	if a.diags.HasErrors() {
 		a.diags = a.diags.Sort()

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/slurmspec/slurmspec/cmd/slurmspec/cli"
+)
+
+// TestMain lets the scripts run slurmspec in process, as "exec slurmspec".
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"slurmspec": func() { os.Exit(cli.Main()) },
+	})
+}
+
+// TestScripts runs testdata/script/*.txtar: each script holds input specs,
+// the commands to run and the expected output. SLURMSPEC_UPDATE=1 rewrites
+// the expected output in place (read the diff before committing it).
+func TestScripts(t *testing.T) {
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join(repo, "testdata", "script"),
+		UpdateScripts:       os.Getenv("SLURMSPEC_UPDATE") == "1",
+		RequireExplicitExec: true,
+		RequireUniqueNames:  true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("NO_COLOR", "1")
+			// The bundled examples, so that scripts test them as shipped.
+			return copyDir(filepath.Join(repo, "examples"), filepath.Join(env.WorkDir, "examples"))
+		},
+	})
+}
+
+func copyDir(from, to string) error {
+	return filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+}
