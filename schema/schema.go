@@ -153,7 +153,8 @@ func (s *Schema) Check(doc *load.Document) (l diag.List) {
 	if doc.Root.Kind != load.Object {
 		return c.diags
 	}
-	ctx := s.cluster.Context()
+	// A one-off context per check: values from different contexts combine.
+	ctx := cuecontext.New()
 	u := s.cluster.Unify(ctx.BuildExpr(expr))
 	c.cueErrors(u.Validate(cue.Concrete(true)))
 	c.required(u, doc.Root, nil)

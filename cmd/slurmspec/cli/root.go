@@ -28,9 +28,6 @@ type exitError struct {
 
 func (e *exitError) Error() string { return e.msg }
 
-// findings is returned when diagnostics were printed and the run must fail.
-var errFindings = &exitError{code: exitFindings}
-
 // env is what a command may touch of the process: its streams and stdin.
 type env struct {
 	stdin          io.Reader

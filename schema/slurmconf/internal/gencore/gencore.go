@@ -110,11 +110,10 @@ func Generate(dataDir string) ([]byte, error) {
 }
 
 type generator struct {
-	dir        string
-	params     map[string]*param
-	boolTrue   []string
-	boolFalse  []string
-	enumScopes map[string]bool
+	dir       string
+	params    map[string]*param
+	boolTrue  []string
+	boolFalse []string
 }
 
 func (g *generator) readTSV(name string) ([]row, error) {

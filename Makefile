@@ -1,0 +1,53 @@
+# slurmspec — build, test and demo. `make demo` and `make test` are the two
+# commands a fresh machine needs (README.md).
+
+GO        ?= go
+BIN       := bin/slurmspec
+STATICCHECK_VERSION := v0.8.2
+GOBIN     := $(shell $(GO) env GOPATH)/bin
+STATICCHECK := $(GOBIN)/staticcheck
+DEMO_OUT  ?= out
+
+.PHONY: all build test check demo generate docs bench clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/slurmspec
+
+# The whole test suite: formatting, vet, staticcheck and every Go test
+# (unit, testscript goldens, generated-code freshness, real Slurm when the
+# packages are installed — with CI=true a missing prerequisite fails).
+test: check
+	$(GO) test -count=1 ./...
+
+check: $(STATICCHECK)
+	@fmt=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
+	if [ -n "$$fmt" ]; then echo "gofmt needed on:"; echo "$$fmt"; exit 1; fi
+	$(GO) vet ./...
+	$(STATICCHECK) ./...
+
+$(STATICCHECK):
+	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+
+# Lint and render the bundled examples.
+demo: build
+	@echo "== slurmspec lint examples/seed.jsonc examples/a4-training.yaml"
+	@$(BIN) lint examples/seed.jsonc examples/a4-training.yaml
+	@echo "== slurmspec render examples/seed.jsonc -o $(DEMO_OUT)/seed"
+	@$(BIN) render examples/seed.jsonc -o $(DEMO_OUT)/seed 2>/dev/null
+	@echo "== slurmspec render examples/a4-training.yaml -o $(DEMO_OUT)/a4-training"
+	@$(BIN) render examples/a4-training.yaml -o $(DEMO_OUT)/a4-training
+	@echo "== $(DEMO_OUT)/a4-training/slurm.conf"
+	@cat $(DEMO_OUT)/a4-training/slurm.conf
+
+# Regenerate generated code and docs (tests fail when they are stale).
+generate:
+	$(GO) generate ./...
+	SLURMSPEC_UPDATE=1 $(GO) test ./lint/rules/ -run TestRulesDocIsCurrent
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+clean:
+	rm -rf bin $(DEMO_OUT)
