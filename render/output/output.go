@@ -8,7 +8,8 @@
 // refuses a symlink, so nothing outside the directory is touched. The new
 // set is staged in a sibling directory and swapped in with one atomic
 // exchange (renameat2 RENAME_EXCHANGE): a reader, or a render killed at any
-// point, sees either the old complete set or the new one.
+// point, sees either the old complete set or the new one. A killed render
+// leaves its staging directory behind; the next render removes it.
 package output
 
 import (
@@ -22,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/rogpeppe/go-internal/diff"
@@ -49,7 +51,8 @@ func Write(dir string, set render.Set) (err error) {
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return fmt.Errorf("creating %s: %w", parent, err)
 	}
-	stage, err := os.MkdirTemp(parent, stagingPrefix+filepath.Base(abs)+"-")
+	removeStaleStaging(parent, filepath.Base(abs))
+	stage, err := os.MkdirTemp(parent, fmt.Sprintf("%s%s-%d-", stagingPrefix, filepath.Base(abs), os.Getpid()))
 	if err != nil {
 		return fmt.Errorf("staging output next to %s: %w", dir, err)
 	}
@@ -83,6 +86,30 @@ func Write(dir string, set render.Set) (err error) {
 		return fmt.Errorf("swapping in the new output (atomic exchange of %s): %w", dir, err)
 	}
 	return syncDir(parent)
+}
+
+// removeStaleStaging removes staging directories left next to the output
+// directory by renders that were killed: those whose process is gone.
+func removeStaleStaging(parent, base string) {
+	prefix := stagingPrefix + base + "-"
+	entries, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.IsDir() {
+			continue
+		}
+		pidText, _, _ := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if err != nil || pid <= 0 {
+			continue
+		}
+		if err := unix.Kill(pid, 0); errors.Is(err, unix.ESRCH) {
+			_ = os.RemoveAll(filepath.Join(parent, e.Name()))
+		}
+	}
 }
 
 func writeFile(name string, data []byte, mode fs.FileMode) error {

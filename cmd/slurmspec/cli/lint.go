@@ -25,7 +25,7 @@ func newLintCmd(e env) *cobra.Command {
   cat cluster.json | slurmspec lint -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := validateDisabled(f.disable); err != nil {
+			if err := f.validate(); err != nil {
 				return err
 			}
 			sch, err := schema.New()

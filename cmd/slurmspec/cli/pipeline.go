@@ -18,6 +18,7 @@ import (
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // specFlags are the flags shared by every command that reads a spec.
@@ -36,13 +37,28 @@ func (f *specFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.project, "project", "", "Google Cloud project (when the spec has no name)")
 	fs.StringVar(&f.region, "region", "", "region of the cluster (when the spec has no name)")
 	fs.StringVar(&f.clusterID, "cluster-id", "", "cluster id, 1-10 lowercase letters and digits (when the spec has no name)")
-	fs.StringVar(&f.slurmVersion, "slurm-version", defaultSlurmVersion, "Slurm release series the cluster runs")
+	fs.StringVar(&f.slurmVersion, "slurm-version", slurmconf.Newest().String(), "Slurm release series the cluster runs ("+versionList()+")")
 	fs.StringSliceVar(&f.disable, "disable", nil, "lint rule ids to skip (comma-separated or repeated)")
 	fs.BoolVar(&f.strict, "strict", false, "fail on warnings too")
 }
 
-// defaultSlurmVersion is the newest release series slurmspec knows.
-const defaultSlurmVersion = "26.05"
+func versionList() string {
+	var vs []string
+	for _, v := range slurmconf.Versions() {
+		vs = append(vs, v.String())
+	}
+	return strings.Join(vs, ", ")
+}
+
+// validate checks flag values that do not depend on the spec.
+func (f *specFlags) validate() error {
+	v, err := slurmconf.ParseVersion(f.slurmVersion)
+	if err != nil {
+		return usageError("--slurm-version: %v", err)
+	}
+	f.slurmVersion = v.String()
+	return validateDisabled(f.disable)
+}
 
 // analysis is the outcome of reading one spec: its diagnostics and, when
 // it got that far, its IR.
