@@ -338,10 +338,14 @@ func (c *checker) cueErrors(err error) {
 			continue
 		}
 		if d.Rule == "schema-reference" && g.node.Kind == load.String {
-			ids := declaredIDs(c.doc.Root, strings.HasSuffix(key, "defaultPartitionId"))
+			isPart := strings.HasSuffix(key, "defaultPartitionId")
+			ids := declaredIDs(c.doc.Root, isPart)
 			fallback := "declared: " + strings.Join(ids, ", ")
-			if len(ids) == 0 {
-				fallback = "nothing is declared yet: add it"
+			switch {
+			case len(ids) == 0 && isPart:
+				fallback = "no partitions are declared: add one to partitions"
+			case len(ids) == 0:
+				fallback = "no node pools are declared: add one to nodePools"
 			}
 			d.Hint = diag.DidYouMean(g.node.Text, ids, fallback)
 		}

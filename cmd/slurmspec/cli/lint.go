@@ -2,13 +2,26 @@ package cli
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
 const lintHelp = `Check specs against the schema and every lint rule.
+
+Arguments are spec files or directories; directories are searched
+recursively for .json, .jsonc, .yaml, .yml and .cue files (hidden
+directories are skipped). "-" reads standard input. Files are linted
+concurrently and reported in a stable order.
 
 Each finding is printed as "file:line:col: severity: message [rule-id]"
 with the source line, the spec path and a hint. Exit status: 0 clean,
@@ -17,24 +30,27 @@ with the source line, the spec path and a hint. Exit status: 0 clean,
 func newLintCmd(e env) *cobra.Command {
 	var f specFlags
 	cmd := &cobra.Command{
-		Use:   "lint FILE...",
+		Use:   "lint FILE|DIR...",
 		Short: "Check specs and report every problem",
 		Long:  lintHelp,
 		Example: `  slurmspec lint examples/seed.jsonc
-  slurmspec lint --strict --disable placeholder cluster.yaml
+  slurmspec lint --strict --disable placeholder clusters/
   cat cluster.json | slurmspec lint -`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.validate(); err != nil {
 				return err
 			}
-			sch, err := schema.New()
+			files, err := expandArgs(args)
+			if err != nil {
+				return &exitError{code: exitUsage, msg: err.Error()}
+			}
+			results, err := lintAll(files, &f, e)
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			code := exitOK
-			for _, file := range args {
-				a := analyse(sch, file, &f, e)
+			for _, a := range results {
 				sources := map[string][]byte{}
 				if a.doc != nil {
 					sources[a.doc.File] = a.doc.Source
@@ -46,7 +62,7 @@ func newLintCmd(e env) *cobra.Command {
 				case failed(a.diags, f.strict):
 					code = max(code, exitFindings)
 				}
-				fmt.Fprintf(e.stdout, "%s: %s\n", displayName(file), summary(a.diags))
+				fmt.Fprintf(e.stdout, "%s: %s\n", displayName(a.file), summary(a.diags))
 			}
 			if code != exitOK {
 				return &exitError{code: code}
@@ -56,6 +72,75 @@ func newLintCmd(e env) *cobra.Command {
 	}
 	f.register(cmd.Flags())
 	return cmd
+}
+
+// expandArgs turns file and directory arguments into the list of files to
+// lint: files as given, directories searched for spec files in lexical order.
+func expandArgs(args []string) ([]string, error) {
+	var files []string
+	for _, arg := range args {
+		st, err := os.Stat(arg)
+		if arg == "-" || err != nil || !st.IsDir() {
+			files = append(files, arg) // errors are reported per file
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() && p != arg && strings.HasPrefix(d.Name(), ".") {
+				return filepath.SkipDir
+			}
+			if !d.IsDir() && load.IsSpecFile(p) {
+				found = append(found, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("reading %s: %w", arg, err)
+		}
+		sort.Strings(found)
+		files = append(files, found...)
+	}
+	return files, nil
+}
+
+// lintAll analyses files concurrently, each worker with its own compiled
+// schema (CUE values are not shared between goroutines), and returns the
+// results in argument order.
+func lintAll(files []string, f *specFlags, e env) ([]analysis, error) {
+	results := make([]analysis, len(files))
+	workers := min(runtime.GOMAXPROCS(0), len(files))
+	jobs := make(chan int)
+	errs := make(chan error, workers)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sch, err := schema.New()
+			if err != nil {
+				errs <- err
+				for range jobs {
+				}
+				return
+			}
+			for i := range jobs {
+				results[i] = analyse(sch, files[i], f, e)
+			}
+		}()
+	}
+	for i := range files {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	close(errs)
+	if err := <-errs; err != nil {
+		return nil, err
+	}
+	return results, nil
 }
 
 func displayName(file string) string {

@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"github.com/spf13/cobra"
+
+	"github.com/slurmspec/slurmspec/schema"
+)
+
+const schemaHelp = `Print the spec schema, exported from the same embedded CUE source that
+lint uses.
+
+  --format jsonschema   JSON Schema (draft 2020-12) for editors: every field in
+                        both spellings, for completion and inline errors
+  --format cue          the CUE schema itself, for cue vet -d '#Cluster'
+
+The JSON Schema carries the shape, types, enums, patterns and ranges; rules
+that depend on other fields (provisioning model, references between
+partitions and pools) and every Slurm check are lint's.`
+
+func newSchemaCmd(e env) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "schema",
+		Short: "Export the spec schema as JSON Schema or CUE",
+		Long:  schemaHelp,
+		Example: `  slurmspec schema --format jsonschema > cluster.schema.json
+  slurmspec schema --format cue > cluster.cue && cue vet -d '#Cluster' cluster.cue spec.json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var out []byte
+			var err error
+			switch format {
+			case "jsonschema":
+				out, err = schema.JSONSchema()
+			case "cue":
+				out, err = schema.CUESource()
+			default:
+				return usageError("--format must be jsonschema or cue, not %q", format)
+			}
+			if err != nil {
+				return &exitError{code: exitUsage, msg: err.Error()}
+			}
+			_, err = e.stdout.Write(out)
+			return err
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "jsonschema", "jsonschema or cue")
+	return cmd
+}

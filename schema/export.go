@@ -1,0 +1,148 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/cuecontext"
+	"cuelang.org/go/cue/format"
+	"cuelang.org/go/encoding/jsonschema"
+
+	"github.com/slurmspec/slurmspec/compiler/load"
+)
+
+// JSONSchemaID is the $id of the exported JSON Schema.
+const JSONSchemaID = "https://github.com/slurmspec/slurmspec/schema/cluster.schema.json"
+
+// JSONSchema exports #Cluster as a JSON Schema (draft 2020-12), for editors.
+// Every property is offered in both of the API's spellings (camelCase and
+// snake_case), as the loader accepts both, and a "$schema" property is
+// allowed so that a spec can name the schema.
+func JSONSchema() ([]byte, error) {
+	v := cuecontext.New().CompileBytes(source, cue.Filename("schema/cluster.cue"))
+	if err := v.Err(); err != nil {
+		return nil, fmt.Errorf("compiling schema: %w", err)
+	}
+	expr, err := jsonschema.Generate(v.LookupPath(cue.ParsePath("#Cluster")), &jsonschema.GenerateConfig{})
+	if err != nil {
+		return nil, fmt.Errorf("generating JSON Schema: %w", err)
+	}
+	ctx := cuecontext.New()
+	gen := ctx.BuildExpr(expr)
+	raw, err := gen.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("encoding JSON Schema: %w", err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("decoding generated JSON Schema: %w", err)
+	}
+	addSnakeCase(doc)
+	doc["$id"] = JSONSchemaID
+	doc["title"] = "slurmspec cluster spec (ModelDevelopmentCluster)"
+	if props, ok := doc["properties"].(map[string]any); ok {
+		props["$schema"] = map[string]any{"type": "string", "description": "The JSON Schema this spec follows."}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(doc); err != nil {
+		return nil, fmt.Errorf("encoding JSON Schema: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// addSnakeCase adds the snake_case spelling of every camelCase property,
+// recursively, and relaxes "required" so that either spelling satisfies it.
+func addSnakeCase(node any) {
+	switch n := node.(type) {
+	case []any:
+		for _, it := range n {
+			addSnakeCase(it)
+		}
+	case map[string]any:
+		for _, v := range n {
+			addSnakeCase(v)
+		}
+		props, ok := n["properties"].(map[string]any)
+		if !ok {
+			return
+		}
+		names := make([]string, 0, len(props))
+		for name := range props {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		snakeOf := map[string]string{}
+		for _, name := range names {
+			if s := SnakeCase(name); s != name {
+				props[s] = props[name]
+				snakeOf[name] = s
+			}
+		}
+		req, ok := n["required"].([]any)
+		if !ok {
+			return
+		}
+		var keep []any
+		var anyOf []any
+		for _, r := range req {
+			name, _ := r.(string)
+			s, has := snakeOf[name]
+			if !has {
+				keep = append(keep, r)
+				continue
+			}
+			anyOf = append(anyOf, map[string]any{"anyOf": []any{
+				map[string]any{"required": []any{name}},
+				map[string]any{"required": []any{s}},
+			}})
+		}
+		if len(keep) > 0 {
+			n["required"] = keep
+		} else {
+			delete(n, "required")
+		}
+		if len(anyOf) > 0 {
+			n["allOf"] = append(asList(n["allOf"]), anyOf...)
+		}
+	}
+}
+
+func asList(v any) []any {
+	l, _ := v.([]any)
+	return l
+}
+
+// SnakeCase is the inverse of load.CamelCase for API field names.
+func SnakeCase(name string) string {
+	var b []byte
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				b = append(b, '_')
+			}
+			c += 'a' - 'A'
+		}
+		b = append(b, c)
+	}
+	s := string(b)
+	if load.CamelCase(s) != name {
+		return name // not a plain camelCase name; keep it
+	}
+	return s
+}
+
+// CUESource returns the schema as CUE, formatted, for `cue vet -d '#Cluster'`.
+func CUESource() ([]byte, error) {
+	out, err := format.Source(source)
+	if err != nil {
+		return nil, fmt.Errorf("formatting schema: %w", err)
+	}
+	return out, nil
+}
