@@ -122,3 +122,29 @@ func TestSnakeCase(t *testing.T) {
 		}
 	}
 }
+
+// TestMapKeysAreKeptVerbatim: keys of free-form maps (labels, slurm.conf
+// config) are data and must not be renamed from snake_case.
+func TestMapKeysAreKeptVerbatim(t *testing.T) {
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := "labels: {cost_center: a}\nnodePools: [{id: x, labels: {team_name: b}}]\norchestratorSpec: {slurm_spec: {config: {Some_Key: c}, partitions: [{config: {K_v: d}}], node_sets: [{config: {N_k: e}}]}}\n"
+	doc, l := load.Bytes("v.yaml", []byte(src), load.Options{Verbatim: s.Verbatim})
+	if l.HasErrors() {
+		t.Fatal(l)
+	}
+	slurmSpec := doc.Root.Get("orchestratorSpec").Get("slurmSpec")
+	for name, n := range map[string]*load.Node{
+		"cost_center": doc.Root.Get("labels"),
+		"team_name":   doc.Root.Get("nodePools").Items[0].Get("labels"),
+		"Some_Key":    slurmSpec.Get("config"),
+		"K_v":         slurmSpec.Get("partitions").Items[0].Get("config"),
+		"N_k":         slurmSpec.Get("nodeSets").Items[0].Get("config"),
+	} {
+		if n.Field(name) == nil {
+			t.Errorf("key %q was renamed: %+v", name, n.Fields)
+		}
+	}
+}

@@ -77,15 +77,16 @@ func New() (*Schema, error) {
 // CUE: which fields an object may have, which objects are free-form maps and
 // what lists hold.
 type shape struct {
+	value   cue.Value
 	any     bool // anything goes below (output-only fields)
 	fields  map[string]*shape
 	names   []string // sorted field names, for did-you-mean
-	pattern *shape   // value of a free-form map's entries
+	pattern *shape   // set for free-form maps (marked @slurmspec(map) in the CUE): any value
 	elem    *shape   // element of a list
 }
 
 func buildShape(v cue.Value, depth int) *shape {
-	s := &shape{}
+	s := &shape{value: v}
 	k := v.IncompleteKind()
 	if k == cue.TopKind || depth > 32 {
 		s.any = true
@@ -98,12 +99,16 @@ func buildShape(v cue.Value, depth int) *shape {
 					s.fields = map[string]*shape{}
 				}
 				name := it.Selector().Unquoted()
-				s.fields[name] = buildShape(it.Value(), depth+1)
+				fv := it.Value()
+				if a := fv.Attribute("slurmspec"); a.Err() == nil && a.Contents() == "map" {
+					// A free-form map: its keys are data; its values are
+					// checked by unification.
+					s.fields[name] = &shape{value: fv, pattern: &shape{any: true}}
+				} else {
+					s.fields[name] = buildShape(fv, depth+1)
+				}
 				s.names = append(s.names, name)
 			}
-		}
-		if pv := v.LookupPath(cue.MakePath(cue.AnyString)); pv.Exists() {
-			s.pattern = buildShape(pv, depth+1)
 		}
 		sort.Strings(s.names)
 	}
@@ -149,10 +154,13 @@ func (s *Schema) Check(doc *load.Document) (l diag.List) {
 		}
 	}()
 	c := checker{doc: doc}
-	expr := c.walk(doc.Root, s.root, nil)
 	if doc.Root.Kind != load.Object {
+		c.diags.Add(diag.Diagnostic{Rule: RuleType, Severity: diag.Error, Pos: doc.Root.Pos,
+			Message: fmt.Sprintf("the spec is %s, but a cluster spec is an object", article(doc.Root.Kind.String())),
+			Hint:    "write the ModelDevelopmentCluster body: an object with nodePools and orchestratorSpec"})
 		return c.diags
 	}
+	expr := c.walk(doc.Root, s.root, nil)
 	// A one-off context per check: values from different contexts combine.
 	ctx := cuecontext.New()
 	u := s.cluster.Unify(ctx.BuildExpr(expr))
@@ -182,6 +190,10 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path) ast.Expr {
 			case sh.fields[f.Name] != nil:
 				child = sh.fields[f.Name]
 			case sh.pattern != nil:
+				if sh.fields == nil && !sh.value.Allows(cue.Str(f.Name)) {
+					c.badKey(f, path)
+					continue
+				}
 				child = sh.pattern
 			case sh.fields != nil:
 				c.unknown(f, sh, path)
@@ -239,6 +251,22 @@ func (c *checker) unknown(f *load.Field, sh *shape, path load.Path) {
 	}
 	c.diags.Add(diag.Diagnostic{Rule: RuleUnknownField, Severity: diag.Error, Pos: f.KeyPos, Path: p.String(),
 		Message: fmt.Sprintf("unknown field %q", f.Written), Hint: hint})
+}
+
+// badKey reports a key of a free-form map (slurm.conf config, labels) that
+// the map's key pattern refuses.
+func (c *checker) badKey(f *load.Field, path load.Path) {
+	hint := "check the key's spelling"
+	if n := len(path); n > 0 {
+		switch path[n-1].Name {
+		case "config":
+			hint = "slurm.conf keys are 1-64 ASCII letters and digits, starting with a letter"
+		case "labels":
+			hint = "label keys are at most 63 lowercase letters, digits, _ and -, starting with a letter"
+		}
+	}
+	c.diags.Add(diag.Diagnostic{Rule: "schema-key", Severity: diag.Error, Pos: f.KeyPos, Path: path.Key(f.Name).String(),
+		Message: fmt.Sprintf("key %q is not allowed in %s", f.Written, path), Hint: hint})
 }
 
 // required reports required fields that the data lacks. It walks the unified
@@ -445,14 +473,34 @@ func classify(msg string, n *load.Node) (rule, text, hint string) {
 	return RuleConstraint, msg, ""
 }
 
+// expectedKind reads "(mismatched types A and B)" and returns, in JSON
+// terms, the kind that is not the data's own.
+func expectedKind(msg string, n *load.Node) string {
+	i := strings.LastIndex(msg, "mismatched types ")
+	kinds := strings.Split(strings.TrimSuffix(msg[i+len("mismatched types "):], ")"), " and ")
+	json := map[string]string{"struct": "object", "list": "array", "int": "integer", "float": "number", "number": "number",
+		"string": "string", "bool": "boolean", "null": "null"}
+	own := map[load.Kind]string{load.Object: "object", load.Array: "array", load.String: "string", load.Bool: "boolean", load.Null: "null"}[n.Kind]
+	want := ""
+	for _, k := range kinds {
+		if j, ok := json[k]; ok && j != own && !(n.Kind == load.Number && (j == "number")) {
+			want = j
+		}
+	}
+	if want == "" && len(kinds) > 0 {
+		want = json[kinds[len(kinds)-1]]
+	}
+	return want
+}
+
 func typeHint(n *load.Node, want string) string {
 	switch {
-	case n.Kind == load.String && (want == "int" || want == "number" || want == "float"):
+	case n.Kind == load.String && (want == "integer" || want == "number"):
 		return "write the number without quotes"
 	case n.Kind == load.Number && want == "string":
 		return "quote the value: the API takes it as a string"
 	}
-	return "give the field a " + want
+	return "give the field " + article(want)
 }
 
 // declaredIDs lists the node pool ids, or the partition ids, of a spec.

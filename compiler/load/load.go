@@ -190,7 +190,7 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 		l.Errorf(RuleEncoding, early.pos(i), "", "save the file as UTF-8", "spec is not valid UTF-8")
 		return nil, l
 	}
-	if i, depth := nestingDepth(data); depth > MaxDepth {
+	if i, deep := tooDeep(data, MaxDepth); deep {
 		l.Errorf(RuleLimit, early.pos(i), "", "flatten the structure; a cluster spec is a few levels deep",
 			"nesting deeper than %d levels", MaxDepth)
 		return nil, l
@@ -226,11 +226,11 @@ func firstInvalidUTF8(b []byte) int {
 	return 0
 }
 
-// nestingDepth returns the deepest nesting of brackets and braces outside
-// double-quoted strings, and the offset where it was first reached. It runs
+// tooDeep reports whether brackets and braces outside double-quoted strings
+// nest deeper than limit, and the offset of the first one beyond it. It runs
 // before any parser so that a hostile input cannot recurse a parser into a
 // stack overflow.
-func nestingDepth(b []byte) (at, max int) {
+func tooDeep(b []byte, limit int) (at int, deep bool) {
 	depth := 0
 	inString := false
 	for i := 0; i < len(b); i++ {
@@ -243,8 +243,8 @@ func nestingDepth(b []byte) (at, max int) {
 		case inString:
 		case c == '[' || c == '{':
 			depth++
-			if depth > max {
-				max, at = depth, i
+			if depth > limit {
+				return i, true
 			}
 		case c == ']' || c == '}':
 			depth--
@@ -254,7 +254,7 @@ func nestingDepth(b []byte) (at, max int) {
 			inString = false
 		}
 	}
-	return at, max
+	return 0, false
 }
 
 // lineIndex converts byte offsets to positions.

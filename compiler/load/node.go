@@ -24,7 +24,7 @@ const (
 
 // String returns the JSON name of the kind.
 func (k Kind) String() string {
-	return [...]string{"null", "bool", "number", "string", "object", "array"}[k]
+	return [...]string{"null", "boolean", "number", "string", "object", "array"}[k]
 }
 
 // Node is one value of a loaded document together with where it was written.

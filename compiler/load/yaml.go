@@ -10,6 +10,9 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 )
 
+// decimal matches a plain decimal integer literal.
+var decimal = regexp.MustCompile(`^[-+]?[0-9]+$`)
+
 // yamlErrLine matches the line number go-yaml puts in its syntax errors.
 var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 
@@ -91,16 +94,21 @@ func (c *yamlConverter) scalar(n *Node, y *yaml.Node) {
 		n.Kind, n.True = Bool, b
 	case "!!int":
 		var i int64
-		if err := y.Decode(&i); err != nil {
-			c.diags.Errorf(RuleSyntax, n.Pos, "", "write a number that fits in 64 bits", "bad integer %q: %v", y.Value, err)
+		n.Kind, n.Text = Number, y.Value
+		if err := y.Decode(&i); err == nil {
+			n.Text = strconv.FormatInt(i, 10)
+		} else if !decimal.MatchString(y.Value) {
+			c.diags.Errorf(RuleSyntax, n.Pos, "", "write a decimal integer", "bad integer %q: %v", y.Value, err)
 		}
-		n.Kind, n.Text = Number, strconv.FormatInt(i, 10)
 	case "!!float":
 		var f float64
 		if err := y.Decode(&f); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
 			c.diags.Errorf(RuleSyntax, n.Pos, "", "write a finite number", "bad number %q", y.Value)
 		}
 		n.Kind, n.Text = Number, strconv.FormatFloat(f, 'g', -1, 64)
+		if decimal.MatchString(y.Value) {
+			n.Text = y.Value // an integer too large for int64: keep it exact
+		}
 	case "!!str", "!!binary", "!!timestamp":
 		n.Kind, n.Text = String, y.Value
 	default:

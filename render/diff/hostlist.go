@@ -100,13 +100,12 @@ func expandItem(item string, budget *int) ([]string, error) {
 	return out, nil
 }
 
-// hostName splits a name into a prefix and a trailing number; num is -1
-// when the name does not end in digits.
+// hostName is a name split into a prefix and its trailing digits; num is
+// -1 when the name does not end in digits.
 type hostName struct {
-	prefix string
-	num    int64
-	width  int // zero-padded width, 0 when unpadded
-	name   string
+	prefix, digits string
+	num            int64
+	name           string
 }
 
 func splitHost(s string) hostName {
@@ -119,11 +118,21 @@ func splitHost(s string) hostName {
 		return hostName{prefix: s, num: -1, name: s}
 	}
 	n, _ := strconv.ParseInt(digits, 10, 64)
-	w := 0
-	if len(digits) > 1 && digits[0] == '0' {
-		w = len(digits)
+	return hostName{prefix: s[:i], digits: digits, num: n, name: s}
+}
+
+// width is the zero-padded width the name's number is written in, 0 when
+// unpadded.
+func (h hostName) width() int {
+	if len(h.digits) > 1 && h.digits[0] == '0' {
+		return len(h.digits)
 	}
-	return hostName{prefix: s[:i], num: n, width: w, name: s}
+	return 0
+}
+
+// fits reports whether h is written as a range of width w would write it.
+func (h hostName) fits(prefix string, w int) bool {
+	return h.num >= 0 && h.prefix == prefix && fmt.Sprintf("%0*d", w, h.num) == h.digits
 }
 
 // lessHost orders host names naturally: by prefix, then number.
@@ -158,17 +167,18 @@ func compressHostlist(names []string) string {
 			i++
 			continue
 		}
+		w := h.width()
 		j := i
 		var ranges []string
-		for j < len(hs) && hs[j].num >= 0 && hs[j].prefix == h.prefix && hs[j].width == h.width {
+		for j < len(hs) && hs[j].fits(h.prefix, w) {
 			k := j
-			for k+1 < len(hs) && hs[k+1].num == hs[k].num+1 && hs[k+1].prefix == h.prefix && hs[k+1].width == h.width {
+			for k+1 < len(hs) && hs[k+1].num == hs[k].num+1 && hs[k+1].fits(h.prefix, w) {
 				k++
 			}
 			if k == j {
-				ranges = append(ranges, fmt.Sprintf("%0*d", h.width, hs[j].num))
+				ranges = append(ranges, hs[j].digits)
 			} else {
-				ranges = append(ranges, fmt.Sprintf("%0*d-%0*d", h.width, hs[j].num, h.width, hs[k].num))
+				ranges = append(ranges, hs[j].digits+"-"+hs[k].digits)
 			}
 			j = k + 1
 		}
@@ -180,4 +190,19 @@ func compressHostlist(names []string) string {
 		i = j
 	}
 	return strings.Join(items, ",")
+}
+
+// firstHost returns the first name of a host list without expanding it:
+// "c-a4-[2-5],x" gives "c-a4-2".
+func firstHost(list string) string {
+	item := splitTop(list)[0]
+	open := strings.IndexByte(item, '[')
+	if open < 0 {
+		return item
+	}
+	end := strings.IndexAny(item[open+1:], "-,]")
+	if end < 0 {
+		return item
+	}
+	return item[:open] + item[open+1:open+1+end]
 }

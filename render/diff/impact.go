@@ -312,7 +312,8 @@ const (
 	reasonCluster     = "mutable cluster field (API), applied through the update mask"
 )
 
-// lookupRule returns the restart rule of a global key change, or nil.
+// restartRuleFor returns the restart rule that applies to a change of a
+// global key in series s, or nil.
 func restartRuleFor(key string, old, new []string, s series) *restartRule {
 	for i := range restartRules {
 		r := &restartRules[i]

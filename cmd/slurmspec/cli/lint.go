@@ -13,6 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/lint/format"
+	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
@@ -28,18 +30,26 @@ with the source line, the spec path and a hint. Exit status: 0 clean,
 1 errors (or warnings with --strict), 2 usage or I/O errors.`
 
 func newLintCmd(e env) *cobra.Command {
-	var f specFlags
+	var (
+		f         specFlags
+		outFormat string
+	)
 	cmd := &cobra.Command{
 		Use:   "lint FILE|DIR...",
 		Short: "Check specs and report every problem",
 		Long:  lintHelp,
 		Example: `  slurmspec lint examples/seed.jsonc
   slurmspec lint --strict --disable placeholder clusters/
-  cat cluster.json | slurmspec lint -`,
+  cat cluster.json | slurmspec lint -
+  slurmspec lint --format sarif clusters/ > slurmspec.sarif`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.validate(); err != nil {
 				return err
+			}
+			formatter, err := format.New(outFormat, format.Options{Color: outFormat == "text" && useColour(e.stdout), FileSummary: true})
+			if err != nil {
+				return usageError("--format: %v", err)
 			}
 			files, err := expandArgs(args)
 			if err != nil {
@@ -50,19 +60,22 @@ func newLintCmd(e env) *cobra.Command {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			code := exitOK
+			run := format.Run{Rules: format.RuleInfos(rules.All()), ToolVersion: toolVersion()}
 			for _, a := range results {
-				sources := map[string][]byte{}
+				file := format.File{Name: displayName(a.file), Diags: a.diags, Error: a.ioError}
 				if a.doc != nil {
-					sources[a.doc.File] = a.doc.Source
+					file.Name, file.Source = a.doc.File, a.doc.Source
 				}
-				printDiags(e.stdout, a.diags, sources)
+				run.Files = append(run.Files, file)
 				switch {
 				case a.ioError:
 					code = max(code, exitUsage)
 				case failed(a.diags, f.strict):
 					code = max(code, exitFindings)
 				}
-				fmt.Fprintf(e.stdout, "%s: %s\n", displayName(a.file), summary(a.diags))
+			}
+			if err := formatter.Format(e.stdout, run); err != nil {
+				return &exitError{code: exitUsage, msg: fmt.Sprintf("writing output: %v", err)}
 			}
 			if code != exitOK {
 				return &exitError{code: code}
@@ -71,6 +84,7 @@ func newLintCmd(e env) *cobra.Command {
 		},
 	}
 	f.register(cmd.Flags())
+	cmd.Flags().StringVar(&outFormat, "format", "text", "output format: "+strings.Join(format.Names(), ", "))
 	return cmd
 }
 

@@ -124,9 +124,13 @@ func validateDisabled(ids []string) error {
 	return nil
 }
 
-// printDiags prints diagnostics in the text format.
-func printDiags(w io.Writer, l diag.List, sources map[string][]byte) {
-	_ = format.Text{Sources: sources, Color: useColour(w)}.Format(w, l)
+// printDiags prints one spec's diagnostics in the text format.
+func printDiags(w io.Writer, a analysis) {
+	f := format.File{Name: displayName(a.file), Diags: a.diags, Error: a.ioError}
+	if a.doc != nil {
+		f.Name, f.Source = a.doc.File, a.doc.Source
+	}
+	_ = format.Text{Color: useColour(w)}.Format(w, format.Run{Files: []format.File{f}})
 }
 
 func useColour(w io.Writer) bool {

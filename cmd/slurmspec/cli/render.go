@@ -48,11 +48,7 @@ func newRenderCmd(e env) *cobra.Command {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			a := analyse(sch, args[0], &f, e)
-			sources := map[string][]byte{}
-			if a.doc != nil {
-				sources[a.doc.File] = a.doc.Source
-			}
-			printDiags(e.stderr, a.diags, sources)
+			printDiags(e.stderr, a)
 			switch {
 			case a.ioError:
 				return &exitError{code: exitUsage}
@@ -61,7 +57,8 @@ func newRenderCmd(e env) *cobra.Command {
 			}
 			set, l := render.Render(a.cluster, render.Options{SlurmVersion: f.slurmVersion})
 			if len(l) > 0 {
-				printDiags(e.stderr, l, sources)
+				a.diags = l
+				printDiags(e.stderr, a)
 				return &exitError{code: exitFindings, msg: "not rendered"}
 			}
 			if check {

@@ -13,12 +13,16 @@ func newVersionCmd(e env) *cobra.Command {
 		Short: "Print slurmspec's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			v := "(devel)"
-			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-				v = bi.Main.Version
-			}
-			fmt.Fprintf(e.stdout, "slurmspec %s\n", v)
+			fmt.Fprintf(e.stdout, "slurmspec %s\n", toolVersion())
 			return nil
 		},
 	}
+}
+
+// toolVersion is the module version slurmspec was built as, or "(devel)".
+func toolVersion() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
 }

@@ -1,0 +1,160 @@
+// Package format prints the outcome of a lint run. Each output format is a
+// small adapter behind the Formatter interface: Text for people, JSON for
+// scripts, SARIF for code-scanning services and GitHub for workflow
+// annotations. New selects one by name; docs/output-formats.md describes
+// each of them.
+package format
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/lint"
+)
+
+// Formatter writes a whole run. Formatters sort each file's diagnostics, so
+// the same run always gives the same bytes.
+type Formatter interface {
+	Format(w io.Writer, r Run) error
+}
+
+// Run is everything one invocation of the linter found.
+type Run struct {
+	// Files are reported in this order (the order given on the command
+	// line).
+	Files []File
+	// Rules is the rule catalog, for formats that describe rules (SARIF).
+	Rules []RuleInfo
+	// ToolVersion is slurmspec's version ("v1.2.3", a pseudo-version or
+	// "(devel)"); it picks the docs a rule's help link points at.
+	ToolVersion string
+}
+
+// File is one input and its findings.
+type File struct {
+	// Name is the file name used in the diagnostics' positions
+	// ("<stdin>" for standard input).
+	Name string
+	// Source is the file's content, for source excerpts; it may be nil.
+	Source []byte
+	Diags  diag.List
+	// Error means the file could not be read at all.
+	Error bool
+}
+
+// RuleInfo describes a rule for formats that list rules.
+type RuleInfo struct {
+	ID string
+	// Summary is one line without a final period.
+	Summary string
+	// Doc is Markdown.
+	Doc      string
+	Severity diag.Severity
+	// HelpURI overrides the link to the rule's documentation.
+	HelpURI string
+}
+
+// RuleInfos converts lint rules to RuleInfos.
+func RuleInfos(rules []*lint.Rule) []RuleInfo {
+	out := make([]RuleInfo, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, RuleInfo{ID: r.ID, Summary: r.Summary, Doc: r.Doc, Severity: r.Severity})
+	}
+	return out
+}
+
+// Options are the settings New passes on to a format.
+type Options struct {
+	// Color adds ANSI colours to the text format. The caller decides (on
+	// a terminal and NO_COLOR unset); formatters never look at the
+	// environment.
+	Color bool
+	// FileSummary makes the text format end each file with a line
+	// "name: N errors, M warnings".
+	FileSummary bool
+	// BaseDir, when set, makes the sarif and github formats write file
+	// names under it relative to it, as code-scanning services expect
+	// paths relative to the repository root.
+	BaseDir string
+}
+
+// Names returns the format names New accepts, the default first.
+func Names() []string { return []string{"text", "json", "sarif", "github"} }
+
+// New returns the named format.
+func New(name string, opt Options) (Formatter, error) {
+	switch name {
+	case "text":
+		return Text{Color: opt.Color, FileSummary: opt.FileSummary}, nil
+	case "json":
+		return JSON{}, nil
+	case "sarif":
+		return SARIF{BaseDir: opt.BaseDir}, nil
+	case "github":
+		return GitHub{BaseDir: opt.BaseDir}, nil
+	}
+	names := Names()
+	return nil, fmt.Errorf("unknown format %q (%s)", name,
+		diag.DidYouMean(name, names, "want "+strings.Join(names[:len(names)-1], ", ")+" or "+names[len(names)-1]))
+}
+
+// sorted returns the run's files with each file's diagnostics sorted and
+// deduplicated.
+func sorted(r Run) []File {
+	out := make([]File, len(r.Files))
+	for i, f := range r.Files {
+		f.Diags = f.Diags.Sort()
+		out[i] = f
+	}
+	return out
+}
+
+// fileOf is the file a diagnostic position names, or the file it was
+// reported for when the position names none.
+func fileOf(p diag.Pos, f File) string {
+	if p.File != "" {
+		return p.File
+	}
+	return f.Name
+}
+
+// slashName returns name with forward slashes, relative to base when it
+// lies under base.
+func slashName(name, base string) string {
+	if base != "" && filepath.IsAbs(name) {
+		if rel, err := filepath.Rel(base, name); err == nil && filepath.IsLocal(rel) {
+			name = rel
+		}
+	}
+	name = filepath.ToSlash(name)
+	if strings.HasPrefix(name, "./") {
+		name = path.Clean(name)
+	}
+	return name
+}
+
+// counts returns the number of errors, warnings and infos in l.
+func counts(l diag.List) (errors, warnings, infos int) {
+	for _, d := range l {
+		switch d.Severity {
+		case diag.Error:
+			errors++
+		case diag.Warning:
+			warnings++
+		default:
+			infos++
+		}
+	}
+	return errors, warnings, infos
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,103 @@
+package format
+
+import (
+	"encoding/json"
+	"io"
+)
+
+// JSONVersion is the version of the JSON shape. It changes only when a
+// field is removed or changes meaning; new fields may appear without it.
+const JSONVersion = 1
+
+// JSON is the machine format: one JSONReport, indented, with keys in a
+// fixed order. docs/output-formats.md documents it.
+type JSON struct{}
+
+// JSONReport is the document the JSON format writes. Decode it with
+// encoding/json.
+type JSONReport struct {
+	// Version is JSONVersion.
+	Version int         `json:"version"`
+	Files   []JSONFile  `json:"files"`
+	Summary JSONSummary `json:"summary"`
+}
+
+// JSONFile is one input file and its findings.
+type JSONFile struct {
+	File string `json:"file"`
+	// Unreadable means the file could not be read at all.
+	Unreadable  bool             `json:"unreadable"`
+	Diagnostics []JSONDiagnostic `json:"diagnostics"`
+}
+
+// JSONDiagnostic is one finding. Line and Column are 1-based; 0 means
+// unknown. Path, Hint are "" when absent; Related is never null.
+type JSONDiagnostic struct {
+	Rule     string        `json:"rule"`
+	Severity string        `json:"severity"`
+	File     string        `json:"file"`
+	Line     int           `json:"line"`
+	Column   int           `json:"column"`
+	Path     string        `json:"path"`
+	Message  string        `json:"message"`
+	Hint     string        `json:"hint"`
+	Related  []JSONRelated `json:"related"`
+}
+
+// JSONRelated is a secondary position that helps explain a finding.
+type JSONRelated struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Path    string `json:"path"`
+	Message string `json:"message"`
+}
+
+// JSONSummary counts the findings of the whole run by severity.
+type JSONSummary struct {
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	Infos    int `json:"infos"`
+}
+
+// Report builds the JSON document of a run.
+func (JSON) Report(r Run) JSONReport {
+	rep := JSONReport{Version: JSONVersion, Files: []JSONFile{}}
+	for _, f := range sorted(r) {
+		jf := JSONFile{File: f.Name, Unreadable: f.Error, Diagnostics: []JSONDiagnostic{}}
+		for _, d := range f.Diags {
+			jd := JSONDiagnostic{
+				Rule: d.Rule, Severity: d.Severity.String(),
+				File: fileOf(d.Pos, f), Line: d.Pos.Line, Column: d.Pos.Col,
+				Path: d.Path, Message: d.Message, Hint: d.Hint,
+				Related: []JSONRelated{},
+			}
+			for _, rel := range d.Related {
+				jd.Related = append(jd.Related, JSONRelated{
+					File: fileOf(rel.Pos, f), Line: rel.Pos.Line, Column: rel.Pos.Col,
+					Path: rel.Path, Message: rel.Message,
+				})
+			}
+			jf.Diagnostics = append(jf.Diagnostics, jd)
+		}
+		e, w, i := counts(f.Diags)
+		rep.Summary.Errors += e
+		rep.Summary.Warnings += w
+		rep.Summary.Infos += i
+		rep.Files = append(rep.Files, jf)
+	}
+	return rep
+}
+
+// Format implements Formatter.
+func (j JSON) Format(w io.Writer, r Run) error {
+	return writeJSON(w, j.Report(r))
+}
+
+// writeJSON writes v indented, without HTML escaping, ending in a newline.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
