@@ -456,9 +456,8 @@ func classify(msg string, n *load.Node) (rule, text, hint string) {
 	}
 	switch {
 	case strings.Contains(msg, "mismatched types"):
-		want := msg[strings.LastIndex(msg, " and ")+len(" and "):]
-		want = strings.TrimSuffix(want, ")")
-		return RuleType, fmt.Sprintf("%s is a %s, but %s is expected here", show(n), n.Kind, article(want)), typeHint(n, want)
+		want := expectedKind(msg, n)
+		return RuleType, fmt.Sprintf("%s is %s, but %s is expected here", show(n), article(n.Kind.String()), article(want)), typeHint(n, want)
 	case strings.HasPrefix(msg, "conflicting values"):
 		return RuleType, fmt.Sprintf("%s is not allowed here: %s", show(n), msg), "check the type and values the field expects"
 	case strings.HasPrefix(msg, "incompatible list lengths (0 and"):
@@ -547,7 +546,7 @@ func show(n *load.Node) string {
 	case load.Bool:
 		return strconv.FormatBool(n.True)
 	}
-	return "the " + n.Kind.String()
+	return "the value"
 }
 
 // projectRefs builds the #References input: the ids of pools, partitions

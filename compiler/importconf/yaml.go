@@ -3,6 +3,7 @@ package importconf
 import (
 	"bytes"
 	"fmt"
+	"github.com/slurmspec/slurmspec/compiler/machines"
 	"regexp"
 	"strconv"
 
@@ -112,7 +113,28 @@ func (im *importer) poolNode(p *pool) *yaml.Node {
 		add(n, "provisioningModel", str(p.provisioning))
 	}
 	add(n, "scalingSpec", mapping("minNodeCount", integer(p.min), "maxNodeCount", integer(p.max)))
+	if disk := bootDiskFor(p.machine); disk != "" {
+		add(n, "bootDisk", mapping("bootDiskType", str(disk)))
+	}
 	return n
+}
+
+// bootDiskFor returns the boot disk type to write for a machine whose
+// series cannot boot from the API's default (pd-ssd): the first type the
+// catalog confirms. It returns "" when the default is fine or unknown.
+func bootDiskFor(m *machines.Machine) string {
+	if m == nil || len(m.BootDisks) == 0 {
+		return ""
+	}
+	if listed, _ := machines.Supports(m.BootDisks, "pd-ssd"); listed {
+		return ""
+	}
+	for _, d := range m.BootDisks {
+		if d.Confirmed {
+			return d.Name
+		}
+	}
+	return ""
 }
 
 func configNode(kvs []kv) *yaml.Node {

@@ -8,18 +8,107 @@ import (
 	"github.com/slurmspec/slurmspec/lint"
 )
 
-// All returns every rule, in the order their docs are listed.
+// All returns every rule, in the order their docs are listed. The list is
+// built on each call; callers may reorder or filter it.
 func All() []*lint.Rule {
 	return []*lint.Rule{
+		// The config maps: keys and values against the Slurm catalog.
 		ReservedKey,
 		PartitionDefaultKey,
 		DuplicateConfigKey,
+		UnknownConfigKey,
+		ConfigKeyScope,
+		ConfigKeyVersion,
+		DeprecatedConfigKey,
+		InvalidConfigValue,
+		UnsafeConfigValue,
+		RenderedKeyOverride,
+		CloudDNSDropped,
+
+		// Preemption and gang scheduling (constraints.md P1-P11).
+		PreemptModeCombination,
+		PreemptSuspendNeedsGang,
+		PreemptModeWithoutType,
+		PreemptTypeNeedsMode,
+		PartitionPreemptGang,
+		PreemptionNeverFires,
+		PreemptPriorityBasic,
+		PartitionPreemptModeIgnored,
+		GangTimeSlice,
+		PreemptExemptTime,
+		PreemptLegacyParameters,
+		PreemptRequeueDisabled,
+		PreemptSuspendMemory,
+
+		// Priority and accounting (R, A).
+		PriorityWithoutMultifactor,
+		PriorityWeightOverflow,
+		PriorityDecayNeedsReset,
+		AccountingEnforceImplied,
+		TrackWCKeyOverridden,
+		AccountingTRESGPU,
+
+		// Resource selection, memory, GRES and nodes (S, N).
+		MemoryNotTracked,
+		MemPerCPUAndNode,
+		MaxNodeCountSelect,
+		SelectLinearTopologyTree,
+		PartitionSelectParamsIgnored,
+		GresSharedWithoutGPU,
+		GresTypeNotDeclared,
+		NodeCPUTopology,
+		CoreSpecConflict,
+		MemSpecLimit,
+
+		// Tasks, prolog flags and containment (T).
+		OOMKillStepNeedsCgroup,
+		SlurmdSpecOverride,
+		PrologX11Linuxproc,
+		PrologContainProctrack,
+		PrologSerialRunInJob,
+		NamespaceNeedsContain,
+		StepmgrNeedsContain,
+		JobacctParamsNeedLinux,
+
+		// Communication, limits and partition lines (C, L, Q).
+		KeepAliveTimeConflict,
+		MCSParametersPlugin,
+		JobIDRange,
+		MaxDBDMsgs,
+		MaxArraySize,
+		MinJobAge,
+		MessageTimeout,
+		HealthCheckTimeout,
+		SchedLogNeedsFile,
+		SchedulerSizeLimits,
+		BfLicensesBuiltin,
+		TreeWidthZero,
+		PropagateLimitsExcept,
+		BcastExcludePaths,
+		EpilogMsgTime,
+		PrologEpilogTimeout,
+		AllowDenyConflict,
+		OversubscribeCount,
+		ExclusiveOverrides,
+		PartitionPriorityAlias,
+
+		// The spec beyond slurm.conf.
 		LoginPoolInPartition,
 		UnusedPool,
 		ImplicitDefaultPartition,
 		GPUPoolProvisioning,
 		UnknownMachineType,
+		BootDiskUnsupported,
+		ProvisioningUnsupported,
+		FilestoreLocation,
+		FractionalGPU,
 		Placeholder,
+
+		// Prolog and epilog scripts.
+		ScriptSyntax,
+		ScriptShebang,
+		ScriptCRLF,
+		ScriptEmpty,
 	}
 }
 

@@ -44,7 +44,7 @@ func newLintCmd(e env) *cobra.Command {
   slurmspec lint --format sarif clusters/ > slurmspec.sarif`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.validate(); err != nil {
+			if err := f.validate(cmd); err != nil {
 				return err
 			}
 			formatter, err := format.New(outFormat, format.Options{Color: outFormat == "text" && useColour(e.stdout), FileSummary: true})

@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
@@ -30,6 +31,9 @@ type specFlags struct {
 	slurmVersion string
 	disable      []string
 	strict       bool
+	configFile   string
+	// projectConfig is the .slurmspec.yaml in force (zero when there is none).
+	projectConfig lint.ProjectConfig
 }
 
 func (f *specFlags) register(fs *pflag.FlagSet) {
@@ -40,6 +44,7 @@ func (f *specFlags) register(fs *pflag.FlagSet) {
 	fs.StringVar(&f.slurmVersion, "slurm-version", slurmconf.Newest().String(), "Slurm release series the cluster runs ("+versionList()+")")
 	fs.StringSliceVar(&f.disable, "disable", nil, "lint rule ids to skip (comma-separated or repeated)")
 	fs.BoolVar(&f.strict, "strict", false, "fail on warnings too")
+	fs.StringVar(&f.configFile, "config", "", "project config (default: .slurmspec.yaml in this directory or a parent, up to the repository root)")
 }
 
 func versionList() string {
@@ -50,8 +55,31 @@ func versionList() string {
 	return strings.Join(vs, ", ")
 }
 
-// validate checks flag values that do not depend on the spec.
-func (f *specFlags) validate() error {
+// validate checks flag values that do not depend on the spec and reads the
+// project config. Flags win over the config file.
+func (f *specFlags) validate(cmd *cobra.Command) error {
+	path := f.configFile
+	if path == "" {
+		found, err := lint.FindProjectConfig(".")
+		if err != nil {
+			return usageError("%v", err)
+		}
+		path = found
+	}
+	if path != "" {
+		pc, err := lint.LoadProjectConfig(path)
+		if err != nil {
+			return usageError("%v", err)
+		}
+		if err := pc.Check(rules.All()); err != nil {
+			return usageError("%v", err)
+		}
+		f.projectConfig = pc
+		if pc.SlurmVersion != "" && !cmd.Flags().Changed("slurm-version") {
+			f.slurmVersion = pc.SlurmVersion
+		}
+		f.disable = append(f.disable, pc.Disable...)
+	}
 	v, err := slurmconf.ParseVersion(f.slurmVersion)
 	if err != nil {
 		return usageError("--slurm-version: %v", err)
@@ -72,6 +100,20 @@ type analysis struct {
 
 // analyse runs load → schema → compile → lint on one file.
 func analyse(sch *schema.Schema, file string, f *specFlags, e env) analysis {
+	return analyseWith(sch, file, f, func(opt load.Options) (*load.Document, diag.List) {
+		opt.Stdin = e.stdin
+		return load.File(file, opt)
+	})
+}
+
+// analyseBytes is analyse for a spec already in memory (read from git).
+func analyseBytes(sch *schema.Schema, name string, data []byte, f *specFlags) analysis {
+	return analyseWith(sch, name, f, func(opt load.Options) (*load.Document, diag.List) {
+		return load.Bytes(name, data, opt)
+	})
+}
+
+func analyseWith(sch *schema.Schema, file string, f *specFlags, read func(load.Options) (*load.Document, diag.List)) analysis {
 	a := analysis{file: file}
 	fmtID, err := load.ParseFormat(f.inputFormat)
 	if err != nil {
@@ -79,7 +121,7 @@ func analyse(sch *schema.Schema, file string, f *specFlags, e env) analysis {
 		a.ioError = true
 		return a
 	}
-	doc, l := load.File(file, load.Options{Format: fmtID, Verbatim: sch.Verbatim, Stdin: e.stdin})
+	doc, l := read(load.Options{Format: fmtID, Verbatim: sch.Verbatim})
 	a.diags = l
 	a.doc = doc
 	if doc == nil || doc.Root == nil {
@@ -103,7 +145,8 @@ func analyse(sch *schema.Schema, file string, f *specFlags, e env) analysis {
 	for _, id := range f.disable {
 		disabled[strings.TrimSpace(id)] = true
 	}
-	a.diags = append(a.diags, lint.Run(c, rules.All(), lint.Config{Options: lint.Options{SlurmVersion: f.slurmVersion}, Disabled: disabled})...)
+	found := lint.Run(c, rules.All(), lint.Config{Options: lint.Options{SlurmVersion: f.slurmVersion}, Disabled: disabled})
+	a.diags = append(a.diags, f.projectConfig.Adjust(found)...)
 	a.diags = a.diags.Sort()
 	return a
 }

@@ -40,7 +40,7 @@ func newRenderCmd(e env) *cobra.Command {
 			if out == "" {
 				return usageError("render needs an output directory: -o DIR")
 			}
-			if err := f.validate(); err != nil {
+			if err := f.validate(cmd); err != nil {
 				return err
 			}
 			sch, err := schema.New()

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# install-slurm.sh installs what deploy/localslurm needs to start a throwaway
+# single-host Slurm: Debian bookworm's Slurm 22.05, MUNGE and MariaDB, plus
+#   mailutils    /bin/mail, Slurm's default MailProg (else slurmctld logs
+#                "error: Configured MailProg is invalid")
+#   libpmix-dev  the unversioned libpmix.so that Debian's mpi/pmix plugin
+#                loads (else slurmctld logs "can not load PMIx library")
+#
+# Idempotent and non-interactive. While it installs, a policy-rc.d that exits
+# 101 keeps Debian's daemons (munge, mariadb, slurm*) from starting; an
+# existing policy-rc.d is put back afterwards. It stops and disables nothing:
+# the harness starts its own daemons in the foreground, with private state,
+# ports and sockets.
+set -euo pipefail
+
+packages=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server mailutils libpmix-dev util-linux mount hostname)
+binaries=(slurmctld slurmd scontrol sinfo sbatch squeue sacctmgr sprio slurmdbd munged mariadbd mariadb-install-db nsenter mount hostname)
+
+have_all() {
+	local b
+	for b in "${binaries[@]}"; do
+		command -v "$b" >/dev/null 2>&1 || [ -x "/usr/sbin/$b" ] || [ -x "/sbin/$b" ] || return 1
+	done
+	[ -e /bin/mail ] || return 1
+	compgen -G '/usr/lib/*/pmix2/lib/libpmix.so' >/dev/null || return 1
+	return 0
+}
+
+# INSTALL_SLURM_FORCE=1 runs apt-get even when everything looks present.
+if [ "${INSTALL_SLURM_FORCE:-0}" != 1 ] && have_all; then
+	echo "install-slurm: everything present ($(slurmctld -V)), nothing to do"
+	exit 0
+fi
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-slurm: must run as root: apt-get install -y ${packages[*]}" >&2
+	exit 1
+fi
+
+policy=/usr/sbin/policy-rc.d
+saved=""
+if [ -e "$policy" ]; then
+	saved=$(mktemp)
+	cp -p "$policy" "$saved"
+fi
+restore_policy() {
+	if [ -n "$saved" ]; then
+		cp -p "$saved" "$policy"
+		rm -f "$saved"
+	else
+		rm -f "$policy"
+	fi
+}
+trap restore_policy EXIT
+printf '#!/bin/sh\n# install-slurm.sh: keep Debian daemons from starting during install\nexit 101\n' >"$policy"
+chmod 0755 "$policy"
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${packages[@]}"
+
+if ! have_all; then
+	echo "install-slurm: something is still missing after install" >&2
+	exit 1
+fi
+echo "install-slurm: done ($(slurmctld -V))"

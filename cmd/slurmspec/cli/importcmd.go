@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/slurmspec/slurmspec/compiler/importconf"
+)
+
+const importHelp = `Turn an existing slurm.conf (and optionally its gres.conf) into a spec.
+
+Partitions, node sets and node pools are read from the PartitionName,
+NodeSet and NodeName lines; machine types are inferred from CPUs, RealMemory
+and GRES where the catalog allows (else a TODO the schema rejects); keys the
+service manages are dropped. The spec (YAML) goes to standard output or -o;
+everything that could not be carried over is listed on standard error.`
+
+func newImportCmd(e env) *cobra.Command {
+	var (
+		gres, out, scripts string
+		opt                importconf.Options
+	)
+	cmd := &cobra.Command{
+		Use:   "import SLURM.CONF",
+		Short: "Convert an existing slurm.conf into a spec",
+		Long:  importHelp,
+		Example: `  slurmspec import /etc/slurm/slurm.conf --gres /etc/slurm/gres.conf > cluster.yaml
+  slurmspec import out/slurm.conf --scripts-dir out -o cluster.yaml`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			conf, err := os.ReadFile(args[0])
+			if err != nil {
+				return &exitError{code: exitUsage, msg: err.Error()}
+			}
+			var gresData []byte
+			if gres != "" {
+				if gresData, err = os.ReadFile(gres); err != nil {
+					return &exitError{code: exitUsage, msg: err.Error()}
+				}
+			}
+			opt.ScriptsDir = scripts
+			spec, notes, err := importconf.Import(conf, gresData, opt)
+			if err != nil {
+				return &exitError{code: exitUsage, msg: fmt.Sprintf("%s: %v", args[0], err)}
+			}
+			for _, n := range notes {
+				fmt.Fprintf(e.stderr, "%s: %s\n", filepath.ToSlash(args[0]), noteText(n))
+			}
+			if out == "" {
+				_, err = e.stdout.Write(spec)
+				return err
+			}
+			if err := os.WriteFile(out, spec, 0o644); err != nil {
+				return &exitError{code: exitUsage, msg: err.Error()}
+			}
+			fmt.Fprintf(e.stdout, "wrote %s (%d notes)\n", out, len(notes))
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&gres, "gres", "", "gres.conf, to learn GPU types and counts")
+	cmd.Flags().StringVar(&scripts, "scripts-dir", "", "directory holding prolog.d/ and epilog.d/ (as render writes them)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write the spec here instead of standard output")
+	cmd.Flags().StringVar(&opt.ClusterID, "cluster-id", "", "cluster id (default: slurm.conf's ClusterName)")
+	cmd.Flags().StringVar(&opt.Project, "project", "", "Google Cloud project for the spec's name")
+	cmd.Flags().StringVar(&opt.Region, "region", "", "region for the spec's name")
+	return cmd
+}
+
+func noteText(n importconf.Note) string {
+	if n.Line > 0 {
+		return fmt.Sprintf("line %d: %s", n.Line, n.Message)
+	}
+	return n.Message
+}

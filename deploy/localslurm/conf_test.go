@@ -1,0 +1,186 @@
+package localslurm
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func readFixture(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", "basic", "slurm.conf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestExpandHostlist(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"seed-a4-[0-1]", []string{"seed-a4-0", "seed-a4-1"}},
+		{"login0", []string{"login0"}},
+		{"n[08-10],x", []string{"n08", "n09", "n10", "x"}},
+		{"r[1-2]n[1,3]", []string{"r1n1", "r1n3", "r2n1", "r2n3"}},
+	}
+	for _, tt := range tests {
+		got, err := expandHostlist(tt.in)
+		if err != nil {
+			t.Errorf("expandHostlist(%q): %v", tt.in, err)
+			continue
+		}
+		if diff := cmp.Diff(tt.want, got); diff != "" {
+			t.Errorf("expandHostlist(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+	for _, bad := range []string{"n[1-", "n[3-1]", "n[a-b]", "n]"} {
+		if _, err := expandHostlist(bad); err == nil {
+			t.Errorf("expandHostlist(%q): no error", bad)
+		}
+	}
+}
+
+func TestParseGres(t *testing.T) {
+	got, err := parseGres("gpu:b200:8,nic:2,gpu:1,shard:x:no_consume")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []gresEntry{{"gpu", "b200", 8}, {"nic", "", 2}, {"gpu", "", 1}, {"shard", "x", 1}}
+	if diff := cmp.Diff(want, got, cmp.AllowUnexported(gresEntry{})); diff != "" {
+		t.Errorf("parseGres (-want +got):\n%s", diff)
+	}
+}
+
+func TestOverridesFixture(t *testing.T) {
+	rendered := readFixture(t)
+	c, err := parseConf(rendered)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
+		accounting: true, standIns: []string{"seed-a4-0"}}
+	if err := applyOverrides(c, l); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][2]string{}
+	for _, o := range c.overrides {
+		if o.Reason == "" {
+			t.Errorf("override %s has no reason", o.Key)
+		}
+		got[o.Key] = [2]string{o.Rendered, o.Value}
+	}
+	want := map[string][2]string{
+		"SlurmUser":             {"slurm", "root"},
+		"SlurmctldPort":         {"6817", "1"},
+		"SlurmdPort":            {"6818", "2"},
+		"StateSaveLocation":     {"/var/spool/slurmctld", "/w/state"},
+		"SlurmdSpoolDir":        {"/var/spool/slurmd", "/w/spool/%n"},
+		"SlurmctldPidFile":      {"/var/run/slurmctld.pid", "/w/run/slurmctld.pid"},
+		"SlurmdPidFile":         {"/var/run/slurmd.pid", "/w/run/slurmd-%n.pid"},
+		"SlurmctldLogFile":      {"/var/log/slurm/slurmctld.log", "/w/log/slurmctld.log"},
+		"SlurmdLogFile":         {"/var/log/slurm/slurmd.log", "/w/log/slurmd-%n.log"},
+		"AuthInfo":              {"", "socket=/w/munge/munge.socket"},
+		"AccountingStoragePort": {"6819", "3"},
+		"AccountingStoragePass": {"", "/w/munge/munge.socket"},
+		"Prolog":                {"/etc/slurm/prolog.d/*", "/w/prolog.d/*"},
+		"Epilog":                {"/etc/slurm/epilog.d/*", "/w/epilog.d/*"},
+		"ProctrackType":         {"proctrack/cgroup", "proctrack/linuxproc"},
+		"TaskPlugin":            {"task/cgroup,task/affinity", "task/affinity"},
+		"JobAcctGatherType":     {"jobacct_gather/cgroup", "jobacct_gather/linux"},
+		"SlurmdParameters":      {"", "config_overrides"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("overrides (-want +got):\n%s", diff)
+	}
+
+	// Every line not overridden is written back byte for byte.
+	out := c.String()
+	overridden := map[string]bool{}
+	for k := range want {
+		overridden[strings.ToLower(k)] = true
+	}
+	for line := range strings.SplitSeq(strings.TrimSpace(rendered), "\n") {
+		key, _, _ := strings.Cut(line, "=")
+		if overridden[strings.ToLower(key)] {
+			continue
+		}
+		if !strings.Contains(out, line+"\n") {
+			t.Errorf("rendered line %q missing from the copy", line)
+		}
+	}
+
+	names, err := hostNames(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"seed-controller", "seed-a4-0", "seed-a4-1"}, names); diff != "" {
+		t.Errorf("hostNames (-want +got):\n%s", diff)
+	}
+
+	lines, devices, err := gresConf(c, l.standIns, "/w/dev")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"NodeName=seed-a4-0 Name=gpu Type=b200 File=/w/dev/seed-a4-0/nvidia[0-7]"}, lines); diff != "" {
+		t.Errorf("gres.conf (-want +got):\n%s", diff)
+	}
+	if len(devices) != 8 {
+		t.Errorf("got %d fake devices, want 8", len(devices))
+	}
+}
+
+func TestOverridesWithoutAccountingOrStandIns(t *testing.T) {
+	c, err := parseConf(readFixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := applyOverrides(c, layout{workDir: "/w", mungeSocket: "/s"}); err != nil {
+		t.Fatal(err)
+	}
+	keys := map[string]Override{}
+	for _, o := range c.overrides {
+		keys[o.Key] = o
+	}
+	if o := keys["AccountingStorageType"]; o.Value != "accounting_storage/none" {
+		t.Errorf("AccountingStorageType override = %+v, want accounting_storage/none", o)
+	}
+	if o, ok := keys["AccountingStorageEnforce"]; !ok || o.Value != "" {
+		t.Errorf("AccountingStorageEnforce override = %+v, want removed", o)
+	}
+	for _, k := range []string{"ProctrackType", "TaskPlugin", "JobAcctGatherType", "SlurmdParameters", "AccountingStoragePort"} {
+		if _, ok := keys[k]; ok {
+			t.Errorf("%s overridden without a stand-in slurmd or accounting", k)
+		}
+	}
+	if strings.Contains(c.String(), "\nAccountingStorageEnforce=") {
+		t.Error("AccountingStorageEnforce still in the copy")
+	}
+}
+
+func TestParseConfErrors(t *testing.T) {
+	for _, bad := range []string{"Include /etc/slurm/x.conf\n", "JustAWord\n", "A=\"unterminated\n"} {
+		if _, err := parseConf(bad); err == nil {
+			t.Errorf("parseConf(%q): no error", bad)
+		}
+	}
+	c, err := parseConf("A=1 # comment\nB=x\\\ny\nC=\"two words\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, want := range map[string]string{"a": "1", "B": "xy", "C": "two words"} {
+		if got, _ := c.get(k); got != want {
+			t.Errorf("get(%q) = %q, want %q", k, got, want)
+		}
+	}
+}
+
+func TestWithOption(t *testing.T) {
+	if got := withOption("cred_expire=120,socket=/old", "socket", "/new"); got != "cred_expire=120,socket=/new" {
+		t.Errorf("withOption = %q", got)
+	}
+}

@@ -1,0 +1,78 @@
+package localslurm
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// freshStateNoise reports whether an error line is one that every first
+// start of slurmctld on an empty StateSaveLocation logs. The harness always
+// starts from an empty one, so these lines say nothing about the rendered
+// configuration.
+func freshStateNoise(line string) bool {
+	switch {
+	case strings.Contains(line, "error: Could not open ") && strings.Contains(line, " state file ") && strings.HasSuffix(line, "No such file or directory"):
+		return true
+	case strings.Contains(line, "error: NOTE: Trying backup state save file."):
+		return true
+	case strings.Contains(line, "error: No fed_mgr state file (") && strings.HasSuffix(line, ") to recover"):
+		return true
+	}
+	return false
+}
+
+// errorLines returns the lines of a daemon's output that contain "error:"
+// or "fatal:", dropping fresh-state noise when filter is set.
+func errorLines(data []byte, filter bool) []string {
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		if !strings.Contains(line, "error:") && !strings.Contains(line, "fatal:") {
+			continue
+		}
+		if filter && freshStateNoise(line) {
+			continue
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+// LogErrors returns slurmctld's own log lines that contain "error:" or
+// "fatal:", in order. They are read from slurmctld's standard error, which
+// also holds what slurmctld prints before it opens SlurmctldLogFile (such as
+// configuration parse errors). Lines that every first start on an empty
+// StateSaveLocation logs ("Could not open ... state file", "Trying backup
+// state save file", "No fed_mgr state file") are left out; RawLogErrors keeps
+// them. After Stop, the lines captured at Stop are returned.
+func (c *Cluster) LogErrors() []string {
+	return errorLines(c.ctldOutput(), true)
+}
+
+// RawLogErrors is LogErrors without leaving out the fresh-state lines.
+func (c *Cluster) RawLogErrors() []string {
+	return errorLines(c.ctldOutput(), false)
+}
+
+// ctldOutput returns slurmctld's captured output.
+func (c *Cluster) ctldOutput() []byte {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ctldCaptured != nil {
+		return c.ctldCaptured
+	}
+	data, err := os.ReadFile(c.ctldOutPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil // slurmctld was never started
+	}
+	if err != nil {
+		return []byte("localslurm: error: cannot read slurmctld output: " + err.Error() + "\n")
+	}
+	return data
+}

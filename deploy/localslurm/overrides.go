@@ -1,0 +1,275 @@
+package localslurm
+
+import (
+	"fmt"
+	"net"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// layout is where this run puts everything the rendered file points
+// elsewhere, and which optional parts of the cluster it starts.
+type layout struct {
+	workDir     string
+	mungeSocket string
+	ctldPort    int
+	slurmdPort  int
+	standInPort []int // one port for each stand-in after the first
+	dbdPort     int
+	accounting  bool
+	standIns    []string
+}
+
+func (l layout) path(elem ...string) string {
+	return filepath.Join(append([]string{l.workDir}, elem...)...)
+}
+
+// Reasons shared by several overrides.
+const (
+	reasonPort     = "free local port, so parallel runs and any Slurm already on this host do not collide"
+	reasonLocation = "runtime location moved into the harness's work directory"
+	reasonUser     = "daemons of the throwaway cluster run as root; the rendered user need not exist on this host"
+	reasonMunge    = "the harness's own munged socket in the work directory"
+	reasonCgroup   = "a local stand-in slurmd runs jobs, and the cgroup plugins fail once a job runs on these machines (cgroup controllers not usable from here)"
+)
+
+// applyOverrides changes the rendered configuration only where this host
+// needs it, and records every change in c.overrides.
+func applyOverrides(c *conf, l layout) error {
+	if v, ok := c.get("SlurmUser"); ok && v != "root" && v != "0" {
+		c.set("SlurmUser", "root", reasonUser)
+	}
+	if v, ok := c.get("SlurmdUser"); ok && v != "root" && v != "0" {
+		c.set("SlurmdUser", "root", reasonUser)
+	}
+	c.set("SlurmctldPort", strconv.Itoa(l.ctldPort), reasonPort)
+	c.set("SlurmdPort", strconv.Itoa(l.slurmdPort), reasonPort)
+	c.set("StateSaveLocation", l.path("state"), reasonLocation)
+	c.set("SlurmdSpoolDir", l.path("spool", "%n"), reasonLocation)
+	c.set("SlurmctldPidFile", l.path("run", "slurmctld.pid"), reasonLocation)
+	c.set("SlurmdPidFile", l.path("run", "slurmd-%n.pid"), reasonLocation)
+	c.set("SlurmctldLogFile", l.path("log", "slurmctld.log"), reasonLocation)
+	c.set("SlurmdLogFile", l.path("log", "slurmd-%n.log"), reasonLocation)
+	if _, ok := c.get("SlurmSchedLogFile"); ok {
+		c.set("SlurmSchedLogFile", l.path("log", "sched.log"), reasonLocation)
+	}
+	authInfo, _ := c.get("AuthInfo")
+	c.set("AuthInfo", withOption(authInfo, "socket", l.mungeSocket), reasonMunge)
+
+	storage, _ := c.get("AccountingStorageType")
+	if l.accounting {
+		if storage != "accounting_storage/slurmdbd" {
+			return fmt.Errorf("accounting requested, but the rendered slurm.conf has AccountingStorageType=%q, not accounting_storage/slurmdbd", storage)
+		}
+		if host, ok := c.get("AccountingStorageHost"); ok {
+			if ip := net.ParseIP(host); ip != nil && !ip.IsLoopback() {
+				c.set("AccountingStorageHost", "127.0.0.1", "the rendered address is not on this host; the harness's slurmdbd listens on loopback")
+			}
+		}
+		c.set("AccountingStoragePort", strconv.Itoa(l.dbdPort), reasonPort)
+		c.set("AccountingStoragePass", l.mungeSocket, "slurmdbd authentication goes through "+reasonMunge)
+	} else if storage == "accounting_storage/slurmdbd" {
+		c.set("AccountingStorageType", "accounting_storage/none", "accounting not requested, so no slurmdbd runs; slurmctld refuses to start with slurmdbd unreachable")
+		c.remove("AccountingStorageEnforce", "slurmctld refuses AccountingStorageEnforce without accounting storage")
+	}
+
+	for _, key := range []string{"Prolog", "Epilog"} {
+		v, ok := c.get(key)
+		if !ok {
+			continue
+		}
+		dirName := strings.ToLower(key) + ".d"
+		parts := strings.Split(v, ",")
+		changed := false
+		for i, p := range parts {
+			if filepath.Base(filepath.Dir(p)) == dirName {
+				parts[i] = l.path(dirName, filepath.Base(p))
+				changed = true
+			}
+		}
+		if changed {
+			c.set(key, strings.Join(parts, ","), "points at the rendered "+dirName+" copied into the work directory")
+		}
+	}
+
+	if len(l.standIns) == 0 {
+		return nil
+	}
+	if err := standInPorts(c, l); err != nil {
+		return err
+	}
+	if v, ok := c.get("ProctrackType"); !ok || v == "proctrack/cgroup" {
+		c.set("ProctrackType", "proctrack/linuxproc", reasonCgroup)
+	}
+	if v, ok := c.get("TaskPlugin"); ok {
+		var kept []string
+		for p := range strings.SplitSeq(v, ",") {
+			if p != "task/cgroup" && p != "cgroup" {
+				kept = append(kept, p)
+			}
+		}
+		if len(kept) == 0 {
+			kept = []string{"task/none"}
+		}
+		c.set("TaskPlugin", strings.Join(kept, ","), reasonCgroup)
+	}
+	if v, ok := c.get("JobAcctGatherType"); ok && v == "jobacct_gather/cgroup" {
+		c.set("JobAcctGatherType", "jobacct_gather/linux", reasonCgroup)
+	}
+	params, _ := c.get("SlurmdParameters")
+	list := splitList(params)
+	if !slices.Contains(list, "config_overrides") {
+		list = append(list, "config_overrides")
+		c.set("SlurmdParameters", strings.Join(list, ","), "the stand-in slurmd runs on a host far smaller than the rendered node; without this slurmctld marks it INVALID for low CPUs and RealMemory")
+	}
+	return nil
+}
+
+// standInPorts gives every stand-in after the first its own slurmd port:
+// all stand-ins share this host, and slurmd cannot share a port. Slurm takes
+// a per-node Port= on the NodeName line, one port for each node of the line
+// in order; nodes that are not stand-ins keep SlurmdPort.
+func standInPorts(c *conf, l layout) error {
+	if len(l.standIns) < 2 {
+		return nil
+	}
+	if len(l.standInPort) < len(l.standIns)-1 {
+		return fmt.Errorf("%d stand-ins need %d extra ports, got %d", len(l.standIns), len(l.standIns)-1, len(l.standInPort))
+	}
+	portOf := map[string]int{l.standIns[0]: l.slurmdPort}
+	for i, n := range l.standIns[1:] {
+		portOf[n] = l.standInPort[i]
+	}
+	for i := range c.lines {
+		line := &c.lines[i]
+		if len(line.pairs) == 0 || !strings.EqualFold(line.firstKey(), "NodeName") || strings.EqualFold(line.pairs[0].value, "DEFAULT") {
+			continue
+		}
+		names, err := expandHostlist(line.pairs[0].value)
+		if err != nil {
+			return fmt.Errorf("NodeName=%s: %w", line.pairs[0].value, err)
+		}
+		ports := make([]string, len(names))
+		hasStandIn := false
+		for j, n := range names {
+			p, ok := portOf[n]
+			if !ok {
+				p = l.slurmdPort
+			} else {
+				hasStandIn = true
+			}
+			ports[j] = strconv.Itoa(p)
+		}
+		if !hasStandIn {
+			continue
+		}
+		value := strings.Join(ports, ",")
+		rendered := line.setPair("Port", value)
+		line.note = "localslurm override (rendered Port: " + rendered + "): several stand-in slurmd daemons share this host, so each needs its own port"
+		c.overrides = append(c.overrides, Override{
+			Key:      "NodeName=" + line.pairs[0].value + " Port",
+			Rendered: rendered,
+			Value:    value,
+			Reason:   "several stand-in slurmd daemons share this host, so each needs its own port",
+		})
+	}
+	return nil
+}
+
+// withOption sets opt=value in a comma-separated option list such as
+// AuthInfo, keeping every other option.
+func withOption(list, opt, value string) string {
+	var out []string
+	for _, item := range splitList(list) {
+		if k, _, _ := strings.Cut(item, "="); !strings.EqualFold(k, opt) {
+			out = append(out, item)
+		}
+	}
+	return strings.Join(append(out, opt+"="+value), ",")
+}
+
+func splitList(s string) []string {
+	var out []string
+	for item := range strings.SplitSeq(s, ",") {
+		if item = strings.TrimSpace(item); item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
+}
+
+// hostNames returns every name the rendered cluster expects to resolve:
+// controllers, nodes, node host names and addresses given as names, and the
+// accounting host.
+func hostNames(c *conf) ([]string, error) {
+	names := c.controllerHosts()
+	defs, err := c.nodes()
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range defs {
+		names = append(names, d.names...)
+		names = append(names, d.hostname...)
+		names = append(names, d.addr...)
+	}
+	if h, ok := c.get("AccountingStorageHost"); ok {
+		names = append(names, h)
+	}
+	var out []string
+	seen := map[string]bool{"localhost": true}
+	for _, n := range names {
+		if n == "" || seen[n] || net.ParseIP(n) != nil {
+			continue
+		}
+		seen[n] = true
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+// gresConf builds gres.conf lines for the stand-in nodes. GPUs need device
+// files (slurmd drops a file-less GPU), so each GPU gets one under devDir;
+// other GRES get a plain Count. devices lists the files to create.
+func gresConf(c *conf, standIns []string, devDir string) (lines, devices []string, err error) {
+	defs, err := c.nodes()
+	if err != nil {
+		return nil, nil, err
+	}
+	gresOf := map[string]string{}
+	for _, d := range defs {
+		for _, n := range d.names {
+			gresOf[n] = d.gres
+		}
+	}
+	for _, node := range standIns {
+		entries, err := parseGres(gresOf[node])
+		if err != nil {
+			return nil, nil, fmt.Errorf("node %s: %w", node, err)
+		}
+		next := 0 // GPU device index on this node, across GPU types
+		for _, e := range entries {
+			line := "NodeName=" + node + " Name=" + e.name
+			if e.typ != "" {
+				line += " Type=" + e.typ
+			}
+			if e.name == "gpu" && e.count > 0 {
+				base := filepath.Join(devDir, node, "nvidia")
+				for i := range e.count {
+					devices = append(devices, base+strconv.Itoa(next+i))
+				}
+				if e.count == 1 {
+					line += " File=" + base + strconv.Itoa(next)
+				} else {
+					line += fmt.Sprintf(" File=%s[%d-%d]", base, next, next+e.count-1)
+				}
+				next += e.count
+			} else {
+				line += " Count=" + strconv.Itoa(e.count)
+			}
+			lines = append(lines, line)
+		}
+	}
+	return lines, devices, nil
+}

@@ -1,0 +1,168 @@
+package lint_test
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/lint"
+)
+
+// testRules is a small rule list for Check and Apply.
+var testRules = []*lint.Rule{
+	{ID: "unused-pool", Severity: diag.Warning, Check: func(*lint.Pass) {}},
+	{ID: "placeholder", Severity: diag.Warning, Check: func(*lint.Pass) {}},
+	{ID: "reserved-key", Severity: diag.Error, Check: func(*lint.Pass) {}},
+}
+
+func write(t *testing.T, dir, name, content string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestLoadProjectConfig(t *testing.T) {
+	dir := t.TempDir()
+	path := write(t, dir, ".slurmspec.yaml", `# project lint settings
+disable: [placeholder]
+severity:
+  unused-pool: error
+  reserved-key: warn
+slurmVersion: 22.05.8
+`)
+	pc, err := lint.LoadProjectConfig(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := lint.ProjectConfig{Path: path, Disable: []string{"placeholder"},
+		Severity:     map[string]diag.Severity{"unused-pool": diag.Error, "reserved-key": diag.Warning},
+		SlurmVersion: "22.05"}
+	if !reflect.DeepEqual(pc, want) {
+		t.Errorf("got %+v, want %+v", pc, want)
+	}
+	if err := pc.Check(testRules); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestLoadProjectConfigUnquotedVersion(t *testing.T) {
+	pc, err := lint.ParseProjectConfig("x.yaml", []byte("slurmVersion: 23.02\n"))
+	if err != nil || pc.SlurmVersion != "23.02" {
+		t.Errorf("got %+v, %v; want version 23.02", pc, err)
+	}
+}
+
+func TestLoadProjectConfigEmpty(t *testing.T) {
+	for _, text := range []string{"", "# nothing\n", "{}\n"} {
+		pc, err := lint.ParseProjectConfig("x.yaml", []byte(text))
+		if err != nil || len(pc.Disable) != 0 || pc.Severity != nil || pc.SlurmVersion != "" {
+			t.Errorf("%q: got %+v, %v; want an empty config", text, pc, err)
+		}
+	}
+}
+
+func TestLoadProjectConfigErrors(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{"disabled: [placeholder]\n", "field disabled not found"},
+		{"disable: placeholder\n", "cannot unmarshal"},
+		{"severity: {unused-pool: fatal}\n", "unknown severity \"fatal\""},
+		{"slurmVersion: \"21.08\"\n", "series 21.08 is not in the catalog"},
+		{"disable: [placeholder, placeholder]\n", "listed twice"},
+		{"disable: [\"\"]\n", "empty rule id"},
+		{"disable: [a]\n---\ndisable: [b]\n", "single YAML document"},
+		{"disable: [\n", "project config x.yaml"},
+	} {
+		_, err := lint.ParseProjectConfig("x.yaml", []byte(tc.text))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: got error %v, want one containing %q", tc.text, err, tc.want)
+		}
+	}
+	if _, err := lint.LoadProjectConfig(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
+		t.Error("missing file: no error")
+	}
+}
+
+func TestProjectConfigUnknownRules(t *testing.T) {
+	pc := lint.ProjectConfig{Path: "p.yaml", Disable: []string{"unused-pools"}, Severity: map[string]diag.Severity{"nope": diag.Error}}
+	err := pc.Check(testRules)
+	if err == nil {
+		t.Fatal("no error for unknown rule ids")
+	}
+	for _, want := range []string{`disable: unknown rule "unused-pools" (did you mean "unused-pool"?)`, `severity: unknown rule "nope"`} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q lacks %q", err, want)
+		}
+	}
+	if _, err := pc.Apply(lint.Config{}, testRules); err == nil {
+		t.Error("Apply accepted unknown rule ids")
+	}
+}
+
+func TestProjectConfigApply(t *testing.T) {
+	pc := lint.ProjectConfig{Disable: []string{"placeholder"}, SlurmVersion: "22.05"}
+	base := lint.Config{Disabled: map[string]bool{"unused-pool": true}}
+	cfg, err := pc.Apply(base, testRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Disabled["placeholder"] || !cfg.Disabled["unused-pool"] || cfg.SlurmVersion != "22.05" {
+		t.Errorf("got %+v", cfg)
+	}
+	if base.Disabled["placeholder"] {
+		t.Error("Apply modified its argument")
+	}
+	cfg, _ = pc.Apply(lint.Config{Options: lint.Options{SlurmVersion: "26.05"}}, testRules)
+	if cfg.SlurmVersion != "26.05" {
+		t.Errorf("the command line's version should win, got %q", cfg.SlurmVersion)
+	}
+}
+
+func TestProjectConfigAdjust(t *testing.T) {
+	pc := lint.ProjectConfig{Severity: map[string]diag.Severity{"unused-pool": diag.Error, "reserved-key": diag.Info}}
+	in := diag.List{{Rule: "unused-pool", Severity: diag.Warning}, {Rule: "reserved-key", Severity: diag.Error}, {Rule: "placeholder", Severity: diag.Warning}}
+	out := pc.Adjust(in)
+	got := []diag.Severity{out[0].Severity, out[1].Severity, out[2].Severity}
+	if want := []diag.Severity{diag.Error, diag.Info, diag.Warning}; !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, want %v", got, want)
+	}
+	if in[0].Severity != diag.Warning {
+		t.Error("Adjust modified its argument")
+	}
+}
+
+func TestFindProjectConfig(t *testing.T) {
+	root := t.TempDir()
+	repo := filepath.Join(root, "repo")
+	write(t, repo, ".git/HEAD", "ref: refs/heads/main\n")
+	deep := filepath.Join(repo, "clusters", "prod")
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A config above the repository root is never used.
+	write(t, root, ".slurmspec.yaml", "disable: [placeholder]\n")
+	if got, err := lint.FindProjectConfig(deep); err != nil || got != "" {
+		t.Errorf("without a config in the repo: got %q, %v", got, err)
+	}
+	atRoot := write(t, repo, ".slurmspec.yaml", "{}\n")
+	if got, err := lint.FindProjectConfig(deep); err != nil || got != atRoot {
+		t.Errorf("got %q, %v; want %q", got, err, atRoot)
+	}
+	nearer := write(t, filepath.Join(repo, "clusters"), ".slurmspec.yaml", "{}\n")
+	if got, err := lint.FindProjectConfig(deep); err != nil || got != nearer {
+		t.Errorf("got %q, %v; want the nearest %q", got, err, nearer)
+	}
+	// Outside any repository the walk stops at the file system root.
+	lone := t.TempDir()
+	if got, err := lint.FindProjectConfig(lone); err != nil || got != "" {
+		t.Errorf("outside a repo: got %q, %v", got, err)
+	}
+}

@@ -1,0 +1,516 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
+)
+
+// Communication, controller limits and partition lines: constraints.md
+// C1-C6, L1-L21 and Q1-Q7 (C1, C4 and L11 are checked inside one value by
+// invalid-config-value; the identity, auth and path keys are reserved).
+
+// KeepAliveTimeConflict reports KeepAliveTime next to its newer home (C2).
+var KeepAliveTimeConflict = &lint.Rule{
+	ID:       "keepalive-time-conflict",
+	Severity: diag.Warning,
+	Summary:  "KeepAliveTime and CommunicationParameters keepalivetime= are both set",
+	Doc: doc("KeepAliveTime moved to CommunicationParameters=keepalivetime=. When both are set the "+
+		"CommunicationParameters value wins and KeepAliveTime is ignored.",
+		`config: {KeepAliveTime: "60", CommunicationParameters: "keepalivetime=30"}`,
+		`config: {CommunicationParameters: "keepalivetime=30"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("KeepAliveTime")
+		if kv == nil || !e.has("CommunicationParameters", "keepalivetime") {
+			return
+		}
+		reportKey(p, kv, "remove KeepAliveTime", "KeepAliveTime is ignored: CommunicationParameters=%s sets keepalivetime", e.val("CommunicationParameters"))
+	},
+}
+
+// MCSParametersPlugin reports MCSParameters and MCSPlugin that do not fit
+// (C5).
+var MCSParametersPlugin = &lint.Rule{
+	ID:       "mcs-parameters-plugin",
+	Severity: diag.Error,
+	Summary:  "MCSParameters without an MCSPlugin, or MCSPlugin=mcs/group without MCSParameters",
+	Doc: doc("slurmctld rejects MCSParameters without MCSPlugin, and mcs/group without MCSParameters (which "+
+		"name the groups). With mcs/none the parameters are ignored.",
+		`config: {MCSParameters: "enforced,select"}`,
+		`config: {MCSPlugin: mcs/user, MCSParameters: "enforced,select"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		params, plugin := e.user("MCSParameters"), e.user("MCSPlugin")
+		switch {
+		case params != nil && plugin == nil:
+			reportKey(p, params, "set MCSPlugin (mcs/account, mcs/group, mcs/user or mcs/label), or remove MCSParameters",
+				"MCSParameters without MCSPlugin: slurmctld rejects it")
+		case params != nil && strings.Contains(strings.ToLower(plugin.Value.Value), "none"):
+			p.ReportAs(diag.Warning, params.Key.Pos, params.Key.Path, "remove MCSParameters, or choose an MCS plugin",
+				"MCSParameters is ignored with MCSPlugin=%s", plugin.Value.Value)
+		case params == nil && plugin != nil && pluginIs(plugin.Value.Value, "mcs/group"):
+			reportValue(p, plugin, "add MCSParameters naming the groups (e.g. enforced,select:group1|group2)",
+				"MCSPlugin=mcs/group without MCSParameters: slurmctld rejects it")
+		}
+	},
+}
+
+// maxJobID is Slurm's MAX_JOB_ID.
+const maxJobID = 0x03FFFFFF
+
+// JobIDRange reports FirstJobId, MaxJobId, MaxJobCount and MaxStepCount
+// values Slurm rejects or changes (L5).
+var JobIDRange = &lint.Rule{
+	ID:       "job-id-range",
+	Severity: diag.Error,
+	Summary:  "FirstJobId, MaxJobId, MaxJobCount or MaxStepCount out of range or inconsistent",
+	Doc: doc("FirstJobId must not be 0 (fatal) nor exceed MaxJobId (rejected); MaxJobId is capped at 67108863; "+
+		"MaxJobCount and MaxStepCount must be at least 1 (rejected), and MaxJobCount is lowered to "+
+		"MaxJobId-FirstJobId+1 when larger.",
+		`config: {FirstJobId: "70000000"}`,
+		`config: {FirstJobId: "1000"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		first, firstOK := e.num("FirstJobId")
+		maxID, _ := e.num("MaxJobId")
+		if kv := e.user("MaxJobId"); kv != nil && maxID > maxJobID {
+			reportValueAs(p, diag.Warning, kv, fmt.Sprintf("use at most %d", maxJobID), "MaxJobId=%d exceeds %d: Slurm caps it", maxID, maxJobID)
+			maxID = maxJobID
+		}
+		if kv := e.user("FirstJobId"); kv != nil && firstOK {
+			switch {
+			case first == 0:
+				reportValue(p, kv, "start at 1 or more", "FirstJobId=0: slurmctld exits")
+			case first > maxID:
+				reportValue(p, kv, fmt.Sprintf("use a FirstJobId below MaxJobId (%d)", maxID), "FirstJobId=%d exceeds MaxJobId=%d: slurmctld rejects it", first, maxID)
+			}
+		}
+		for _, k := range []string{"MaxJobCount", "MaxStepCount"} {
+			kv := e.user(k)
+			if kv == nil {
+				continue
+			}
+			if n, ok := parseNum(kv.Value.Value); ok && n < 1 {
+				what := map[string]string{"MaxJobCount": "jobs", "MaxStepCount": "steps"}[k]
+				reportValue(p, kv, "use at least 1", "%s=%d permits no %s: slurmctld rejects it", k, n, what)
+			}
+		}
+		if kv := e.user("MaxJobCount"); kv != nil && firstOK && first > 0 && first <= maxID {
+			if n, ok := parseNum(kv.Value.Value); ok && n > maxID-first+1 {
+				reportValueAs(p, diag.Warning, kv, "raise MaxJobId or lower MaxJobCount",
+					"MaxJobCount=%d exceeds MaxJobId-FirstJobId+1=%d: Slurm lowers it", n, maxID-first+1)
+			}
+		}
+	},
+}
+
+// thresholdRule builds a rule that compares one integer key with a bound.
+type threshold struct {
+	key     string
+	bad     func(n int64) bool
+	from    slurmconf.Version
+	message string
+	hint    string
+}
+
+func checkThreshold(p *lint.Pass, t threshold) {
+	e := effective(p)
+	if t.from != 0 && e.v < t.from {
+		return
+	}
+	kv := e.user(t.key)
+	if kv == nil {
+		return
+	}
+	if n, ok := parseNum(kv.Value.Value); ok && t.bad(n) {
+		reportValue(p, kv, t.hint, "%s=%s %s", kv.Key.Value, kv.Value.Value, t.message)
+	}
+}
+
+// MaxDBDMsgs reports MaxDBDMsgs below 10000 (L6).
+var MaxDBDMsgs = &lint.Rule{
+	ID:       "max-dbd-msgs",
+	Severity: diag.Error,
+	Summary:  "MaxDBDMsgs is below 10000",
+	Doc: doc("MaxDBDMsgs bounds the messages slurmctld queues while slurmdbd is down; slurmctld rejects values "+
+		"below 10000.",
+		`config: {MaxDBDMsgs: "5000"}`,
+		`config: {MaxDBDMsgs: "20000"}`),
+	Check: func(p *lint.Pass) {
+		checkThreshold(p, threshold{key: "MaxDBDMsgs", bad: func(n int64) bool { return n < 10000 },
+			message: "is below 10000; slurmctld rejects it", hint: "use 10000 or more, or remove it"})
+	},
+}
+
+// MaxArraySize reports MaxArraySize above Slurm's limit (L7).
+var MaxArraySize = &lint.Rule{
+	ID:       "max-array-size",
+	Severity: diag.Warning,
+	Summary:  "MaxArraySize is above 4000001",
+	Doc: doc("Slurm logs an error for MaxArraySize values above 4000001.",
+		`config: {MaxArraySize: "10000000"}`,
+		`config: {MaxArraySize: "100001"}`),
+	Check: func(p *lint.Pass) {
+		checkThreshold(p, threshold{key: "MaxArraySize", bad: func(n int64) bool { return n > 4000001 },
+			message: "is above 4000001; slurmctld logs an error", hint: "use at most 4000001"})
+	},
+}
+
+// MinJobAge reports MinJobAge below 2 (L8).
+var MinJobAge = &lint.Rule{
+	ID:       "min-job-age",
+	Severity: diag.Warning,
+	Summary:  "MinJobAge is below 2",
+	Doc: doc("Slurm raises MinJobAge to 2 with an error.",
+		`config: {MinJobAge: "0"}`,
+		`config: {MinJobAge: "300"}`),
+	Check: func(p *lint.Pass) {
+		checkThreshold(p, threshold{key: "MinJobAge", bad: func(n int64) bool { return n < 2 },
+			message: "is below 2; Slurm raises it to 2", hint: "use 2 or more"})
+	},
+}
+
+// MessageTimeout reports MessageTimeout and UnkillableStepTimeout values
+// Slurm warns about (L9).
+var MessageTimeout = &lint.Rule{
+	ID:       "message-timeout",
+	Severity: diag.Warning,
+	Summary:  "MessageTimeout above 100, or UnkillableStepTimeout below 5×MessageTimeout",
+	Doc: doc("A MessageTimeout above 100 seconds hurts fault tolerance. From 24.05 an UnkillableStepTimeout "+
+		"below five times MessageTimeout makes nodes go down with KillTaskFailed.",
+		`config: {MessageTimeout: "30", UnkillableStepTimeout: "60"}`,
+		`config: {MessageTimeout: "30", UnkillableStepTimeout: "150"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		mt, _ := e.num("MessageTimeout")
+		if kv := e.user("MessageTimeout"); kv != nil && mt > 100 {
+			reportValue(p, kv, "use 100 or less", "MessageTimeout=%d is too high for effective fault tolerance", mt)
+		}
+		if kv := e.user("UnkillableStepTimeout"); kv != nil && e.v >= slurmconf.V2405 {
+			if n, ok := parseNum(kv.Value.Value); ok && n < 5*mt {
+				reportValue(p, kv, fmt.Sprintf("use at least %d", 5*mt),
+					"UnkillableStepTimeout=%d is below 5×MessageTimeout (%d): nodes may go down with KillTaskFailed", n, 5*mt)
+			}
+		}
+	},
+}
+
+// HealthCheckTimeout reports health check timeouts Slurm resets or warns
+// about (L10).
+var HealthCheckTimeout = &lint.Rule{
+	ID:       "health-check-timeout",
+	Severity: diag.Warning,
+	Summary:  "HealthCheckTimeout is 0, or not below HealthCheckInterval",
+	Doc: doc("From 26.05 HealthCheckTimeout (default 60 seconds) must be below HealthCheckInterval; 0 is reset "+
+		"to the default. A HealthCheckInterval under 60 seconds therefore needs a smaller HealthCheckTimeout.",
+		`config: {HealthCheckProgram: /usr/sbin/nhc, HealthCheckInterval: "30"}`,
+		`config: {HealthCheckProgram: /usr/sbin/nhc, HealthCheckInterval: "30", HealthCheckTimeout: "20"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		if e.v < slurmconf.V2605 {
+			return
+		}
+		timeout := int64(60)
+		tkv := e.user("HealthCheckTimeout")
+		if tkv != nil {
+			if n, ok := parseNum(tkv.Value.Value); ok {
+				if n == 0 {
+					reportValue(p, tkv, "use a positive number of seconds", "HealthCheckTimeout=0 is invalid; Slurm resets it to 60")
+				} else {
+					timeout = n
+				}
+			}
+		}
+		ikv := e.user("HealthCheckInterval")
+		if ikv == nil {
+			return
+		}
+		if n, ok := parseNum(ikv.Value.Value); ok && n > 0 && timeout >= n {
+			at := ikv
+			if tkv != nil {
+				at = tkv
+			}
+			reportValue(p, at, fmt.Sprintf("set HealthCheckTimeout below %d", n),
+				"HealthCheckTimeout (%d) must be less than HealthCheckInterval (%d)", timeout, n)
+		}
+	},
+}
+
+// SchedLogNeedsFile reports a scheduler log level without a log file
+// (L12).
+var SchedLogNeedsFile = &lint.Rule{
+	ID:       "sched-log-needs-file",
+	Severity: diag.Error,
+	Summary:  "SlurmSchedLogLevel is set without SlurmSchedLogFile",
+	Doc: doc("A non-zero SlurmSchedLogLevel needs SlurmSchedLogFile; slurmctld rejects it otherwise.",
+		`config: {SlurmSchedLogLevel: "1"}`,
+		`config: {SlurmSchedLogLevel: "1", SlurmSchedLogFile: /var/log/slurm/sched.log}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("SlurmSchedLogLevel")
+		if kv == nil || e.user("SlurmSchedLogFile") != nil {
+			return
+		}
+		if n, ok := parseNum(kv.Value.Value); ok && n != 0 {
+			reportValue(p, kv, "add SlurmSchedLogFile", "SlurmSchedLogLevel=%d without SlurmSchedLogFile: slurmctld rejects it", n)
+		}
+	},
+}
+
+// SchedulerSizeLimits reports script and submit line sizes above Slurm's
+// bounds (L13).
+var SchedulerSizeLimits = &lint.Rule{
+	ID:       "scheduler-size-limits",
+	Severity: diag.Error,
+	Summary:  "SchedulerParameters max_script_size= above 512 MiB or max_submit_line_size= above 2 MiB",
+	Doc: doc("slurmctld exits when max_script_size exceeds 512 MiB (536870912) or max_submit_line_size "+
+		"(23.11+) exceeds 2 MiB (2097152).",
+		`config: {SchedulerParameters: "max_script_size=1073741824"}`,
+		`config: {SchedulerParameters: "max_script_size=67108864"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("SchedulerParameters")
+		if kv == nil {
+			return
+		}
+		toks := tokenList(kv.Value.Value)
+		for _, lim := range []struct {
+			name  string
+			max   int64
+			from  slurmconf.Version
+			human string
+		}{{"max_script_size", 512 << 20, 0, "512 MiB"}, {"max_submit_line_size", 2 << 20, slurmconf.V2311, "2 MiB"}} {
+			arg, ok := toks[lim.name]
+			if !ok || e.v < lim.from {
+				continue
+			}
+			if n, err := strconv.ParseInt(arg, 10, 64); err == nil && n > lim.max {
+				reportValue(p, kv, fmt.Sprintf("use at most %d", lim.max), "SchedulerParameters %s=%d exceeds %s: slurmctld exits", lim.name, n, lim.human)
+			}
+		}
+	},
+}
+
+// BfLicensesBuiltin reports bf_licenses under sched/builtin (L14).
+var BfLicensesBuiltin = &lint.Rule{
+	ID:       "bf-licenses-builtin",
+	Severity: diag.Warning,
+	Summary:  "SchedulerParameters bf_licenses with SchedulerType=sched/builtin",
+	Doc: doc("bf_licenses is a backfill option; sched/builtin ignores it.",
+		`config: {SchedulerType: sched/builtin, SchedulerParameters: bf_licenses}`,
+		`config: {SchedulerParameters: bf_licenses}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("SchedulerParameters")
+		if kv == nil || !hasToken(kv.Value.Value, "bf_licenses") || !pluginIs(e.val("SchedulerType"), "sched/builtin") {
+			return
+		}
+		reportValue(p, kv, "use sched/backfill (the default), or drop bf_licenses", "bf_licenses is ignored with SchedulerType=sched/builtin")
+	},
+}
+
+// TreeWidthZero reports TreeWidth=0 (L15).
+var TreeWidthZero = &lint.Rule{
+	ID:       "tree-width-zero",
+	Severity: diag.Warning,
+	Summary:  "TreeWidth is 0",
+	Doc: doc("TreeWidth=0 is invalid; Slurm falls back to the default (50 in 22.05, 16 in 26.05).",
+		`config: {TreeWidth: "0"}`,
+		`config: {TreeWidth: "32"}`),
+	Check: func(p *lint.Pass) {
+		checkThreshold(p, threshold{key: "TreeWidth", bad: func(n int64) bool { return n == 0 },
+			message: "is invalid; Slurm falls back to the default", hint: "remove it, or use a positive fan-out"})
+	},
+}
+
+// PropagateLimitsExcept reports both PropagateResourceLimits keys (L17).
+var PropagateLimitsExcept = &lint.Rule{
+	ID:       "propagate-limits-except",
+	Severity: diag.Warning,
+	Summary:  "PropagateResourceLimits and PropagateResourceLimitsExcept are both set",
+	Doc: doc("When PropagateResourceLimitsExcept is set Slurm does not read PropagateResourceLimits.",
+		`config: {PropagateResourceLimits: NONE, PropagateResourceLimitsExcept: MEMLOCK}`,
+		`config: {PropagateResourceLimitsExcept: MEMLOCK}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("PropagateResourceLimits")
+		if kv == nil || e.user("PropagateResourceLimitsExcept") == nil {
+			return
+		}
+		reportKey(p, kv, "keep one of the two", "PropagateResourceLimits is ignored because PropagateResourceLimitsExcept is set")
+	},
+}
+
+// BcastExcludePaths reports BcastExclude entries that are not absolute
+// paths (L18).
+var BcastExcludePaths = &lint.Rule{
+	ID:       "bcast-exclude-paths",
+	Severity: diag.Error,
+	Summary:  "BcastExclude has an entry that is not an absolute path",
+	Doc: doc("BcastExclude is a comma list of absolute directories, or exactly none; slurmctld rejects anything else.",
+		`config: {BcastExclude: "lib64,/usr/lib64"}`,
+		`config: {BcastExclude: "/lib64,/usr/lib64"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("BcastExclude")
+		if kv == nil || strings.EqualFold(kv.Value.Value, "none") {
+			return
+		}
+		for _, ent := range strings.Split(kv.Value.Value, ",") {
+			if !strings.HasPrefix(ent, "/") {
+				reportValue(p, kv, "write absolute paths, or none", "BcastExclude entry %q is not an absolute path: slurmctld rejects it", ent)
+				return
+			}
+		}
+	},
+}
+
+// EpilogMsgTime reports EpilogMsgTime above its bound (L19).
+var EpilogMsgTime = &lint.Rule{
+	ID:       "epilog-msg-time",
+	Severity: diag.Warning,
+	Summary:  "EpilogMsgTime is above 1000000 microseconds",
+	Doc: doc("From 25.11 Slurm resets an EpilogMsgTime above 1000000 µs (one second) to the default.",
+		`config: {EpilogMsgTime: "5000000"}`,
+		`config: {EpilogMsgTime: "3000"}`),
+	Check: func(p *lint.Pass) {
+		checkThreshold(p, threshold{key: "EpilogMsgTime", bad: func(n int64) bool { return n > 1000000 }, from: slurmconf.V2511,
+			message: "is above 1000000; Slurm resets it to the default", hint: "use at most 1000000"})
+	},
+}
+
+// PrologEpilogTimeout reports a PrologEpilogTimeout that both specific keys
+// override (L21).
+var PrologEpilogTimeout = &lint.Rule{
+	ID:       "prolog-epilog-timeout",
+	Severity: diag.Warning,
+	Summary:  "PrologEpilogTimeout is set together with both PrologTimeout and EpilogTimeout",
+	Doc: doc("From 25.05 PrologTimeout and EpilogTimeout win over PrologEpilogTimeout, which is only their "+
+		"fallback; with both set it has no effect.",
+		`config: {PrologEpilogTimeout: "600", PrologTimeout: "300", EpilogTimeout: "300"}`,
+		`config: {PrologTimeout: "300", EpilogTimeout: "300"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("PrologEpilogTimeout")
+		if kv == nil || e.v < slurmconf.V2505 || e.user("PrologTimeout") == nil || e.user("EpilogTimeout") == nil {
+			return
+		}
+		reportKey(p, kv, "remove PrologEpilogTimeout", "PrologEpilogTimeout has no effect: PrologTimeout and EpilogTimeout are both set")
+	},
+}
+
+// AllowDenyConflict reports partition Allow*/Deny* pairs (Q1).
+var AllowDenyConflict = &lint.Rule{
+	ID:       "allow-deny-conflict",
+	Severity: diag.Error,
+	Summary:  "A partition sets both AllowAccounts and DenyAccounts, or AllowQos and DenyQos",
+	Doc: doc("When both are set Slurm ignores the Deny* list with an error.",
+		"partitions:\n- {id: batch, nodePoolIds: [cpu], config: {AllowAccounts: \"physics\", DenyAccounts: \"guest\"}}",
+		"partitions:\n- {id: batch, nodePoolIds: [cpu], config: {AllowAccounts: \"physics\"}}"),
+	Check: func(p *lint.Pass) {
+		for _, part := range p.Cluster.Slurm.Partitions {
+			for _, pair := range [][2]string{{"AllowAccounts", "DenyAccounts"}, {"AllowQos", "DenyQos"}} {
+				allow, deny := lookupKV(part.Config, pair[0]), lookupKV(part.Config, pair[1])
+				if allow != nil && deny != nil {
+					reportKey(p, deny, "keep one of the two lists", "partition %q: %s is ignored because %s is set", part.ID.Value, deny.Key.Value, allow.Key.Value)
+				}
+			}
+		}
+	},
+}
+
+// OversubscribeCount reports OverSubscribe counts Slurm rejects (Q3).
+var OversubscribeCount = &lint.Rule{
+	ID:       "oversubscribe-count",
+	Severity: diag.Error,
+	Summary:  "OverSubscribe=YES:n with n below 2, or FORCE:n with n below 1",
+	Doc: doc("YES:n needs n of at least 2 and FORCE:n at least 1; otherwise Slurm falls back to OverSubscribe=NO "+
+		"with an error.",
+		"partitions:\n- {id: batch, nodePoolIds: [cpu], config: {OverSubscribe: \"YES:1\"}}",
+		"partitions:\n- {id: batch, nodePoolIds: [cpu], config: {OverSubscribe: \"YES:2\"}}"),
+	Check: func(p *lint.Pass) {
+		for _, part := range p.Cluster.Slurm.Partitions {
+			kv := lookupKV(part.Config, "OverSubscribe")
+			if kv == nil {
+				kv = lookupKV(part.Config, "Shared")
+			}
+			if kv == nil {
+				continue
+			}
+			mode, count, found := strings.Cut(kv.Value.Value, ":")
+			if !found {
+				continue
+			}
+			n, err := strconv.ParseInt(count, 10, 64)
+			if err != nil {
+				continue
+			}
+			min := int64(1)
+			if strings.EqualFold(mode, "YES") {
+				min = 2
+			}
+			if n < min {
+				reportValue(p, kv, fmt.Sprintf("use %s:%d or more", strings.ToUpper(mode), min),
+					"partition %q: %s=%s needs a count of at least %d; Slurm falls back to NO", part.ID.Value, kv.Key.Value, kv.Value.Value, min)
+			}
+		}
+	},
+}
+
+// ExclusiveOverrides reports Exclusive overriding OverSubscribe (Q4).
+var ExclusiveOverrides = &lint.Rule{
+	ID:       "exclusive-overrides",
+	Severity: diag.Warning,
+	Summary:  "A partition sets Exclusive together with OverSubscribe",
+	Doc: doc("In 26.05 Exclusive is processed after OverSubscribe and overrides it; NODE and TOPO force "+
+		"node-exclusive allocation whatever OverSubscribe says.",
+		"partitions:\n- {id: batch, nodePoolIds: [cpu], config: {Exclusive: NODE, OverSubscribe: FORCE}}",
+		"partitions:\n- {id: batch, nodePoolIds: [cpu], config: {Exclusive: NODE}}"),
+	Check: func(p *lint.Pass) {
+		for _, part := range p.Cluster.Slurm.Partitions {
+			ex := lookupKV(part.Config, "Exclusive")
+			if ex == nil || strings.EqualFold(ex.Value.Value, "NO") || strings.EqualFold(ex.Value.Value, "NONE") {
+				continue
+			}
+			os := lookupKV(part.Config, "OverSubscribe")
+			if os == nil {
+				os = lookupKV(part.Config, "Shared")
+			}
+			if os != nil {
+				reportKey(p, os, "remove OverSubscribe, or Exclusive",
+					"partition %q: Exclusive=%s overrides %s=%s", part.ID.Value, ex.Value.Value, os.Key.Value, os.Value.Value)
+			}
+		}
+	},
+}
+
+// PartitionPriorityAlias reports Priority together with the keys it sets
+// (Q5).
+var PartitionPriorityAlias = &lint.Rule{
+	ID:       "partition-priority-alias",
+	Severity: diag.Warning,
+	Summary:  "A partition sets Priority together with PriorityTier or PriorityJobFactor",
+	Doc: doc("Priority is an old alias that sets both PriorityJobFactor and PriorityTier, and it is applied "+
+		"after them, so it silently replaces their values.",
+		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {Priority: \"5\", PriorityTier: \"10\"}}",
+		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {PriorityJobFactor: \"5\", PriorityTier: \"10\"}}"),
+	Check: func(p *lint.Pass) {
+		for _, part := range p.Cluster.Slurm.Partitions {
+			pr := lookupKV(part.Config, "Priority")
+			if pr == nil {
+				continue
+			}
+			for _, k := range []string{"PriorityTier", "PriorityJobFactor"} {
+				if kv := lookupKV(part.Config, k); kv != nil {
+					reportKey(p, kv, "remove Priority and set PriorityTier and PriorityJobFactor",
+						"partition %q: %s=%s is replaced by Priority=%s", part.ID.Value, kv.Key.Value, kv.Value.Value, pr.Value.Value)
+				}
+			}
+		}
+	},
+}

@@ -1,0 +1,220 @@
+package rules_test
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slurmspec/slurmspec/compiler"
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/rules"
+)
+
+func TestValidate(t *testing.T) {
+	if err := lint.Validate(rules.All()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEveryRuleHasCases checks that each rule has a case that triggers it
+// and one that does not, and that every case names a known rule.
+func TestEveryRuleHasCases(t *testing.T) {
+	bad, good := map[string]bool{}, map[string]bool{}
+	all := rules.All()
+	for _, c := range cases {
+		if lint.Find(all, c.rule) == nil {
+			t.Errorf("case for unknown rule %q", c.rule)
+		}
+		_, want := stripMarkers(caseText(c))
+		if len(want) > 0 {
+			bad[c.rule] = true
+		} else {
+			good[c.rule] = true
+		}
+	}
+	for _, r := range all {
+		if !bad[r.ID] {
+			t.Errorf("rule %s has no case that triggers it", r.ID)
+		}
+		if !good[r.ID] {
+			t.Errorf("rule %s has no case on which it stays silent", r.ID)
+		}
+	}
+}
+
+func caseText(c ruleCase) string {
+	if c.text != "" {
+		return c.text
+	}
+	return c.spec.YAML()
+}
+
+func caseName(c ruleCase, i int) string {
+	name := c.rule + "/"
+	if c.name != "" {
+		name += strings.ReplaceAll(c.name, " ", "_")
+	} else {
+		name += fmt.Sprint(i)
+	}
+	if c.version != "" {
+		name += "@" + c.version
+	}
+	return name
+}
+
+// TestRules runs each case through the real pipeline (load, schema,
+// compiler, every rule) and checks that its rule reports exactly at the
+// marked positions, each finding with a path and a hint.
+func TestRules(t *testing.T) {
+	for i, c := range cases {
+		t.Run(caseName(c, i), func(t *testing.T) {
+			file := c.file
+			if file == "" {
+				file = "spec.yaml"
+			}
+			text, want := stripMarkers(caseText(c))
+			l := lintText(t, file, text, c.version)
+			got := positions(l, c.rule)
+			slices.Sort(want)
+			if !slices.Equal(got, want) {
+				t.Errorf("%s reported at %v, want %v\n%s\nall findings:\n%s", c.rule, got, want, numbered(text), show(l, ""))
+			}
+			for _, d := range l {
+				if d.Rule == "internal-error" {
+					t.Errorf("internal error: %s", d)
+				}
+				if d.Pos.File != file || !d.Pos.IsValid() || d.Path == "" || d.Hint == "" || d.Message == "" {
+					t.Errorf("finding lacks a position, path, hint or message: %+v", d)
+				}
+			}
+		})
+	}
+}
+
+// lintFile lints a spec file with every rule.
+func lintFile(t *testing.T, path, version string) diag.List {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := compileAs(t, path, string(data), compiler.Identity{})
+	return lint.Run(c, rules.All(), lint.Config{Options: lint.Options{SlurmVersion: version}}).Sort()
+}
+
+// TestSeed checks that the docs' example has only its placeholder warnings,
+// for the newest series and for Debian bookworm's 22.05.
+func TestSeed(t *testing.T) {
+	for _, v := range []string{"", "26.05", "22.05", "23.11"} {
+		l := lintFile(t, "../../examples/seed.jsonc", v)
+		for _, d := range l {
+			if d.Rule != "placeholder" {
+				t.Errorf("seed @%q: unexpected finding %s (%s)", v, d, d.Hint)
+			}
+		}
+		if n := len(positions(l, "placeholder")); n != 6 {
+			t.Errorf("seed @%q: %d placeholder warnings, want 6", v, n)
+		}
+	}
+}
+
+// TestScriptPositions checks the messages of findings inside scripts: in a
+// YAML block scalar the position is the script's own line; in a JSON or
+// quoted string the message names the script's line and column.
+func TestScriptPositions(t *testing.T) {
+	for _, c := range cases {
+		if c.rule != "script-syntax" || c.name != "json" {
+			continue
+		}
+		text, _ := stripMarkers(c.text)
+		l := lintText(t, c.file, text, "")
+		var msgs []string
+		for _, d := range l {
+			if d.Rule == "script-syntax" {
+				msgs = append(msgs, d.Message)
+			}
+		}
+		if len(msgs) != 1 || !strings.Contains(msgs[0], "(script line 2, column 1)") || !strings.Contains(msgs[0], "prologBashScripts[0]") {
+			t.Errorf("JSON script finding: %q, want one naming prologBashScripts[0] and (script line 2, column 1)", msgs)
+		}
+	}
+	block := spec{Prolog: "- |\n  #!/bin/bash\n  echo start\n  fi"}.YAML()
+	for _, d := range lintText(t, "spec.yaml", block, "") {
+		if d.Rule == "script-syntax" && strings.Contains(d.Message, "script line") {
+			t.Errorf("block scalar finding names the script line although it is mapped: %s", d.Message)
+		}
+	}
+}
+
+// TestLargeSpec bounds the time of every rule on a spec with 1000 pools
+// and 1000 partitions.
+func TestLargeSpec(t *testing.T) {
+	var pools, parts, sets strings.Builder
+	for i := range 1000 {
+		fmt.Fprintf(&pools, "- {id: p%d, machineSpec: {machineType: n2-standard-8}, scalingSpec: {minNodeCount: 0, maxNodeCount: 4}, zone: us-central1-a}\n", i)
+		fmt.Fprintf(&parts, "- {id: q%d, nodePoolIds: [p%d, p%d], config: {PriorityTier: \"%d\", PreemptMode: REQUEUE}}\n", i, i, (i+1)%1000, 1+i%3)
+		fmt.Fprintf(&sets, "- {nodePoolId: p%d, config: {Features: fast, CoreSpecCount: \"1\", MemSpecLimit: \"1024\"}}\n", i)
+	}
+	s := spec{Pools: pools.String(), Partitions: parts.String(), Default: "q0",
+		Config: prioRequeu + "SlurmctldParameters: cloud_dns", NodeSets: sets.String()}
+	c := compile(t, "big.yaml", s.YAML())
+	start := time.Now()
+	l := lint.Run(c, rules.All(), lint.Config{})
+	d := time.Since(start)
+	t.Logf("%d rules on 1000 pools, partitions and nodeSets: %v", len(rules.All()), d)
+	if d > 2*time.Second {
+		t.Errorf("linting 1000 pools took %v", d)
+	}
+	for _, d := range l {
+		if d.Severity == diag.Error {
+			t.Errorf("unexpected error on the large spec: %s", d)
+		}
+	}
+}
+
+// TestDocsCurrent fails when docs/rules.md is not what Markdown writes.
+// Run with SLURMSPEC_UPDATE=1 to rewrite it.
+func TestDocsCurrent(t *testing.T) {
+	var b bytes.Buffer
+	if err := rules.Markdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join("..", "..", "docs", "rules.md")
+	if os.Getenv("SLURMSPEC_UPDATE") != "" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	have, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run the test with SLURMSPEC_UPDATE=1 to write it)", err)
+	}
+	if !bytes.Equal(have, b.Bytes()) {
+		t.Errorf("%s is stale: run SLURMSPEC_UPDATE=1 go test ./lint/rules -run TestDocsCurrent", path)
+	}
+	for _, r := range rules.All() {
+		if !strings.Contains(string(have), "\n## "+r.ID+"\n") {
+			t.Errorf("docs/rules.md lacks a section for %s", r.ID)
+		}
+	}
+}
+
+// TestUnknownVersionFallsBack checks that an unknown series is treated as
+// the newest rather than crashing the rules.
+func TestUnknownVersionFallsBack(t *testing.T) {
+	text := spec{Config: "PrologTimeout: \"300\""}.YAML()
+	l := lintText(t, "spec.yaml", text, "not-a-version")
+	if n := len(positions(l, "config-key-version")); n != 0 {
+		t.Errorf("PrologTimeout flagged with an unknown version (treated as %s?)", "older")
+	}
+}
