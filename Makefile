@@ -8,7 +8,7 @@ GOBIN     := $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
 DEMO_OUT  ?= out
 
-.PHONY: all build test check demo generate docs bench clean
+.PHONY: all build test check demo generate docs bench fuzz clean
 
 all: build
 
@@ -19,7 +19,7 @@ build:
 # (unit, testscript goldens, generated-code freshness, real Slurm when the
 # packages are installed — with CI=true a missing prerequisite fails).
 test: check
-	$(GO) test -count=1 ./...
+	$(GO) test -race -count=1 ./...
 
 check: $(STATICCHECK)
 	@fmt=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -45,6 +45,15 @@ demo: build
 generate:
 	$(GO) generate ./...
 	SLURMSPEC_UPDATE=1 $(GO) test ./lint/rules/ -run TestRulesDocIsCurrent
+
+# A short run of every fuzz target (CI runs it after the tests). A crash
+# leaves its input under the package's testdata/fuzz/: commit it with the fix.
+FUZZTIME ?= 20s
+fuzz:
+	$(GO) test ./compiler/load/ -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./render/slurmconf/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./compiler/importconf/ -run '^$$' -fuzz '^FuzzExpandHostlist$$' -fuzztime $(FUZZTIME)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -85,4 +86,10 @@ slurm.conf, prolog/epilog scripts and API request body the cluster will run with
 
 func usageError(format string, args ...any) error {
 	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
+}
+
+// Run runs the command line with the given arguments and streams, for
+// tests that call slurmspec in process.
+func Run(args []string, stdout, stderr io.Writer) int {
+	return run(args, env{stdin: strings.NewReader(""), stdout: stdout, stderr: stderr})
 }
