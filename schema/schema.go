@@ -23,6 +23,7 @@ import (
 	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
+	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -53,12 +54,81 @@ type Schema struct {
 	cluster cue.Value
 	refs    cue.Value
 	root    *shape
+	// patternMsgs maps a regular expression of the schema to the message
+	// its @msg attribute gives.
+	patternMsgs map[string]message
+}
+
+// message is a friendly message from an @msg(rule, "text") attribute.
+type message struct {
+	rule, text string
+}
+
+func attrMessage(v cue.Value) (message, bool) {
+	a := v.Attribute("msg")
+	if a.Err() != nil || a.NumArgs() < 2 {
+		return message{}, false
+	}
+	rule, err1 := a.String(0)
+	text, err2 := a.String(1)
+	if err1 != nil || err2 != nil {
+		return message{}, false
+	}
+	return message{rule, text}, true
+}
+
+// collectPatternMsgs records, for every definition and field carrying an
+// @msg attribute, the regular expressions it constrains with.
+func collectPatternMsgs(v cue.Value, out map[string]message, depth int) {
+	if depth > 32 {
+		return
+	}
+	it, err := v.Fields(cue.Optional(true), cue.Definitions(true))
+	if err != nil {
+		return
+	}
+	for it.Next() {
+		fv := it.Value()
+		if m, ok := attrMessage(fv); ok {
+			for _, re := range regexesOf(fv, 0) {
+				out[re] = m
+			}
+		}
+		if it.Selector().IsDefinition() {
+			collectPatternMsgs(fv, out, depth+1)
+		}
+	}
+}
+
+// regexesOf returns the =~ patterns of a constraint expression.
+func regexesOf(v cue.Value, depth int) []string {
+	if depth > 8 {
+		return nil
+	}
+	op, args := v.Expr()
+	switch op {
+	case cue.RegexMatchOp:
+		if len(args) == 1 {
+			if re, err := args[0].String(); err == nil {
+				return []string{re}
+			}
+		}
+	case cue.AndOp, cue.OrOp:
+		var out []string
+		for _, a := range args {
+			out = append(out, regexesOf(a, depth+1)...)
+		}
+		return out
+	}
+	return nil
 }
 
 // New compiles the embedded schema.
-func New() (*Schema, error) {
+func New() (*Schema, error) { return compile(source) }
+
+func compile(src []byte) (*Schema, error) {
 	ctx := cuecontext.New()
-	v := ctx.CompileBytes(source, cue.Filename("schema/cluster.cue"))
+	v := ctx.CompileBytes(src, cue.Filename("schema/cluster.cue"))
 	if err := v.Err(); err != nil {
 		return nil, fmt.Errorf("internal error: compiling embedded schema: %w", err)
 	}
@@ -70,6 +140,8 @@ func New() (*Schema, error) {
 		return nil, fmt.Errorf("internal error: embedded schema lacks #Cluster or #References")
 	}
 	s.root = buildShape(s.cluster, 0)
+	s.patternMsgs = map[string]message{}
+	collectPatternMsgs(v, s.patternMsgs, 0)
 	return s, nil
 }
 
@@ -78,6 +150,7 @@ func New() (*Schema, error) {
 // what lists hold.
 type shape struct {
 	value   cue.Value
+	msg     *message // the field's @msg
 	any     bool // anything goes below (output-only fields)
 	fields  map[string]*shape
 	names   []string // sorted field names, for did-you-mean
@@ -106,6 +179,9 @@ func buildShape(v cue.Value, depth int) *shape {
 					s.fields[name] = &shape{value: fv, pattern: &shape{any: true}}
 				} else {
 					s.fields[name] = buildShape(fv, depth+1)
+				}
+				if m, ok := attrMessage(fv); ok {
+					s.fields[name].msg = &m
 				}
 				s.names = append(s.names, name)
 			}
@@ -153,7 +229,7 @@ func (s *Schema) Check(doc *load.Document) (l diag.List) {
 				"internal error: CUE evaluation panicked: %v", r)
 		}
 	}()
-	c := checker{doc: doc}
+	c := checker{doc: doc, schema: s}
 	if doc.Root.Kind != load.Object {
 		c.diags.Add(diag.Diagnostic{Rule: RuleType, Severity: diag.Error, Pos: doc.Root.Pos,
 			Message: fmt.Sprintf("the spec is %s, but a cluster spec is an object", article(doc.Root.Kind.String())),
@@ -172,8 +248,9 @@ func (s *Schema) Check(doc *load.Document) (l diag.List) {
 }
 
 type checker struct {
-	doc   *load.Document
-	diags diag.List
+	doc    *load.Document
+	schema *Schema
+	diags  diag.List
 }
 
 // walk reports unknown fields and wrong kinds of containers, and converts
@@ -350,7 +427,7 @@ func (c *checker) cueErrors(err error) {
 		d := diag.Diagnostic{Severity: diag.Error, Pos: g.node.Pos, Path: key}
 		switch {
 		case len(g.msgs) > 0:
-			d.Rule, d.Message, d.Hint = classify(g.msgs[0], g.node)
+			d.Rule, d.Message, d.Hint = c.classify(g.msgs[0], g.node, g.path)
 		case len(g.conflict) > 0:
 			sort.Strings(g.conflict)
 			d.Rule = RuleEnum
@@ -427,6 +504,25 @@ func (c *checker) resolve(cuePath []string) (load.Path, *load.Node) {
 	return p, cur
 }
 
+// messageFor finds the @msg that explains a CUE error: the failed field's
+// own, or the one of the regular expression that did not match.
+func (s *Schema) messageFor(msg string, path load.Path) (message, bool) {
+	if sh := s.root.lookup(path); sh != nil && sh.msg != nil {
+		return *sh.msg, true
+	}
+	const marker = "(out of bound =~"
+	i := strings.LastIndex(msg, marker)
+	if i < 0 || !strings.HasSuffix(msg, ")") {
+		return message{}, false
+	}
+	re, err := literal.Unquote(msg[i+len(marker) : len(msg)-1])
+	if err != nil {
+		return message{}, false
+	}
+	m, ok := s.patternMsgs[re]
+	return m, ok
+}
+
 // conflictAlternative recognises one branch of a failed enum disjunction:
 // `conflicting values "SPOT" and "BOGUS"`.
 func conflictAlternative(msg string, n *load.Node) (string, bool) {
@@ -446,8 +542,12 @@ func conflictAlternative(msg string, n *load.Node) (string, bool) {
 	return alt, true
 }
 
-// classify picks the rule id and wording for one CUE message.
-func classify(msg string, n *load.Node) (rule, text, hint string) {
+// classify picks the rule id and wording for one CUE message: the @msg of
+// the failed field or pattern when there is one.
+func (c *checker) classify(msg string, n *load.Node, path load.Path) (rule, text, hint string) {
+	if m, ok := c.schema.messageFor(msg, path); ok {
+		msg = m.rule + ": " + m.text
+	}
 	if id, rest, ok := strings.Cut(msg, ": "); ok && strings.HasPrefix(id, "schema-") && !strings.Contains(id, " ") {
 		if n.Kind == load.String && !strings.Contains(rest, strconv.Quote(n.Text)) {
 			rest = fmt.Sprintf("%s: %s", show(n), rest)
@@ -465,7 +565,7 @@ func classify(msg string, n *load.Node) (rule, text, hint string) {
 	case strings.Contains(msg, "out of bound =~") || strings.Contains(msg, "does not match"):
 		return RulePattern, msg, "fix the value's format"
 	case strings.Contains(msg, "out of bound"):
-		return RuleRange, msg, "use a value in the allowed range"
+		return RuleRange, boundMessage(msg, n), rangeHint(path)
 	case strings.Contains(msg, "MaxRunes"):
 		return RuleRange, "the value is too long: " + msg, "shorten it"
 	}
@@ -490,6 +590,29 @@ func expectedKind(msg string, n *load.Node) string {
 		want = json[kinds[len(kinds)-1]]
 	}
 	return want
+}
+
+// boundMessage rewords "invalid value 2 (out of bound >=4)".
+func boundMessage(msg string, n *load.Node) string {
+	i := strings.LastIndex(msg, "(out of bound ")
+	if i < 0 || !strings.HasSuffix(msg, ")") {
+		return msg
+	}
+	bound := msg[i+len("(out of bound ") : len(msg)-1]
+	words := map[string]string{">=": "at least", "<=": "at most", ">": "more than", "<": "less than", "!=": "other than"}
+	for _, op := range []string{">=", "<=", ">", "<", "!="} {
+		if rest, ok := strings.CutPrefix(bound, op); ok {
+			return fmt.Sprintf("%s is out of range: it must be %s %s", show(n), words[op], rest)
+		}
+	}
+	return msg
+}
+
+func rangeHint(path load.Path) string {
+	if n := len(path); n > 0 && path[n-1].Name == "maxNodeCount" {
+		return "maxNodeCount must be at least minNodeCount and at most 10000"
+	}
+	return "use a value in the allowed range"
 }
 
 func typeHint(n *load.Node, want string) string {
