@@ -151,7 +151,7 @@ func compile(src []byte) (*Schema, error) {
 type shape struct {
 	value   cue.Value
 	msg     *message // the field's @msg
-	any     bool // anything goes below (output-only fields)
+	any     bool     // anything goes below (output-only fields)
 	fields  map[string]*shape
 	names   []string // sorted field names, for did-you-mean
 	pattern *shape   // set for free-form maps (marked @slurmspec(map) in the CUE): any value
