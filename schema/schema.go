@@ -8,7 +8,8 @@
 // error inside a list hides the checks that range over it, and missing
 // required fields are reported only once nothing else is wrong), so Check
 // splits the work: unknown fields and missing required fields are found by
-// walking the data beside the schema, constraints by one CUE unification,
+// walking the data beside the schema's shape, constraints by one CUE
+// unification,
 // and references on a projection of the spec that holds only its ids.
 package schema
 
@@ -149,13 +150,15 @@ func compile(src []byte) (*Schema, error) {
 // CUE: which fields an object may have, which objects are free-form maps and
 // what lists hold.
 type shape struct {
-	value   cue.Value
-	msg     *message // the field's @msg
-	any     bool     // anything goes below (output-only fields)
-	fields  map[string]*shape
-	names   []string // sorted field names, for did-you-mean
-	pattern *shape   // set for free-form maps (marked @slurmspec(map) in the CUE): any value
-	elem    *shape   // element of a list
+	value  cue.Value
+	msg    *message // the field's @msg
+	any    bool     // anything goes below (output-only fields)
+	fields map[string]*shape
+	names  []string // sorted field names, for did-you-mean
+	// required lists the fields that must be present, in schema order.
+	required []string
+	pattern  *shape // set for free-form maps (marked @slurmspec(map) in the CUE): any value
+	elem     *shape // element of a list
 }
 
 func buildShape(v cue.Value, depth int) *shape {
@@ -172,6 +175,9 @@ func buildShape(v cue.Value, depth int) *shape {
 					s.fields = map[string]*shape{}
 				}
 				name := it.Selector().Unquoted()
+				if it.Selector().ConstraintType() == cue.RequiredConstraint {
+					s.required = append(s.required, name)
+				}
 				fv := it.Value()
 				if a := fv.Attribute("slurmspec"); a.Err() == nil && a.Contents() == "map" {
 					// A free-form map: its keys are data; its values are
@@ -241,7 +247,6 @@ func (s *Schema) Check(doc *load.Document) (l diag.List) {
 	ctx := cuecontext.New()
 	u := s.cluster.Unify(ctx.BuildExpr(expr))
 	c.cueErrors(u.Validate(cue.Concrete(true)))
-	c.required(u, doc.Root, nil)
 	r := s.refs.Unify(ctx.BuildExpr(projectRefs(doc.Root)))
 	c.cueErrors(r.Validate(cue.Concrete(true)))
 	return c.diags
@@ -253,11 +258,22 @@ type checker struct {
 	diags  diag.List
 }
 
-// walk reports unknown fields and wrong kinds of containers, and converts
-// the rest of the data to a CUE expression for unification.
+// walk reports unknown fields and missing required fields, and converts
+// the rest of the data to a CUE expression for unification. Required fields
+// are read from the schema once (shape.required), so this costs no CUE
+// evaluation; the one conditional requirement (reservationAffinity for
+// RESERVATION pools) is the lint rule reservation-affinity-missing.
 func (c *checker) walk(n *load.Node, sh *shape, path load.Path) ast.Expr {
 	switch n.Kind {
 	case load.Object:
+		if sh != nil && !sh.any {
+			for _, name := range sh.required {
+				if n.Get(name) == nil {
+					c.diags.Add(diag.Diagnostic{Rule: RuleRequired, Severity: diag.Error, Pos: n.Pos, Path: path.Key(name).String(),
+						Message: fmt.Sprintf("required field %q is missing", name), Hint: fmt.Sprintf("add %q to %s", name, describe(path))})
+				}
+			}
+		}
 		st := &ast.StructLit{}
 		for _, f := range n.Fields {
 			var child *shape
@@ -344,39 +360,6 @@ func (c *checker) badKey(f *load.Field, path load.Path) {
 	}
 	c.diags.Add(diag.Diagnostic{Rule: "schema-key", Severity: diag.Error, Pos: f.KeyPos, Path: path.Key(f.Name).String(),
 		Message: fmt.Sprintf("key %q is not allowed in %s", f.Written, path), Hint: hint})
-}
-
-// required reports required fields that the data lacks. It walks the unified
-// value, so fields required only under a condition (reservationAffinity for
-// RESERVATION pools) are found too.
-func (c *checker) required(v cue.Value, n *load.Node, path load.Path) {
-	switch n.Kind {
-	case load.Object:
-		it, err := v.Fields(cue.Optional(true))
-		if err != nil {
-			return
-		}
-		for it.Next() {
-			sel := it.Selector()
-			if !sel.IsString() {
-				continue
-			}
-			name := sel.Unquoted()
-			child := n.Get(name)
-			if child == nil {
-				if sel.ConstraintType() == cue.RequiredConstraint {
-					c.diags.Add(diag.Diagnostic{Rule: RuleRequired, Severity: diag.Error, Pos: n.Pos, Path: path.Key(name).String(),
-						Message: fmt.Sprintf("required field %q is missing", name), Hint: fmt.Sprintf("add %q to %s", name, describe(path))})
-				}
-				continue
-			}
-			c.required(it.Value(), child, path.Key(name))
-		}
-	case load.Array:
-		for i, item := range n.Items {
-			c.required(v.LookupPath(cue.MakePath(cue.Index(i))), item, path.Index(i))
-		}
-	}
 }
 
 func describe(p load.Path) string {

@@ -97,6 +97,7 @@ func All() []*lint.Rule {
 		UnusedPool,
 		ImplicitDefaultPartition,
 		GPUPoolProvisioning,
+		ReservationAffinityMissing,
 		UnknownMachineType,
 		BootDiskUnsupported,
 		ProvisioningUnsupported,

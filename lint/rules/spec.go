@@ -166,3 +166,23 @@ var Placeholder = &lint.Rule{
 		}
 	},
 }
+
+// ReservationAffinityMissing reports RESERVATION pools without a reservation.
+var ReservationAffinityMissing = &lint.Rule{
+	ID:       "reservation-affinity-missing",
+	Severity: diag.Error,
+	Summary:  "A RESERVATION node pool has no reservationAffinity",
+	Doc: "A pool provisioned from a reservation must say which one: the API rejects " +
+		"provisioningModel RESERVATION without machineSpec.reservationAffinity.\n\n" +
+		"Bad:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: RESERVATION\n```\n\n" +
+		"Good:\n\n```yaml\n- id: a4\n  machineSpec:\n    machineType: a4-highgpu-8g\n    reservationAffinity:\n      reservationAffinityType: SPECIFIC_RESERVATION\n      values: [projects/my-project/zones/us-central1-b/reservations/a4]\n  provisioningModel: RESERVATION\n```\n",
+	Check: func(p *lint.Pass) {
+		for _, pool := range p.Cluster.NodePools {
+			if pool.ProvisioningModel.Set && pool.ProvisioningModel.Value == "RESERVATION" && !pool.ReservationAffinityType.Set {
+				p.Report(pool.ProvisioningModel.Pos, pool.Path+".machineSpec.reservationAffinity",
+					"add machineSpec.reservationAffinity (SPECIFIC_RESERVATION and the reservation's name), or choose SPOT or FLEX_START",
+					"node pool %q uses provisioningModel RESERVATION but names no reservation", pool.ID.Value)
+			}
+		}
+	},
+}
