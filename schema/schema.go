@@ -552,7 +552,7 @@ func (c *checker) classify(msg string, n *load.Node, path load.Path) (rule, text
 	case strings.Contains(msg, "MaxRunes"):
 		return RuleRange, "the value is too long: " + msg, "shorten it"
 	}
-	return RuleConstraint, msg, ""
+	return RuleConstraint, msg, "change the value so that it satisfies the constraint"
 }
 
 // expectedKind reads "(mismatched types A and B)" and returns, in JSON
@@ -634,13 +634,19 @@ func hintFor(rule string) string {
 	case "schema-duplicate-id":
 		return "give each entry its own id"
 	case "schema-provisioning":
-		return "see the provisioningModel rules in docs/spec.md"
+		return "RESERVATION needs machineSpec.reservationAffinity; ON_DEMAND, SPOT and FLEX_START must not have one; flexStartMaxDuration only with FLEX_START"
 	case "schema-slurm-value":
 		return "remove the offending characters; each value must stay one Key=Value token"
 	case "schema-filestore-name":
 		return "copy the instance's full resource name, e.g. projects/my-project/locations/us-central1-a/instances/home"
+	case "schema-cluster-name":
+		return "e.g. projects/my-project/locations/us-central1/modelDevelopmentClusters/train"
+	case "schema-id":
+		return "rename it; ids become Slurm node, node set and partition names"
+	case "schema-script":
+		return "remove the NUL bytes from the script"
 	}
-	return ""
+	return "change the value to the form described"
 }
 
 func show(n *load.Node) string {
