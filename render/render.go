@@ -78,13 +78,16 @@ func Render(c *ir.Cluster, opt Options) (Set, diag.List) {
 	return set, nil
 }
 
-// scripts renders prolog.d/NN-prolog.sh files: list order is lexical order,
-// which is the order Slurm runs a glob's matches in.
+// scripts renders prolog.d/NN-prolog.sh files, one per script. Slurm runs
+// the files a Prolog=/Epilog= glob matches in reverse alphabetical order
+// (observed on 22.05 by the real-Slurm suite; the same loop in 26.05's
+// source), so NN counts down: the spec's first script gets the highest
+// number and runs first. Execution order is list order.
 func scripts(kind string, list []ir.Script) Set {
 	var out Set
 	width := max(2, len(fmt.Sprint(len(list))))
 	for _, s := range list {
-		name := path.Join(kind+".d", fmt.Sprintf("%0*d-%s.sh", width, s.Index+1, kind))
+		name := path.Join(kind+".d", ScriptName(kind, s.Index, len(list), width))
 		text := s.Text
 		if !strings.HasSuffix(text, "\n") {
 			text += "\n"
@@ -92,6 +95,12 @@ func scripts(kind string, list []ir.Script) Set {
 		out = append(out, Artifact{Path: name, Data: []byte(text), Mode: 0o755})
 	}
 	return out
+}
+
+// ScriptName is the file name of script i (0-based) of n: "NN-kind.sh" with
+// NN = n-i, so that Slurm's reverse alphabetical order runs list order.
+func ScriptName(kind string, i, n, width int) string {
+	return fmt.Sprintf("%0*d-%s.sh", width, n-i, kind)
 }
 
 // outputOnly are fields the API sets; they are never sent back.

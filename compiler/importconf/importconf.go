@@ -33,6 +33,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -51,7 +52,8 @@ type Options struct {
 	ClusterID, Project, Region string
 	// ScriptsDir, when set, is the directory that holds prolog.d/*.sh and
 	// epilog.d/*.sh (as render writes them next to slurm.conf): their text
-	// becomes prologBashScripts and epilogBashScripts, in lexical order,
+	// becomes prologBashScripts and epilogBashScripts, in the order Slurm
+	// runs them (reverse alphabetical, which render's names make list order),
 	// when slurm.conf sets Prolog or Epilog. Without it Prolog and Epilog
 	// are reported as notes, since a path is not a script.
 	ScriptsDir string
@@ -502,7 +504,8 @@ func managedGlob(key string) string {
 	return managed.EpilogDir + "/*"
 }
 
-// readScripts reads dir/*.sh in lexical order; a missing directory has none.
+// readScripts reads dir/*.sh in the order Slurm runs a glob's matches:
+// reverse alphabetical. A missing directory has none.
 func readScripts(dir string) ([]string, error) {
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -525,5 +528,6 @@ func readScripts(dir string) ([]string, error) {
 		}
 		out = append(out, string(b))
 	}
+	slices.Reverse(out) // os.ReadDir sorts by name
 	return out, nil
 }

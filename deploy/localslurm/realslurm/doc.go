@@ -1,0 +1,17 @@
+// Package realslurm runs slurmspec's rendered output on a real Slurm 22.05
+// (the Debian packages) through deploy/localslurm. It holds only tests:
+//
+//   - every example and every golden spec of testdata/script that lints
+//     clean renders for Slurm 22.05, and slurmctld accepts it and shows the
+//     partitions, nodes and settings the spec asks for;
+//   - accounting as the product docs describe it (slurmdbd, sacctmgr
+//     associations, AccountingStorageEnforce);
+//   - preemption by partition PriorityTier, and the priority weights;
+//   - prolog and epilog scripts around a real job, and the order Slurm runs
+//     them in;
+//   - negative controls: configurations slurmctld refuses are refused, with
+//     slurmctld's own error lines.
+//
+// Without root or the Slurm packages the tests skip with one line naming what
+// is missing; with CI=true they fail instead.
+package realslurm
