@@ -12,8 +12,10 @@ DEMO_OUT  ?= out
 
 all: build
 
+# Every binary: slurmspec and the helpers it hands over to (slurmspec-online
+# for lint --online) so that the lint path never loads their dependencies.
 build:
-	$(GO) build -o $(BIN) ./cmd/slurmspec
+	$(GO) build -o bin/ ./cmd/...
 
 # The whole test suite: formatting, vet, staticcheck and every Go test
 # (unit, testscript goldens, generated-code freshness, real Slurm when the

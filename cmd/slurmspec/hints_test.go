@@ -44,7 +44,7 @@ func TestEveryDiagnosticIsComplete(t *testing.T) {
 			File        string `json:"file"`
 			Diagnostics []struct {
 				Rule, Severity, File, Path, Message, Hint string
-				Line, Column                             int
+				Line, Column                              int
 			} `json:"diagnostics"`
 		} `json:"files"`
 	}

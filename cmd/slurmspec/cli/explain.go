@@ -17,7 +17,7 @@ func newExplainCmd(e env) *cobra.Command {
 		Example: "  slurmspec explain reserved-key",
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			all := rules.All()
+			all := allRules()
 			r := lint.Find(all, args[0])
 			if r == nil {
 				var ids []string
@@ -42,8 +42,8 @@ func newRulesCmd(e env) *cobra.Command {
 			if markdown {
 				return rules.Markdown(e.stdout)
 			}
-			for _, r := range rules.All() {
-				fmt.Fprintf(e.stdout, "%-28s %-7s %s\n", r.ID, r.Severity, r.Summary)
+			for _, r := range allRules() {
+				fmt.Fprintf(e.stdout, "%-30s %-7s %s\n", r.ID, r.Severity, r.Summary)
 			}
 			return nil
 		},

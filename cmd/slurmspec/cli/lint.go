@@ -14,7 +14,6 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/lint/format"
-	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
@@ -33,6 +32,7 @@ func newLintCmd(e env) *cobra.Command {
 	var (
 		f         specFlags
 		outFormat string
+		onl       onlineFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "lint FILE|DIR...",
@@ -41,7 +41,8 @@ func newLintCmd(e env) *cobra.Command {
 		Example: `  slurmspec lint examples/seed.jsonc
   slurmspec lint --strict --disable placeholder clusters/
   cat cluster.json | slurmspec lint -
-  slurmspec lint --format sarif clusters/ > slurmspec.sarif`,
+  slurmspec lint --format sarif clusters/ > slurmspec.sarif
+  slurmspec lint --online cluster.yaml   # also check the Filestore instances with the API`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := f.validate(cmd); err != nil {
@@ -59,8 +60,12 @@ func newLintCmd(e env) *cobra.Command {
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
+			var onlineErr error
+			if onl.enabled {
+				onlineErr = onl.check(cmd.Context(), results, &f)
+			}
 			code := exitOK
-			run := format.Run{Rules: format.RuleInfos(rules.All()), ToolVersion: toolVersion()}
+			run := format.Run{Rules: format.RuleInfos(allRules()), ToolVersion: toolVersion()}
 			for _, a := range results {
 				file := format.File{Name: displayName(a.file), Diags: a.diags, Error: a.ioError}
 				if a.doc != nil {
@@ -77,6 +82,9 @@ func newLintCmd(e env) *cobra.Command {
 			if err := formatter.Format(e.stdout, run); err != nil {
 				return &exitError{code: exitUsage, msg: fmt.Sprintf("writing output: %v", err)}
 			}
+			if onlineErr != nil {
+				return &exitError{code: exitUsage, msg: "--online: " + onlineErr.Error()}
+			}
 			if code != exitOK {
 				return &exitError{code: code}
 			}
@@ -85,6 +93,7 @@ func newLintCmd(e env) *cobra.Command {
 	}
 	f.register(cmd.Flags())
 	cmd.Flags().StringVar(&outFormat, "format", "text", "output format: "+strings.Join(format.Names(), ", "))
+	onl.register(cmd)
 	return cmd
 }
 

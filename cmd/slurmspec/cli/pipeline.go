@@ -17,6 +17,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
+	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
 	"github.com/slurmspec/slurmspec/schema/slurmconf"
@@ -71,7 +72,7 @@ func (f *specFlags) validate(cmd *cobra.Command) error {
 		if err != nil {
 			return usageError("%v", err)
 		}
-		if err := pc.Check(rules.All()); err != nil {
+		if err := pc.Check(allRules()); err != nil {
 			return usageError("%v", err)
 		}
 		f.projectConfig = pc
@@ -151,9 +152,13 @@ func analyseWith(sch *schema.Schema, file string, f *specFlags, read func(load.O
 	return a
 }
 
+// allRules lists every rule a run can report: the lint rules and the online
+// Filestore rules (whose checks run in slurmspec-online).
+func allRules() []*lint.Rule { return append(rules.All(), online.Rules()...) }
+
 // validateDisabled rejects unknown rule ids in --disable.
 func validateDisabled(ids []string) error {
-	all := rules.All()
+	all := allRules()
 	var names []string
 	for _, r := range all {
 		names = append(names, r.ID)

@@ -1,0 +1,168 @@
+// Package onlinecmd is the slurmspec-online helper's command line: it loads
+// one spec through the normal offline pipeline (load, schema, compile), runs
+// the online Filestore checks (lint/online/checker) and prints only their
+// findings, in the JSON format of lint/format. The main slurmspec binary
+// runs the helper through lint/online/dispatch when given --online, so
+// that the offline path never links gRPC.
+//
+// Usage:
+//
+//	slurmspec-online [flags] [--] SPEC
+//
+// On success the helper prints a format.JSONReport and exits 0, whatever it
+// found. When the online check cannot run it prints
+//
+//	{"version": 1, "error": {"kind": "permission-denied", "message": "..."}}
+//
+// on standard output, the message as one line on standard error, and exits
+// 2. The kinds are the names of online.Kind.
+package onlinecmd
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/slurmspec/slurmspec/compiler"
+	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/lint/format"
+	"github.com/slurmspec/slurmspec/lint/online"
+	"github.com/slurmspec/slurmspec/lint/online/checker"
+	"github.com/slurmspec/slurmspec/schema"
+)
+
+// Exit codes.
+const (
+	ExitOK    = 0
+	ExitError = 2
+)
+
+// ErrorReport is what the helper prints on standard output when the online
+// check could not run.
+type ErrorReport struct {
+	Version int       `json:"version"`
+	Error   ErrorJSON `json:"error"`
+}
+
+// ErrorJSON is a classified failure: Kind is an online.Kind name.
+type ErrorJSON struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+// Main runs the helper with os.Args and returns the exit code.
+func Main() int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, checker.OptionsFromEnv())
+}
+
+// Run runs the helper with args, reading a spec named "-" from stdin. base
+// supplies the client options (OptionsFromEnv in Main); the flags set the
+// rest.
+func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, base checker.Options) (code int) {
+	defer func() {
+		if r := recover(); r != nil {
+			code = fail(stdout, stderr, online.Errorf(online.KindInternal, nil, fmt.Sprintf("internal error: %v", r)))
+		}
+	}()
+	fs := pflag.NewFlagSet(online.HelperName, pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		inputFormat, project, region, clusterID string
+		disable                                 []string
+	)
+	opt := base
+	fs.StringVar(&inputFormat, "input-format", "auto", "spec format: auto (by extension), json, yaml or cue")
+	fs.StringVar(&project, "project", "", "Google Cloud project (when the spec has no name)")
+	fs.StringVar(&region, "region", "", "region of the cluster (when the spec has no name)")
+	fs.StringVar(&clusterID, "cluster-id", "", "cluster id (when the spec has no name)")
+	fs.DurationVar(&opt.Timeout, "online-timeout", online.DefaultTimeout, "time limit of each Filestore API call")
+	fs.Int64Var(&opt.MinHomeCapacityGiB, "min-home-capacity-gib", online.DefaultMinHomeCapacityGiB, "smallest /home Filestore instance filestore-capacity accepts, in GiB (negative: no check)")
+	fs.StringSliceVar(&disable, "disable", nil, "rule ids not to report (ids of offline rules are ignored)")
+	help := fs.BoolP("help", "h", false, "print this help")
+	if err := fs.Parse(args); err != nil {
+		return fail(stdout, stderr, online.Errorf(online.KindUsage, err, err.Error()))
+	}
+	if *help {
+		fmt.Fprintf(stdout, "Usage: %s [flags] [--] SPEC\n\nRuns slurmspec's online Filestore checks on SPEC and prints their findings as JSON.\n\n%s",
+			online.HelperName, fs.FlagUsages())
+		return ExitOK
+	}
+	if fs.NArg() != 1 {
+		return fail(stdout, stderr, online.Errorf(online.KindUsage, nil, fmt.Sprintf("want one spec file, got %d arguments", fs.NArg())))
+	}
+	if opt.Timeout <= 0 {
+		return fail(stdout, stderr, online.Errorf(online.KindUsage, nil, "--online-timeout must be positive"))
+	}
+	opt.Disabled = map[string]bool{}
+	for _, id := range disable {
+		opt.Disabled[strings.TrimSpace(id)] = true
+	}
+	file := fs.Arg(0)
+
+	fmtID, err := load.ParseFormat(inputFormat)
+	if err != nil {
+		return fail(stdout, stderr, online.Errorf(online.KindUsage, err, "--input-format: "+err.Error()))
+	}
+	sch, err := schema.New()
+	if err != nil {
+		return fail(stdout, stderr, online.Errorf(online.KindInternal, err, "loading the schema: "+err.Error()))
+	}
+	name := file
+	if file == "-" {
+		name = "<stdin>"
+	}
+	run := format.Run{Files: []format.File{{Name: name}}}
+	doc, l := load.File(file, load.Options{Format: fmtID, Verbatim: sch.Verbatim, Stdin: stdin})
+	if doc == nil || doc.Root == nil {
+		// The offline run reports why the spec cannot be read.
+		return write(stdout, stderr, run)
+	}
+	run.Files[0].Name = doc.File
+	l = append(l, sch.Check(doc)...)
+	if l.HasErrors() {
+		return write(stdout, stderr, run) // reported offline; the IR may be incomplete
+	}
+	c, _ := compiler.Compile(doc, compiler.Identity{Project: project, Region: region, ClusterID: clusterID}, machines.Default())
+	if c == nil {
+		return write(stdout, stderr, run)
+	}
+	found, err := checker.Check(ctx, c, opt)
+	if err != nil {
+		var oe *online.Error
+		if !errors.As(err, &oe) {
+			oe = online.Errorf(online.KindOther, err, err.Error())
+		}
+		return fail(stdout, stderr, oe)
+	}
+	run.Files[0].Diags = found
+	return write(stdout, stderr, run)
+}
+
+// write prints the JSON report of the online findings.
+func write(stdout, stderr io.Writer, run format.Run) int {
+	if err := (format.JSON{}).Format(stdout, run); err != nil {
+		fmt.Fprintf(stderr, "%s: writing output: %v\n", online.HelperName, err)
+		return ExitError
+	}
+	return ExitOK
+}
+
+// fail prints a classified failure: JSON on stdout, one line on stderr.
+func fail(stdout, stderr io.Writer, e *online.Error) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(ErrorReport{Version: format.JSONVersion, Error: ErrorJSON{Kind: e.Kind.String(), Message: e.Msg}})
+	fmt.Fprintf(stderr, "%s: %s\n", online.HelperName, e.Msg)
+	return ExitError
+}
