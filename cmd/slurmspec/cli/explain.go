@@ -37,7 +37,9 @@ func newRulesCmd(e env) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List every lint rule (--markdown writes docs/rules.md)",
-		Args:  cobra.NoArgs,
+		Example: `  slurmspec rules
+  slurmspec rules --markdown > docs/rules.md`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if markdown {
 				return rules.Markdown(e.stdout)

@@ -9,9 +9,10 @@ import (
 
 func newVersionCmd(e env) *cobra.Command {
 	return &cobra.Command{
-		Use:   "version",
-		Short: "Print slurmspec's version",
-		Args:  cobra.NoArgs,
+		Use:     "version",
+		Short:   "Print slurmspec's version",
+		Example: "  slurmspec version",
+		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			fmt.Fprintf(e.stdout, "slurmspec %s\n", toolVersion())
 			return nil
