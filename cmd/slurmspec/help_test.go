@@ -11,7 +11,7 @@ import (
 // TestEveryCommandHasHelpWithExamples: --help works on every command and
 // shows at least one example.
 func TestEveryCommandHasHelpWithExamples(t *testing.T) {
-	for _, c := range []string{"lint", "render", "diff", "import", "schema", "explain", "rules", "version"} {
+	for _, c := range []string{"lint", "render", "diff", "import", "schema", "explain", "rules", "version", "sandbox"} {
 		var out, errb bytes.Buffer
 		if code := cli.Run([]string{c, "--help"}, &out, &errb); code != 0 {
 			t.Errorf("%s --help: exit %d: %s", c, code, errb.String())
