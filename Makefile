@@ -8,14 +8,20 @@ GOBIN     := $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
 DEMO_OUT  ?= out
 
-.PHONY: all build test check demo generate docs bench fuzz clean
+.PHONY: all build test check demo generate docs bench fuzz pulumi-cli clean
 
 all: build
 
 # Every binary: slurmspec and the helpers it hands over to (slurmspec-online
-# for lint --online) so that the lint path never loads their dependencies.
+# for lint --online, slurmspec-deploy for deploy) so that the lint path never
+# loads their dependencies (gRPC, the Filestore client, the Pulumi SDK).
 build:
-	$(GO) build -o bin/ ./cmd/...
+	$(GO) build -o bin/ ./cmd/slurmspec ./cmd/slurmspec-online ./cmd/slurmspec-deploy
+
+# The Pulumi CLI v3.274.1 and pulumi-language-yaml for the deploy end-to-end
+# test, built once into $$HOME/.cache/slurmspec (12-30 minutes cold).
+pulumi-cli:
+	bash .ci/build-pulumi.sh
 
 # The whole test suite: formatting, vet, staticcheck and every Go test
 # (unit, testscript goldens, generated-code freshness, real Slurm when the
@@ -57,8 +63,30 @@ fuzz:
 	$(GO) test ./render/slurmconf/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./compiler/importconf/ -run '^$$' -fuzz '^FuzzExpandHostlist$$' -fuzztime $(FUZZTIME)
 
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+# Benchmarks (docs/performance.md): the Go benchmarks of load, schema,
+# compile, lint and render, then the whole-process comparison of
+# `slurmspec lint` with `cue vet` (cmd/slurmspec/internal/benchcmp), which
+# checks the targets and rewrites the results block of docs/performance.md.
+# BENCH_WAIT=10m waits up to that long for a load average below 1.5.
+CUE_VERSION := v0.17.1
+CUE         := $(GOBIN)/cue
+BENCH_PKGS  ?= ./compiler/load/ ./schema/... ./compiler/ ./lint/ ./render/ ./cmd/slurmspec/cli/
+BENCHTIME   ?= 1s
+BENCH_WAIT  ?= 0
+BENCH_OUT   := bin/bench.txt
+
+bench: bench-tools
+	$(GO) build -o $(BIN) ./cmd/slurmspec
+	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(BENCH_PKGS) 2>&1 | tee $(BENCH_OUT); \
+		! grep -q '^FAIL' $(BENCH_OUT)
+	$(GO) run ./cmd/slurmspec/internal/benchcmp -slurmspec $(BIN) -cue $(CUE) \
+		-gobench $(BENCH_OUT) -doc docs/performance.md -wait-max $(BENCH_WAIT)
+
+# cue v0.17.1 for the comparison (about 2 minutes to build, then cached).
+bench-tools: $(CUE)
+
+$(CUE):
+	$(GO) install cuelang.org/go/cmd/cue@$(CUE_VERSION)
 
 clean:
 	rm -rf bin $(DEMO_OUT)

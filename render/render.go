@@ -1,12 +1,14 @@
 // Package render turns the IR into the set of files a cluster needs:
-// slurm.conf, one file per prolog and epilog script, and cluster.json, the
-// canonical API request body. Rendering is pure and deterministic; writing
+// slurm.conf, one file per prolog and epilog script, cluster.json, the
+// canonical API request body, and pulumi/Pulumi.yaml, a Pulumi YAML project
+// that deploys it. Rendering is pure and deterministic; writing
 // the set to disk is the job of package render/output.
 package render
 
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -15,6 +17,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
@@ -42,12 +45,16 @@ func (s Set) Get(p string) *Artifact {
 // Options control rendering.
 type Options struct {
 	SlurmVersion string
+	// Deploy are the slurmspec-only deploy options (--create-home-filestore
+	// ...) for the rendered Pulumi YAML project.
+	Deploy model.Options
 }
 
 // Rule ids of the renderer's diagnostics.
 const (
 	RuleIdentity = "render-identity"
 	RuleUnsafe   = "render-unsafe"
+	RuleDeploy   = "render-deploy"
 )
 
 // Render renders every artifact of a cluster. It refuses (with diagnostics,
@@ -74,6 +81,16 @@ func Render(c *ir.Cluster, opt Options) (Set, diag.List) {
 		return nil, l
 	}
 	set = append(set, Artifact{Path: "cluster.json", Data: body, Mode: 0o644})
+	proj, err := PulumiProject(c, opt.Deploy)
+	switch {
+	case errors.Is(err, model.ErrIdentity):
+		// No project or region: nothing to deploy, so no pulumi/Pulumi.yaml.
+	case err != nil:
+		l.Errorf(RuleDeploy, c.Slurm.Pos, c.Slurm.Path, "fix the deploy flags", "pulumi/Pulumi.yaml: %v", err)
+		return nil, l
+	default:
+		set = append(set, proj...)
+	}
 	sort.Slice(set, func(i, j int) bool { return set[i].Path < set[j].Path })
 	return set, nil
 }

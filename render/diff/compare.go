@@ -127,37 +127,67 @@ func isScript(p string) bool {
 	return strings.HasPrefix(p, "prolog.d/") || strings.HasPrefix(p, "epilog.d/")
 }
 
-// compareFiles compares every artifact but slurm.conf and cluster.json as
-// text: prolog and epilog scripts, and any file slurmspec does not know.
+// compareFiles compares every artifact but slurm.conf, cluster.json and the
+// Pulumi project (which restates cluster.json) as text: prolog and epilog
+// scripts by their place in the spec's list, anything else by path.
 func (c *comparer) compareFiles(old, new render.Set) {
+	for _, kind := range []struct{ dir, field string }{{"prolog.d/", "prologBashScripts"}, {"epilog.d/", "epilogBashScripts"}} {
+		os, ns := runOrder(old, kind.dir), runOrder(new, kind.dir)
+		for i := range max(len(os), len(ns)) {
+			var o, n *render.Artifact
+			if i < len(os) {
+				o = &os[i]
+			}
+			if i < len(ns) {
+				n = &ns[i]
+			}
+			c.compareFile(fmt.Sprintf("%s[%d]", kind.field, i), o, n, KindScript, InPlace, reasonScript)
+		}
+	}
 	paths := map[string]bool{}
 	for _, s := range []render.Set{old, new} {
 		for _, a := range s {
-			if a.Path != "slurm.conf" && a.Path != "cluster.json" {
+			if a.Path != "slurm.conf" && a.Path != "cluster.json" && !isScript(a.Path) && !strings.HasPrefix(a.Path, "pulumi/") {
 				paths[a.Path] = true
 			}
 		}
 	}
 	for _, p := range sortedKeys(paths) {
-		o, n := old.Get(p), new.Get(p)
-		var od, nd []byte
-		ch := Change{Kind: KindFile, Path: p, Impact: Reconfigure, Reason: reasonFile}
-		if isScript(p) {
-			ch.Kind, ch.Impact, ch.Reason = KindScript, InPlace, reasonScript
-		}
-		switch {
-		case o == nil:
-			ch.Op, nd = OpAdded, n.Data
-		case n == nil:
-			ch.Op, od = OpRemoved, o.Data
-		case !bytes.Equal(o.Data, n.Data):
-			ch.Op, od, nd = OpChanged, o.Data, n.Data
-		default:
-			continue
-		}
-		ch.Diff = string(diff.Diff("old/"+p, od, "new/"+p, nd))
-		c.add(ch)
+		c.compareFile(p, old.Get(p), new.Get(p), KindFile, Reconfigure, reasonFile)
 	}
+}
+
+// runOrder returns the scripts of a directory in the order Slurm runs them:
+// reverse alphabetical, which the renderer's names make the spec's order.
+func runOrder(set render.Set, dir string) []render.Artifact {
+	var out []render.Artifact
+	for _, a := range set {
+		if strings.HasPrefix(a.Path, dir) {
+			out = append(out, a)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path > out[j].Path })
+	return out
+}
+
+func (c *comparer) compareFile(label string, o, n *render.Artifact, kind Kind, impact Impact, reason string) {
+	ch := Change{Kind: kind, Path: label, Impact: impact, Reason: reason}
+	var od, nd []byte
+	oldName, newName := "/dev/null", "/dev/null"
+	switch {
+	case o == nil && n == nil:
+		return
+	case o == nil:
+		ch.Op, nd, newName = OpAdded, n.Data, "new/"+n.Path
+	case n == nil:
+		ch.Op, od, oldName = OpRemoved, o.Data, "old/"+o.Path
+	case !bytes.Equal(o.Data, n.Data):
+		ch.Op, od, nd, oldName, newName = OpChanged, o.Data, n.Data, "old/"+o.Path, "new/"+n.Path
+	default:
+		return
+	}
+	ch.Diff = string(diff.Diff(oldName, od, newName, nd))
+	c.add(ch)
 }
 
 // compareCluster compares cluster.json: node pools by id and field by

@@ -245,7 +245,7 @@ func TestInPlace(t *testing.T) {
 	if c := one(t, rep, KindNodePool, "login bootDisk.bootDiskSizeGb"); c.Old != "100" || c.New != "200" {
 		t.Errorf("boot disk change = %+v (the API default 100 is the old value)", c)
 	}
-	s := one(t, rep, KindScript, "prolog.d/01-prolog.sh")
+	s := one(t, rep, KindScript, "prologBashScripts[0]")
 	if !strings.Contains(s.Diff, "-echo prolog\n+echo prolog v2\n") {
 		t.Errorf("script diff:\n%s", s.Diff)
 	}
@@ -475,10 +475,10 @@ func TestScriptsAddedAndRemoved(t *testing.T) {
 	rep := r.compare(base, edit(t, base,
 		"    prologBashScripts:\n      - |\n        #!/bin/bash\n        echo prolog\n",
 		"    epilogBashScripts:\n      - |\n        #!/bin/bash\n        echo epilog\n"), "26.05")
-	if c := one(t, rep, KindScript, "epilog.d/01-epilog.sh"); c.Op != OpAdded || !strings.Contains(c.Diff, "+echo epilog") {
+	if c := one(t, rep, KindScript, "epilogBashScripts[0]"); c.Op != OpAdded || !strings.Contains(c.Diff, "+echo epilog") {
 		t.Errorf("epilog = %+v", c)
 	}
-	if c := one(t, rep, KindScript, "prolog.d/01-prolog.sh"); c.Op != OpRemoved {
+	if c := one(t, rep, KindScript, "prologBashScripts[0]"); c.Op != OpRemoved {
 		t.Errorf("prolog = %+v", c)
 	}
 	if c := one(t, rep, KindGlobal, "Epilog"); c.Op != OpAdded || c.Impact != Reconfigure || c.New != "/etc/slurm/epilog.d/*" {
@@ -676,5 +676,23 @@ func TestEmptyJSON(t *testing.T) {
 `
 	if b.String() != want {
 		t.Errorf("got %s", b.String())
+	}
+}
+
+// TestScriptAppended: the renderer numbers scripts counting down (Slurm runs
+// them in reverse alphabetical order), so appending one renames every file;
+// the diff compares by place in the list and reports only the new one.
+func TestScriptAppended(t *testing.T) {
+	r := newRenderer(t)
+	rep := r.compare(base, edit(t, base,
+		"    prologBashScripts:\n      - |\n        #!/bin/bash\n        echo prolog\n",
+		"    prologBashScripts:\n      - |\n        #!/bin/bash\n        echo prolog\n      - |\n        #!/bin/bash\n        echo second\n"), "26.05")
+	if c := one(t, rep, KindScript, "prologBashScripts[1]"); c.Op != OpAdded || !strings.Contains(c.Diff, "+echo second") {
+		t.Errorf("appended script = %+v", c)
+	}
+	for _, c := range rep.Changes {
+		if c.Path == "prologBashScripts[0]" {
+			t.Errorf("the unchanged first script is reported: %+v", c)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
 	"github.com/slurmspec/slurmspec/schema"
@@ -17,6 +18,8 @@ const renderHelp = `Render the files a cluster runs with into an output director
   prolog.d/NN-prolog.sh one file per prologBashScripts entry, in list order
   epilog.d/NN-epilog.sh one file per epilogBashScripts entry
   cluster.json          the canonical API request body
+  pulumi/Pulumi.yaml    a Pulumi YAML project deploying it (when project and
+                        region are known: from the spec's name or flags)
 
 Nothing is written unless the spec has no errors. The output directory is
 replaced as a whole and atomically; slurmspec refuses a directory holding
@@ -28,6 +31,7 @@ func newRenderCmd(e env) *cobra.Command {
 		f     specFlags
 		out   string
 		check bool
+		dopt  model.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "render FILE -o DIR",
@@ -55,7 +59,7 @@ func newRenderCmd(e env) *cobra.Command {
 			case failed(a.diags, f.strict) || a.cluster == nil:
 				return &exitError{code: exitFindings, msg: "not rendered: " + summary(a.diags)}
 			}
-			set, l := render.Render(a.cluster, render.Options{SlurmVersion: f.slurmVersion})
+			set, l := render.Render(a.cluster, render.Options{SlurmVersion: f.slurmVersion, Deploy: dopt})
 			if len(l) > 0 {
 				a.diags = l
 				printDiags(e.stderr, a)
@@ -85,5 +89,6 @@ func newRenderCmd(e env) *cobra.Command {
 	f.register(cmd.Flags())
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output directory (replaced as a whole)")
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 with a diff if the output directory is stale")
+	dopt.RegisterFlags(cmd.Flags())
 	return cmd
 }

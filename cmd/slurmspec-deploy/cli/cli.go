@@ -1,0 +1,339 @@
+// Package cli is the slurmspec-deploy command line: it checks a spec with
+// the same pipeline as `slurmspec lint`, builds the deployment model, and
+// drives the cluster's Pulumi program through the Automation API.
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/deploy/pipeline"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/driver"
+	"github.com/slurmspec/slurmspec/render/diff"
+)
+
+// Exit codes, as slurmspec's.
+const (
+	exitOK      = 0
+	exitRefused = 1 // the spec has errors, or the change needs --yes
+	exitUsage   = 2 // bad usage, missing prerequisites, failed operations
+)
+
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func refused(format string, args ...any) error {
+	return &exitError{code: exitRefused, msg: fmt.Sprintf(format, args...)}
+}
+
+func failed(format string, args ...any) error {
+	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
+}
+
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// Main runs slurmspec-deploy with os.Args and returns the exit code.
+func Main() int {
+	return Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+}
+
+// Run runs the command line with args and returns the exit code.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	e := env{stdin: stdin, stdout: stdout, stderr: stderr}
+	defer func() {
+		if r := recover(); r != nil {
+			fmt.Fprintf(e.stderr, "slurmspec-deploy: internal error: %v\n%s", r, debug.Stack())
+			code = exitUsage
+		}
+	}()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	root := newRootCmd(e)
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	if err == nil {
+		return exitOK
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintf(e.stderr, "slurmspec-deploy: %s\n", ee.msg)
+		}
+		return ee.code
+	}
+	fmt.Fprintf(e.stderr, "slurmspec-deploy: %v\n", err)
+	return exitUsage
+}
+
+const rootHelp = `Deploy a cluster spec with Pulumi: the spec is checked exactly as
+` + "`slurmspec lint`" + ` checks it (a spec with errors is never deployed), turned into
+the cluster resource gcp:vertex/aiModelDevelopmentCluster:AiModelDevelopmentCluster
+(pulumi-gcp ` + model.ProviderVersion + `), and previewed, deployed or destroyed in one
+Pulumi stack through the Automation API.
+
+Before preview and up, the update's impact is printed: the stack's last
+deployed inputs are rendered and compared with the spec, as ` + "`slurmspec diff`" + `
+does. up refuses, unless --yes is given, a change that replaces the cluster
+or a node pool (fields the API marks immutable) or that Pulumi would
+replace. destroy always needs --yes.
+
+Needs the pulumi CLI on PATH, a backend (pulumi login, PULUMI_BACKEND_URL or
+--backend), PULUMI_CONFIG_PASSPHRASE for self-managed backends, and Google
+Cloud credentials. See docs/deploy.md.
+
+Exit status: 0 done, 1 refused (spec errors, or --yes needed), 2 usage error
+or failed operation.`
+
+func newRootCmd(e env) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "slurmspec-deploy",
+		Short:         "Preview, deploy and destroy a cluster spec with Pulumi",
+		Long:          rootHelp,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(e.stdin)
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &exitError{code: exitUsage, msg: err.Error()}
+	})
+	root.AddCommand(newOpCmd(e, opPreview), newOpCmd(e, opUp), newOpCmd(e, opDestroy))
+	return root
+}
+
+type op string
+
+const (
+	opPreview op = "preview"
+	opUp      op = "up"
+	opDestroy op = "destroy"
+)
+
+var opShort = map[op]string{
+	opPreview: "Show what up would change, and the update's impact",
+	opUp:      "Create or update the cluster (--yes to accept replacements)",
+	opDestroy: "Delete the cluster and everything in the stack (needs --yes)",
+}
+
+// flags are every operation's flags.
+type flags struct {
+	spec            pipeline.Options
+	deploy          model.Options
+	stack           string
+	backend         string
+	secretsProvider string
+	color           string
+	yes             bool
+}
+
+func newOpCmd(e env, o op) *cobra.Command {
+	var f flags
+	cmd := &cobra.Command{
+		Use:     string(o) + " --stack STACK [flags] FILE",
+		Short:   opShort[o],
+		Args:    cobra.ExactArgs(1),
+		Example: "  slurmspec deploy " + string(o) + " --stack dev cluster.yaml",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.stack == "" {
+				return failed("--stack is required")
+			}
+			return run(cmd.Context(), e, o, args[0], &f)
+		},
+	}
+	fs := cmd.Flags()
+	fs.StringVarP(&f.stack, "stack", "s", "", "Pulumi stack (name or org/project/name)")
+	fs.StringVar(&f.backend, "backend", "", "state backend URL (default: $PULUMI_BACKEND_URL, else the pulumi CLI's login)")
+	fs.StringVar(&f.secretsProvider, "secrets-provider", "", "secrets provider of a new stack (default: passphrase for self-managed backends)")
+	fs.StringVar(&f.color, "color", "auto", "colour Pulumi's output: auto, always, never or raw")
+	if o != opPreview {
+		fs.BoolVarP(&f.yes, "yes", "y", false, map[op]string{
+			opUp:      "accept an update that replaces the cluster or a node pool",
+			opDestroy: "really destroy",
+		}[o])
+	}
+	fs.StringVar(&f.spec.InputFormat, "input-format", "auto", "spec format: auto (by extension), json, yaml or cue")
+	fs.StringVar(&f.spec.Project, "project", "", "Google Cloud project (when the spec has no name)")
+	fs.StringVar(&f.spec.Region, "region", "", "region of the cluster (when the spec has no name)")
+	fs.StringVar(&f.spec.ClusterID, "cluster-id", "", "cluster id (when the spec has no name)")
+	fs.StringVar(&f.spec.SlurmVersion, "slurm-version", "", "Slurm release series the cluster runs (default: the project config's, else the newest)")
+	fs.StringSliceVar(&f.spec.Disable, "disable", nil, "lint rule ids to skip")
+	fs.BoolVar(&f.spec.Strict, "strict", false, "refuse on warnings too")
+	fs.StringVar(&f.spec.ConfigFile, "config", "", "project config (default: .slurmspec.yaml found from here up)")
+	f.deploy.RegisterFlags(fs)
+	return cmd
+}
+
+func run(ctx context.Context, e env, o op, file string, f *flags) error {
+	res, err := pipeline.Analyse(file, f.spec)
+	if err != nil {
+		return failed("%v", err)
+	}
+	if len(res.Diags) > 0 {
+		res.Print(e.stderr)
+	}
+	switch {
+	case res.Cluster == nil:
+		return refused("%s: not deployed: %s", file, res.Summary())
+	case o != opDestroy && res.Failed():
+		return refused("%s: not deployed: %s (fix them, or see `slurmspec lint`)", file, res.Summary())
+	}
+	m, err := pipeline.Model(res.Cluster, f.deploy)
+	if err != nil {
+		return failed("%s: %v", file, err)
+	}
+	if hint := driver.GCPCredentialsHint(); hint != "" {
+		fmt.Fprintf(e.stderr, "slurmspec-deploy: warning: %s\n", hint)
+	}
+	cfg := driver.Config{Stack: f.stack, Backend: f.backend, SecretsProvider: f.secretsProvider, Stdout: e.stdout, Stderr: e.stderr, Color: color(f.color, e.stdout)}
+	if o == opDestroy && !f.yes {
+		return refused("destroy deletes cluster %s and every resource of stack %s: pass --yes", m.ClusterName(), f.stack)
+	}
+	st, err := driver.Open(ctx, m, cfg, o != opDestroy)
+	if err != nil {
+		return failed("%v", err)
+	}
+	switch o {
+	case opDestroy:
+		fmt.Fprintf(e.stdout, "Destroying stack %s: cluster %s\n", f.stack, m.ClusterName())
+		if err := st.Destroy(ctx); err != nil {
+			return failed("destroy failed: %v", err)
+		}
+		return nil
+	case opPreview:
+		needsYes, reason, err := impact(ctx, e, st, res, m, f.stack)
+		if err != nil {
+			return failed("%v", err)
+		}
+		if _, err := st.Preview(ctx, false); err != nil {
+			return failed("preview failed: %v", err)
+		}
+		if needsYes {
+			fmt.Fprintf(e.stdout, "up will need --yes: %s\n", reason)
+		}
+		return nil
+	}
+	needsYes, reason, err := impact(ctx, e, st, res, m, f.stack)
+	if err != nil {
+		return failed("%v", err)
+	}
+	if !f.yes {
+		sum, err := st.Preview(ctx, true)
+		if err != nil {
+			return failed("preview failed: %v", err)
+		}
+		if n := sum.Replacements(); n > 0 {
+			needsYes = true
+			reason = join(reason, fmt.Sprintf("Pulumi would replace %s", plural(n, "resource")))
+		}
+		if needsYes {
+			return refused("not updating stack %s: %s; pass --yes to accept", f.stack, reason)
+		}
+	}
+	_, changes, err := st.Up(ctx)
+	if err != nil {
+		return failed("up failed: %v", err)
+	}
+	fmt.Fprintf(e.stdout, "Stack %s is up: %s\n", f.stack, changeSummary(changes))
+	return nil
+}
+
+// impact prints what the update does to the deployed cluster, and says
+// whether it replaces something (so that up needs --yes).
+func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, m *model.Model, stack string) (needsYes bool, reason string, err error) {
+	inputs, found, err := st.Deployed(ctx)
+	if err != nil {
+		return false, "", err
+	}
+	if !found {
+		var pools []string
+		for _, p := range res.Cluster.NodePools {
+			pools = append(pools, p.ID.Value)
+		}
+		fmt.Fprintf(e.stdout, "Update impact: stack %s has no cluster yet; up creates cluster %s with node pools %s.\n\n", stack, m.ClusterName(), strings.Join(pools, ", "))
+		return false, "", nil
+	}
+	newSet, err := pipeline.Rendered(res.Cluster, res.SlurmVersion)
+	if err != nil {
+		return false, "", err
+	}
+	oldSet, oldName, err := pipeline.RenderDeployed(inputs, res.SlurmVersion)
+	if err != nil {
+		fmt.Fprintf(e.stdout, "Update impact: unknown: the cluster stack %s deployed cannot be rendered (%v).\n\n", stack, err)
+		return true, "the update's impact is unknown", nil
+	}
+	report, err := diff.CompareWith(oldSet, newSet, diff.Options{SlurmVersion: res.SlurmVersion, OldName: oldName, NewName: m.ClusterName()})
+	if err != nil {
+		return false, "", err
+	}
+	fmt.Fprintf(e.stdout, "Update impact on stack %s (deployed -> %s):\n", stack, res.File)
+	if err := report.Text(e.stdout); err != nil {
+		return false, "", err
+	}
+	fmt.Fprintln(e.stdout)
+	if report.MaxImpact() >= diff.ReplacePool {
+		return true, report.Summary(), nil
+	}
+	return false, "", nil
+}
+
+func join(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+func changeSummary(changes map[string]int) string {
+	var ops []string
+	for op := range changes {
+		ops = append(ops, op)
+	}
+	sort.Strings(ops)
+	var parts []string
+	for _, op := range ops {
+		parts = append(parts, fmt.Sprintf("%d %s", changes[op], op))
+	}
+	if len(parts) == 0 {
+		return "no resources"
+	}
+	return strings.Join(parts, ", ")
+}
+
+func color(flag string, w io.Writer) string {
+	if flag != "auto" {
+		return flag
+	}
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return "never"
+	}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		return "always"
+	}
+	return "never"
+}

@@ -1,0 +1,320 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
+	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/deploy/pipeline"
+	"github.com/slurmspec/slurmspec/deploy/pulumitest"
+	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/render"
+)
+
+// deploy runs slurmspec-deploy in process.
+func deploy(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var o, e bytes.Buffer
+	code = cli.Run(args, strings.NewReader(""), &o, &e)
+	return code, o.String(), e.String()
+}
+
+func mustContain(t *testing.T, what, got string, want ...string) {
+	t.Helper()
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("%s does not contain %q:\n%s", what, w, got)
+		}
+	}
+}
+
+// applied returns the calls that changed something (not previews).
+func applied(calls []fakegcp.Call) []fakegcp.Call {
+	var out []fakegcp.Call
+	for _, c := range calls {
+		if !c.Preview && (c.Method == "Create" || c.Method == "Update" || c.Method == "Delete") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func ops(calls []fakegcp.Call) string {
+	var s []string
+	for _, c := range calls {
+		s = append(s, c.Method+" "+c.Name)
+	}
+	return strings.Join(s, ", ")
+}
+
+// expectedInputs is what the provider must receive for a resource of the
+// spec's model: the model's inputs as the engine delivers them (JSON).
+func expectedInputs(t *testing.T, file string, opt model.Options, resource string) (map[string]any, *model.Model) {
+	t.Helper()
+	r, err := pipeline.Analyse(file, pipeline.Options{})
+	if err != nil || r.Failed() {
+		t.Fatalf("%s: %v %v", file, err, r.Diags)
+	}
+	m, err := pipeline.Model(r.Cluster, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The only reference is homeDirectoryStorage to the Filestore
+	// instance's id, which is the name the spec gives.
+	in := model.Resolve(m.Resource(resource).Inputs, func(ref model.Ref) any {
+		if ref != (model.Ref{Resource: model.FilestoreResource, Property: "id"}) {
+			t.Fatalf("unexpected reference %s", ref)
+		}
+		return r.Cluster.Slurm.HomeDirectoryStorage.Value
+	})
+	data, err := json.Marshal(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out, m
+}
+
+func edit(t *testing.T, file, old, new string) {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(data, []byte(old)) {
+		t.Fatalf("%s has no %q", file, old)
+	}
+	if err := os.WriteFile(file, bytes.Replace(data, []byte(old), []byte(new), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyExample(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile("../../../examples/a4-training.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(dir, "cluster.yaml")
+	if err := os.WriteFile(spec, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+func renderYAML(t *testing.T, spec, dir string, opt model.Options) {
+	t.Helper()
+	r, err := pipeline.Analyse(spec, pipeline.Options{})
+	if err != nil || r.Failed() {
+		t.Fatalf("%s: %v %v", spec, err, r.Diags)
+	}
+	set, err := render.PulumiProject(r.Cluster, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Pulumi.yaml"), set.Get(render.PulumiYAMLPath).Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEndToEnd runs the real Pulumi engine, offline, against the provider
+// test double: the Go program through slurmspec-deploy (Automation API)
+// and the rendered Pulumi YAML project through `pulumi up`.
+func TestEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test in -short mode")
+	}
+	env := pulumitest.Setup(t)
+	start := time.Now()
+	dir := t.TempDir()
+	spec := copyExample(t, dir)
+	wantCluster, m := expectedInputs(t, spec, model.Options{}, model.ClusterResource)
+	var goCreated map[string]any
+
+	t.Run("go-program", func(t *testing.T) {
+		mark := env.Mark(t)
+		code, out, errOut := deploy(t, "preview", "--stack", "e2e", spec)
+		if code != 0 {
+			t.Fatalf("preview: exit %d\n%s\n%s", code, out, errOut)
+		}
+		mustContain(t, "preview output", out, "has no cluster yet; up creates cluster "+m.ClusterName(), "+ 2 to create")
+		if a := applied(env.Since(t, mark)); len(a) != 0 {
+			t.Errorf("preview changed something: %s", ops(a))
+		}
+
+		mark = env.Mark(t)
+		code, out, errOut = deploy(t, "up", "--stack", "e2e", spec)
+		if code != 0 {
+			t.Fatalf("up: exit %d\n%s\n%s", code, out, errOut)
+		}
+		mustContain(t, "up output", out, "Stack e2e is up: 2 create", `"`+m.ClusterName()+`"`, `loginNodePool       : "login"`)
+		a := applied(env.Since(t, mark))
+		if len(a) != 1 || a[0].Method != "Create" || a[0].Type != model.ClusterType || a[0].Name != model.ClusterResource {
+			t.Fatalf("up: provider calls %s, want Create cluster", ops(a))
+		}
+		if !reflect.DeepEqual(a[0].Inputs, wantCluster) {
+			t.Errorf("the provider received\n%v\nwant\n%v", a[0].Inputs, wantCluster)
+		}
+		goCreated = a[0].Inputs
+
+		// The rendered YAML project, run against the stack the Go program
+		// deployed, changes nothing: both send the same inputs.
+		same := filepath.Join(dir, "yaml-same")
+		renderYAML(t, spec, same, model.Options{})
+		mark = env.Mark(t)
+		env.Pulumi(t, same, "preview", "--stack", "e2e", "--expect-no-changes")
+		if a := applied(env.Since(t, mark)); len(a) != 0 {
+			t.Errorf("YAML preview on the Go stack changed something: %s", ops(a))
+		}
+
+		mark = env.Mark(t)
+		code, out, errOut = deploy(t, "up", "--stack", "e2e", spec)
+		if code != 0 {
+			t.Fatalf("second up: exit %d\n%s\n%s", code, out, errOut)
+		}
+		mustContain(t, "second up output", out, "no changes", "Stack e2e is up: 2 same")
+		if a := applied(env.Since(t, mark)); len(a) != 0 {
+			t.Errorf("second up is not a no-op: %s", ops(a))
+		}
+
+		edit(t, spec, `MaxTime: "7-00:00:00"`, `MaxTime: "5-00:00:00"`)
+		mark = env.Mark(t)
+		code, out, errOut = deploy(t, "up", "--stack", "e2e", spec)
+		if code != 0 {
+			t.Fatalf("partition change: exit %d\n%s\n%s", code, out, errOut)
+		}
+		mustContain(t, "partition change output", out, "partition train MaxTime", "7-00:00:00 -> 5-00:00:00", "Stack e2e is up: 1 same, 1 update")
+		a = applied(env.Since(t, mark))
+		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != model.ClusterResource {
+			t.Fatalf("partition change: provider calls %s, want Update cluster", ops(a))
+		}
+		if got := partitionConfig(a[0].Inputs, 0)["MaxTime"]; got != "5-00:00:00" {
+			t.Errorf("updated MaxTime = %v", got)
+		}
+		if got := partitionConfig(a[0].Olds, 0)["MaxTime"]; got != "7-00:00:00" {
+			t.Errorf("old MaxTime = %v", got)
+		}
+		for _, c := range env.Since(t, mark, "Diff") {
+			if len(c.Replaces) > 0 || !reflect.DeepEqual(c.Diffs, []string{"orchestratorSpec"}) {
+				t.Errorf("partition change diff: %v, replaces %v", c.Diffs, c.Replaces)
+			}
+		}
+
+		edit(t, spec, "machineType: n2-standard-8", "machineType: n2-standard-16")
+		mark = env.Mark(t)
+		code, out, errOut = deploy(t, "up", "--stack", "e2e", spec)
+		if code != 1 {
+			t.Fatalf("machine type change without --yes: exit %d, want 1\n%s\n%s", code, out, errOut)
+		}
+		mustContain(t, "machine type change output", out, "replace-pool", "node pool login machineSpec.machineType", "n2-standard-8 -> n2-standard-16")
+		mustContain(t, "machine type change error", errOut, "replaces node pool login", "pass --yes")
+		if a := applied(env.Since(t, mark)); len(a) != 0 {
+			t.Errorf("a refused up changed something: %s", ops(a))
+		}
+
+		mark = env.Mark(t)
+		code, out, errOut = deploy(t, "up", "--stack", "e2e", "--yes", spec)
+		if code != 0 {
+			t.Fatalf("machine type change with --yes: exit %d\n%s\n%s", code, out, errOut)
+		}
+		a = applied(env.Since(t, mark))
+		if len(a) != 1 || a[0].Method != "Update" {
+			t.Fatalf("machine type change: provider calls %s, want Update cluster", ops(a))
+		}
+		if got := a[0].Inputs["nodePools"].([]any)[1].(map[string]any)["machineSpec"].(map[string]any)["machineType"]; got != "n2-standard-16" {
+			t.Errorf("updated login machine type = %v", got)
+		}
+
+		code, _, errOut = deploy(t, "destroy", "--stack", "e2e", spec)
+		if code != 1 || !strings.Contains(errOut, "pass --yes") {
+			t.Errorf("destroy without --yes: exit %d, %s", code, errOut)
+		}
+		mark = env.Mark(t)
+		code, out, errOut = deploy(t, "destroy", "--stack", "e2e", "--yes", spec)
+		if code != 0 {
+			t.Fatalf("destroy: exit %d\n%s\n%s", code, out, errOut)
+		}
+		if a := applied(env.Since(t, mark)); len(a) != 1 || a[0].Method != "Delete" || a[0].Type != model.ClusterType {
+			t.Errorf("destroy: provider calls %s, want Delete cluster", ops(a))
+		}
+	})
+
+	t.Run("yaml-project", func(t *testing.T) {
+		ydir := filepath.Join(dir, "yaml")
+		yspec := copyExample(t, t.TempDir())
+		opt := model.Options{CreateHomeFilestore: true}
+		renderYAML(t, yspec, ydir, opt)
+		env.Pulumi(t, ydir, "stack", "init", "yaml")
+
+		mark := env.Mark(t)
+		env.Pulumi(t, ydir, "preview")
+		if a := applied(env.Since(t, mark)); len(a) != 0 {
+			t.Errorf("preview changed something: %s", ops(a))
+		}
+
+		mark = env.Mark(t)
+		env.Pulumi(t, ydir, "up", "--yes")
+		a := applied(env.Since(t, mark))
+		if len(a) != 2 || a[0].Name != model.FilestoreResource || a[1].Name != model.ClusterResource || a[0].Method != "Create" || a[1].Method != "Create" {
+			t.Fatalf("up: provider calls %s, want Create homeFilestore, Create cluster", ops(a))
+		}
+		wantFS, _ := expectedInputs(t, yspec, opt, model.FilestoreResource)
+		if !reflect.DeepEqual(a[0].Inputs, wantFS) {
+			t.Errorf("Filestore inputs\n%v\nwant\n%v", a[0].Inputs, wantFS)
+		}
+		if goCreated != nil && !reflect.DeepEqual(a[1].Inputs, goCreated) {
+			t.Errorf("the YAML project created the cluster with\n%v\nthe Go program with\n%v", a[1].Inputs, goCreated)
+		}
+		if !reflect.DeepEqual(a[1].Inputs, wantCluster) {
+			t.Errorf("cluster inputs\n%v\nwant\n%v", a[1].Inputs, wantCluster)
+		}
+		scripts := a[1].Inputs["orchestratorSpec"].(map[string]any)["slurmSpec"].(map[string]any)["epilogBashScripts"]
+		if !strings.Contains(scripts.([]any)[0].(string), `"/tmp/job-${SLURM_JOB_ID:?}"`) {
+			t.Errorf("the epilog's ${...} did not survive Pulumi YAML: %v", scripts)
+		}
+
+		mark = env.Mark(t)
+		env.Pulumi(t, ydir, "up", "--yes", "--expect-no-changes")
+		if a := applied(env.Since(t, mark)); len(a) != 0 {
+			t.Errorf("second up is not a no-op: %s", ops(a))
+		}
+
+		edit(t, yspec, `PriorityTier: "1"`, `PriorityTier: "2"`)
+		renderYAML(t, yspec, ydir, opt)
+		mark = env.Mark(t)
+		env.Pulumi(t, ydir, "up", "--yes")
+		a = applied(env.Since(t, mark))
+		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != model.ClusterResource {
+			t.Fatalf("partition change: provider calls %s, want Update cluster", ops(a))
+		}
+		if got := partitionConfig(a[0].Inputs, 1)["PriorityTier"]; got != "2" {
+			t.Errorf("updated PriorityTier = %v", got)
+		}
+
+		mark = env.Mark(t)
+		env.Pulumi(t, ydir, "destroy", "--yes")
+		a = applied(env.Since(t, mark))
+		if ops(a) != "Delete cluster, Delete homeFilestore" {
+			t.Errorf("destroy: provider calls %s, want Delete cluster, Delete homeFilestore", ops(a))
+		}
+	})
+	t.Logf("end-to-end: %s", time.Since(start).Round(time.Second))
+}
+
+func partitionConfig(inputs map[string]any, i int) map[string]any {
+	parts := inputs["orchestratorSpec"].(map[string]any)["slurmSpec"].(map[string]any)["partitions"].([]any)
+	return parts[i].(map[string]any)["config"].(map[string]any)
+}

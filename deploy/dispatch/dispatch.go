@@ -1,0 +1,89 @@
+// Package dispatch hands `slurmspec deploy` over to the slurmspec-deploy
+// binary, git-style. slurmspec-deploy links the Pulumi SDK and the
+// Automation API, whose package initialisers alone cost ~26 ms per
+// process; slurmspec (run by pre-commit on every commit) must not. This
+// package imports neither.
+package dispatch
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+)
+
+// Binary is the name of the deploy tool.
+const Binary = "slurmspec-deploy"
+
+// EnvBinary, when set, is the path of the deploy tool to run (tests).
+const EnvBinary = "SLURMSPEC_DEPLOY"
+
+// ErrNotFound is returned by Find when slurmspec-deploy is nowhere.
+var ErrNotFound = errors.New(Binary + " not found next to slurmspec or on PATH; build it with `make build` (or `go build -o bin/" + Binary + " ./cmd/" + Binary + "`) and put it next to slurmspec or on PATH")
+
+// Find locates slurmspec-deploy: $SLURMSPEC_DEPLOY, then next to the
+// running executable (as invoked, then with symlinks resolved), then on
+// PATH.
+func Find() (string, error) {
+	if p := os.Getenv(EnvBinary); p != "" {
+		return p, nil
+	}
+	name := Binary
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if exe, err := os.Executable(); err == nil {
+		dirs := []string{filepath.Dir(exe)}
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			dirs = append(dirs, filepath.Dir(real))
+		}
+		for _, dir := range dirs {
+			p := filepath.Join(dir, name)
+			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+				return p, nil
+			}
+		}
+	}
+	if p, err := exec.LookPath(name); err == nil {
+		return p, nil
+	}
+	return "", ErrNotFound
+}
+
+// Run runs slurmspec-deploy with args (everything after "deploy") and the
+// given streams, and returns its exit code. While it runs, interrupts are
+// left to it (it shares the terminal's process group), so that Pulumi can
+// cancel an update cleanly. The error is for a binary that is missing or
+// cannot be started; the exit code is then 2.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+	bin, err := Find()
+	if err != nil {
+		return 2, err
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	// Catching interrupts keeps slurmspec alive until the child, which the
+	// terminal interrupts too, has finished cancelling.
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	if err := cmd.Start(); err != nil {
+		return 2, fmt.Errorf("starting %s: %w", bin, err)
+	}
+	err = cmd.Wait()
+	var exit *exec.ExitError
+	switch {
+	case err == nil:
+		return 0, nil
+	case errors.As(err, &exit):
+		if code := exit.ExitCode(); code >= 0 {
+			return code, nil
+		}
+		return 2, fmt.Errorf("%s: %v", Binary, err)
+	}
+	return 2, fmt.Errorf("%s: %w", Binary, err)
+}
