@@ -39,6 +39,21 @@ type Pass struct {
 	Options Options
 	rule    *Rule
 	diags   *diag.List
+	memo    map[any]any
+}
+
+// Memo returns the value computed by f for key, computing it once per Run:
+// rules share derived views of the cluster (the effective slurm.conf)
+// instead of each building its own. f must not report.
+func (p *Pass) Memo(key any, f func() any) any {
+	if v, ok := p.memo[key]; ok {
+		return v
+	}
+	v := f()
+	if p.memo != nil {
+		p.memo[key] = v
+	}
+	return v
 }
 
 // Report records a finding of the running rule at the rule's severity.
@@ -63,11 +78,12 @@ type Config struct {
 // panics is reported as an internal error instead of crashing the run.
 func Run(c *ir.Cluster, rules []*Rule, cfg Config) diag.List {
 	var l diag.List
+	memo := map[any]any{}
 	for _, r := range rules {
 		if cfg.Disabled[r.ID] {
 			continue
 		}
-		runOne(r, &Pass{Cluster: c, Options: cfg.Options, rule: r, diags: &l})
+		runOne(r, &Pass{Cluster: c, Options: cfg.Options, rule: r, diags: &l, memo: memo})
 	}
 	return l
 }

@@ -1,26 +1,51 @@
 package schema
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/compiler/specgen"
 )
 
-// BenchmarkCheck measures schema validation alone (load excluded) on
-// generated specs of n node pools and n partitions.
+// BenchmarkCheck measures schema validation alone (load excluded) on the
+// bundled examples and on generated specs of 10, 100 and 1000 node pools
+// and partitions, in three variants measured side by side:
+//
+//	whole: the whole document unified with #Cluster (the former Check)
+//	lean:  Check on a spec seen for the first time (lean.go)
+//	again: Check on a spec whose lean document was seen before (resultCache)
 func BenchmarkCheck(b *testing.B) {
 	s, err := New()
 	if err != nil {
 		b.Fatal(err)
 	}
-	for _, n := range []int{10, 100, 1000} {
-		doc, l := load.Bytes("big.json", specgen.JSON(n), load.Options{Verbatim: s.Verbatim})
+	cases, err := specgen.Cases("..")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range cases {
+		doc, l := load.Bytes(c.File, c.Data, load.Options{Verbatim: s.Verbatim})
 		if l.HasErrors() {
 			b.Fatal(l)
 		}
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
+		b.Run(c.Name+"/whole", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if l := s.check(doc, false); l.HasErrors() {
+					b.Fatal(l)
+				}
+			}
+		})
+		b.Run(c.Name+"/lean", func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s.results = resultCache{}
+				if l := s.Check(doc); l.HasErrors() {
+					b.Fatal(l)
+				}
+			}
+		})
+		b.Run(c.Name+"/again", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if l := s.Check(doc); l.HasErrors() {
@@ -31,7 +56,8 @@ func BenchmarkCheck(b *testing.B) {
 	}
 }
 
-// BenchmarkNew measures compiling the embedded schema.
+// BenchmarkNew measures compiling the embedded schema (once per process,
+// and once per lint worker).
 func BenchmarkNew(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {

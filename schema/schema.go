@@ -1,16 +1,15 @@
 // Package schema holds the CUE schema of a cluster spec, embedded in the
 // binary, and checks loaded documents against it. The schema is the single
-// statement of the spec's shape: field names, types, enums, id patterns,
-// the Filestore name format and the cross references between partitions,
-// node pools and the default partition.
+// statement of the spec's shape: field names, types, enums, id patterns and
+// the Filestore name format. The cross references between partitions, node
+// pools and the default partition are checked in Go (references.go).
 //
 // Check reports every problem in one run. CUE evaluates errors in rounds (an
 // error inside a list hides the checks that range over it, and missing
 // required fields are reported only once nothing else is wrong), so Check
 // splits the work: unknown fields and missing required fields are found by
-// walking the data beside the schema's shape, constraints by one CUE
-// unification,
-// and references on a projection of the spec that holds only its ids.
+// walking the data beside the schema's shape, constraints by CUE
+// unification, and references on the ids alone.
 package schema
 
 import (
@@ -19,6 +18,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
@@ -53,11 +53,12 @@ const (
 // Schema is a compiled schema. It is safe for concurrent use by Check.
 type Schema struct {
 	cluster cue.Value
-	refs    cue.Value
 	root    *shape
+	results resultCache // by lean document
 	// patternMsgs maps a regular expression of the schema to the message
-	// its @msg attribute gives.
-	patternMsgs map[string]message
+	// its @msg attribute gives. It is read from the schema when a message
+	// first needs it: most runs find no pattern errors.
+	patternMsgs func() map[string]message
 }
 
 // message is a friendly message from an @msg(rule, "text") attribute.
@@ -133,22 +134,26 @@ func compile(src []byte) (*Schema, error) {
 	if err := v.Err(); err != nil {
 		return nil, fmt.Errorf("internal error: compiling embedded schema: %w", err)
 	}
-	s := &Schema{
-		cluster: v.LookupPath(cue.ParsePath("#Cluster")),
-		refs:    v.LookupPath(cue.ParsePath("#References")),
+	s := &Schema{cluster: v.LookupPath(cue.ParsePath("#Cluster"))}
+	if !s.cluster.Exists() {
+		return nil, fmt.Errorf("internal error: embedded schema lacks #Cluster")
 	}
-	if !s.cluster.Exists() || !s.refs.Exists() {
-		return nil, fmt.Errorf("internal error: embedded schema lacks #Cluster or #References")
+	file, ok := v.Source().(*ast.File)
+	if !ok {
+		return nil, fmt.Errorf("internal error: embedded schema has no syntax tree")
 	}
-	s.root = buildShape(s.cluster, 0)
-	s.patternMsgs = map[string]message{}
-	collectPatternMsgs(v, s.patternMsgs, 0)
+	s.root = shapeBuilder{root: v, reads: schemaReads(file), leaves: &leafCache{m: map[string]*leafCheck{}}}.build(s.cluster, 0)
+	s.patternMsgs = sync.OnceValue(func() map[string]message {
+		m := map[string]message{}
+		collectPatternMsgs(v, m, 0)
+		return m
+	})
 	return s, nil
 }
 
 // shape is the part of the schema that the data walk needs, read once from
 // CUE: which fields an object may have, which objects are free-form maps and
-// what lists hold.
+// what lists hold, and what Go can check itself (lean.go).
 type shape struct {
 	value  cue.Value
 	msg    *message // the field's @msg
@@ -157,12 +162,41 @@ type shape struct {
 	names  []string // sorted field names, for did-you-mean
 	// required lists the fields that must be present, in schema order.
 	required []string
-	pattern  *shape // set for free-form maps (marked @slurmspec(map) in the CUE): any value
+	pattern  *shape // set for free-form maps (marked @slurmspec(map) in the CUE): their values
 	elem     *shape // element of a list
+
+	// leaf returns the constraint of a scalar field when Go can evaluate
+	// it, nil otherwise. It is read from CUE on first use: a spec uses a
+	// fraction of the schema's fields, and start-up time counts.
+	leaf func() *leafCheck
+	// read marks a field that other constraints read: it and everything
+	// below it always go to CUE.
+	read bool
+	// minLen is the minimum length of a list of the form [#X, ...#X] or
+	// [...X] (listForm); it is -1 for other lists.
+	minLen int
+	// elementwise marks a list of that form whose elements are structs:
+	// CUE validates each distinct element once.
+	elementwise bool
+	// keyRe is the pattern every key of a free-form map must match, when
+	// the map's definition is that one pattern.
+	keyRe *lazyRegexp
 }
 
-func buildShape(v cue.Value, depth int) *shape {
-	s := &shape{value: v}
+// shapeBuilder reads shapes from the compiled schema.
+type shapeBuilder struct {
+	root   cue.Value       // the whole schema file
+	reads  map[string]bool // schemaReads
+	leaves *leafCache      // by definition, for fields that only name one
+}
+
+type leafCache struct {
+	mu sync.Mutex
+	m  map[string]*leafCheck
+}
+
+func (b shapeBuilder) build(v cue.Value, depth int) *shape {
+	s := &shape{value: v, minLen: -1}
 	k := v.IncompleteKind()
 	if k == cue.TopKind || depth > 32 {
 		s.any = true
@@ -179,16 +213,24 @@ func buildShape(v cue.Value, depth int) *shape {
 					s.required = append(s.required, name)
 				}
 				fv := it.Value()
+				var child *shape
 				if a := fv.Attribute("slurmspec"); a.Err() == nil && a.Contents() == "map" {
 					// A free-form map: its keys are data; its values are
-					// checked by unification.
-					s.fields[name] = &shape{value: fv, pattern: &shape{any: true}}
+					// checked by Go when their constraint allows, otherwise
+					// by unification.
+					child = &shape{value: fv, minLen: -1, pattern: &shape{any: true, minLen: -1}}
+					if key, mv, ok := mapPattern(fv, b.root); ok {
+						child.keyRe = compiledLazily(key)
+						child.pattern = &shape{value: mv, leaf: b.lazyLeaf(mv), minLen: -1}
+					}
 				} else {
-					s.fields[name] = buildShape(fv, depth+1)
+					child = b.build(fv, depth+1)
 				}
+				child.read = b.reads[name]
 				if m, ok := attrMessage(fv); ok {
-					s.fields[name].msg = &m
+					child.msg = &m
 				}
+				s.fields[name] = child
 				s.names = append(s.names, name)
 			}
 		}
@@ -196,10 +238,53 @@ func buildShape(v cue.Value, depth int) *shape {
 	}
 	if k&cue.ListKind != 0 {
 		if ev := v.LookupPath(cue.MakePath(cue.AnyIndex)); ev.Exists() {
-			s.elem = buildShape(ev, depth+1)
+			s.elem = b.build(ev, depth+1)
+			if n, ok := listForm(v); ok {
+				s.minLen = n
+				s.elementwise = s.elem.fields != nil
+			}
 		}
 	}
+	if k&^(cue.StringKind|cue.IntKind|cue.FloatKind|cue.BoolKind) == 0 {
+		s.leaf = b.lazyLeaf(v)
+	}
 	return s
+}
+
+// lazyLeaf compiles the constraint of a scalar field on first use, once
+// per definition for the many fields that only name one (#PoolID,
+// #NonEmpty, ...; the schema is one file of top-level definitions): reading
+// a constraint with Value.Expr is the larger part of compiling the schema.
+func (b shapeBuilder) lazyLeaf(v cue.Value) func() *leafCheck {
+	return sync.OnceValue(func() *leafCheck {
+		op, args := v.Expr()
+		name := ""
+		if op == cue.SelectorOp && len(args) == 2 {
+			if s, err := args[1].String(); err == nil && strings.HasPrefix(s, "#") {
+				name = s
+			}
+		}
+		if name == "" {
+			lc, _ := compileLeaf(v)
+			return lc
+		}
+		b.leaves.mu.Lock()
+		defer b.leaves.mu.Unlock()
+		if lc, ok := b.leaves.m[name]; ok {
+			return lc
+		}
+		lc, _ := compileLeaf(v)
+		b.leaves.m[name] = lc
+		return lc
+	})
+}
+
+// check returns the shape's leaf constraint, or nil.
+func (s *shape) check() *leafCheck {
+	if s == nil || s.leaf == nil {
+		return nil
+	}
+	return s.leaf()
 }
 
 func (s *shape) lookup(p load.Path) *shape {
@@ -229,6 +314,12 @@ func (s *Schema) Verbatim(p load.Path) bool {
 
 // Check validates a loaded document and returns every problem found.
 func (s *Schema) Check(doc *load.Document) (l diag.List) {
+	return s.check(doc, true)
+}
+
+// check is Check; lean=false sends the whole document to CUE (the
+// reference the tests compare the lean unification with).
+func (s *Schema) check(doc *load.Document, lean bool) (l diag.List) {
 	defer func() {
 		if r := recover(); r != nil {
 			l.Errorf(RuleInternal, diag.Pos{File: doc.File}, "", "please report this with the spec that caused it",
@@ -242,20 +333,85 @@ func (s *Schema) Check(doc *load.Document) (l diag.List) {
 			Hint:    "write the ModelDevelopmentCluster body: an object with nodePools and orchestratorSpec"})
 		return c.diags
 	}
-	expr := c.walk(doc.Root, s.root, nil)
+	expr := c.walk(doc.Root, s.root, make(load.Path, 0, 16), lean)
+	var key strings.Builder
+	if !lean || !exprKey(&key, expr) {
+		c.cueErrors(s.unify(expr))
+	} else {
+		c.cueErrors(s.results.get(key.String(), func() []cueError { return s.unify(expr) }))
+	}
+	c.report(references(doc.Root))
+	return c.diags
+}
+
+// unify validates a document given as a CUE expression.
+func (s *Schema) unify(expr ast.Expr) []cueError {
 	// A one-off context per check: values from different contexts combine.
 	ctx := cuecontext.New()
-	u := s.cluster.Unify(ctx.BuildExpr(expr))
-	c.cueErrors(u.Validate(cue.Concrete(true)))
-	r := s.refs.Unify(ctx.BuildExpr(projectRefs(doc.Root)))
-	c.cueErrors(r.Validate(cue.Concrete(true)))
-	return c.diags
+	return cueErrorList(s.cluster.Unify(ctx.BuildExpr(expr)).Validate(cue.Concrete(true)))
+}
+
+// resultCache remembers the CUE errors of lean documents. Specs written
+// from one template (per environment, per team) differ in names, ids and
+// other values that Go checks and leaves out, so they often send CUE the
+// same lean document: a directory of them is unified once.
+type resultCache struct {
+	mu sync.Mutex
+	m  map[string][]cueError
+}
+
+// maxCachedResults bounds the cache; it is emptied when full.
+const maxCachedResults = 256
+
+func (r *resultCache) get(key string, compute func() []cueError) []cueError {
+	r.mu.Lock()
+	errs, ok := r.m[key]
+	r.mu.Unlock()
+	if ok {
+		return errs
+	}
+	errs = compute()
+	r.mu.Lock()
+	if r.m == nil || len(r.m) >= maxCachedResults {
+		r.m = map[string][]cueError{}
+	}
+	r.m[key] = errs
+	r.mu.Unlock()
+	return errs
 }
 
 type checker struct {
 	doc    *load.Document
 	schema *Schema
 	diags  diag.List
+	// same maps an elementwise list sent to CUE with its identical
+	// elements once to the indices each element sent stands for.
+	same map[*load.Node][][]int
+	// valid remembers the Go checks of strings: specs repeat their zones,
+	// machine types and ids.
+	valid map[validKey]bool
+}
+
+type validKey struct {
+	lc *leafCheck
+	s  string
+}
+
+// validLeaf is lc.valid(n), remembered for strings.
+func (c *checker) validLeaf(lc *leafCheck, n *load.Node) bool {
+	if n.Kind != load.String {
+		return lc.valid(n)
+	}
+	k := validKey{lc, n.Text}
+	if ok, seen := c.valid[k]; seen {
+		return ok
+	}
+	ok := lc.valid(n)
+	if c.valid == nil {
+		c.valid = map[validKey]bool{}
+	}
+	c.valid[k] = ok
+	return ok
 }
 
 // walk reports unknown fields and missing required fields, and converts
@@ -263,7 +419,17 @@ type checker struct {
 // are read from the schema once (shape.required), so this costs no CUE
 // evaluation; the one conditional requirement (reservationAffinity for
 // RESERVATION pools) is the lint rule reservation-affinity-missing.
-func (c *checker) walk(n *load.Node, sh *shape, path load.Path) ast.Expr {
+//
+// With lean set, values that Go finds valid are left out (walk returns
+// nil) and elementwise lists are sent with each distinct element once; see
+// lean.go.
+//
+// Children's paths are appended to path in place: diagnostics turn a path
+// into a string at once and nothing keeps it.
+func (c *checker) walk(n *load.Node, sh *shape, path load.Path, lean bool) ast.Expr {
+	if sh != nil && sh.read {
+		lean = false
+	}
 	switch n.Kind {
 	case load.Object:
 		if sh != nil && !sh.any {
@@ -283,7 +449,7 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path) ast.Expr {
 			case sh.fields[f.Name] != nil:
 				child = sh.fields[f.Name]
 			case sh.pattern != nil:
-				if sh.fields == nil && !sh.value.Allows(cue.Str(f.Name)) {
+				if sh.fields == nil && !c.allows(sh, f.Name) {
 					c.badKey(f, path)
 					continue
 				}
@@ -292,7 +458,9 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path) ast.Expr {
 				c.unknown(f, sh, path)
 				continue
 			}
-			st.Elts = append(st.Elts, &ast.Field{Label: ast.NewString(f.Name), Value: c.walk(f.Value, child, path.Key(f.Name))})
+			if e := c.walk(f.Value, child, append(path, load.PathElem{Name: f.Name}), lean); e != nil {
+				st.Elts = append(st.Elts, &ast.Field{Label: ast.NewString(f.Name), Value: e})
+			}
 		}
 		return st
 	case load.Array:
@@ -304,10 +472,22 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path) ast.Expr {
 				elem = sh
 			}
 		}
+		switch {
+		case !lean || sh == nil || sh.any || elem == nil || sh.minLen < 0:
+		case elem.check() != nil && !elem.read && len(n.Items) >= sh.minLen && c.allValid(n.Items, elem.check()):
+			return nil
+		case sh.elementwise && !elem.read:
+			return c.elementwise(n, elem, path)
+		}
 		for i, it := range n.Items {
-			l.Elts = append(l.Elts, c.walk(it, elem, path.Index(i)))
+			l.Elts = append(l.Elts, c.walk(it, elem, append(path, load.PathElem{Index: i, IsIndex: true}), false))
 		}
 		return l
+	}
+	if lc := sh.check(); lean && lc != nil && c.validLeaf(lc, n) {
+		return nil
+	}
+	switch n.Kind {
 	case load.String:
 		return ast.NewString(n.Text)
 	case load.Number:
@@ -316,6 +496,56 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path) ast.Expr {
 		return ast.NewBool(n.True)
 	}
 	return ast.NewNull()
+}
+
+// allows reports whether a free-form map may have the key: by its
+// pattern in Go when it matches (CUE compiles the patterns of label keys
+// anew after every garbage collection), by CUE otherwise.
+func (c *checker) allows(sh *shape, key string) bool {
+	if sh.keyRe != nil {
+		if m, ok := sh.keyRe.match(key); ok && m {
+			return true
+		}
+	}
+	return sh.value.Allows(cue.Str(key))
+}
+
+func (c *checker) allValid(items []*load.Node, lc *leafCheck) bool {
+	for _, it := range items {
+		if !c.validLeaf(lc, it) {
+			return false
+		}
+	}
+	return true
+}
+
+// elementwise converts a list whose elements CUE validates independently,
+// sending each distinct (leaned) element once.
+func (c *checker) elementwise(n *load.Node, elem *shape, path load.Path) ast.Expr {
+	l := &ast.ListLit{}
+	var groups [][]int
+	seen := map[string]int{}
+	var key strings.Builder
+	for i, it := range n.Items {
+		e := c.walk(it, elem, append(path, load.PathElem{Index: i, IsIndex: true}), true)
+		key.Reset()
+		if exprKey(&key, e) {
+			if g, ok := seen[key.String()]; ok {
+				groups[g] = append(groups[g], i)
+				continue
+			}
+			seen[key.String()] = len(groups)
+		}
+		groups = append(groups, []int{i})
+		l.Elts = append(l.Elts, e)
+	}
+	if len(groups) < len(n.Items) {
+		if c.same == nil {
+			c.same = map[*load.Node][][]int{}
+		}
+		c.same[n] = groups
+	}
+	return l
 }
 
 func numberLit(text string) ast.Expr {
@@ -369,9 +599,50 @@ func describe(p load.Path) string {
 	return p.String()
 }
 
+// cueError is one error of a CUE validation: its path and message.
+type cueError struct {
+	path []string
+	msg  string
+}
+
+// cueErrorList flattens CUE's errors, leaving out those that walk
+// reports (missing required fields) or that follow from another error.
+func cueErrorList(err error) []cueError {
+	var out []cueError
+	for _, e := range errors.Errors(err) {
+		format, args := e.Msg()
+		msg := fmt.Sprintf(format, args...)
+		if strings.Contains(msg, "field is required but not present") || strings.HasPrefix(msg, "incomplete value") {
+			continue // reported by required(), or a consequence of another error
+		}
+		out = append(out, cueError{e.Path(), msg})
+	}
+	return out
+}
+
 // cueErrors turns CUE's errors into diagnostics positioned in the data.
-func (c *checker) cueErrors(err error) {
-	if err == nil {
+func (c *checker) cueErrors(errs []cueError) {
+	var raw []rawError
+	for _, e := range errs {
+		for _, t := range c.resolve(e.path) {
+			raw = append(raw, rawError{t.path, t.node, e.msg})
+		}
+	}
+	c.report(raw)
+}
+
+// rawError is one error in CUE's terms (a message as CUE words it, or as
+// an error() in the schema would), placed on the data node it is about.
+type rawError struct {
+	path load.Path
+	node *load.Node
+	msg  string
+}
+
+// report turns raw errors into diagnostics: one per data path, worded by
+// the schema's @msg attributes and the rule ids the messages carry.
+func (c *checker) report(raw []rawError) {
+	if len(raw) == 0 {
 		return
 	}
 	type group struct {
@@ -382,13 +653,8 @@ func (c *checker) cueErrors(err error) {
 	}
 	var order []string
 	groups := map[string]*group{}
-	for _, e := range errors.Errors(err) {
-		format, args := e.Msg()
-		msg := fmt.Sprintf(format, args...)
-		if strings.Contains(msg, "field is required but not present") || strings.HasPrefix(msg, "incomplete value") {
-			continue // reported by required(), or a consequence of another error
-		}
-		path, node := c.resolve(e.Path())
+	for _, r := range raw {
+		path, node, msg := r.path, r.node, r.msg
 		key := path.String()
 		g := groups[key]
 		if g == nil {
@@ -441,50 +707,66 @@ func (c *checker) cueErrors(err error) {
 	}
 }
 
-// resolve maps a CUE error path to the deepest data node on it. Paths of
-// #References checks name the data path in their last label.
-func (c *checker) resolve(cuePath []string) (load.Path, *load.Node) {
-	var p load.Path
-	cur := c.doc.Root
-	for i, label := range cuePath {
-		if strings.HasPrefix(label, "#") && i == 0 {
-			continue
-		}
-		if label == "_checks" && i+1 < len(cuePath) {
-			key := cuePath[i+1]
+// target is a data node an error is about, and its path.
+type target struct {
+	path load.Path
+	node *load.Node
+}
+
+// resolve maps a CUE error path to the deepest data node on it: to several
+// nodes when the path goes through an element that stood for identical
+// elements (checker.same). A label after _checks names a data path (the
+// form of error() checks keyed by the path they are about).
+func (c *checker) resolve(cuePath []string) []target {
+	if len(cuePath) > 0 && strings.HasPrefix(cuePath[0], "#") {
+		cuePath = cuePath[1:]
+	}
+	var out []target
+	var walk func(cur *load.Node, p load.Path, rest []string)
+	walk = func(cur *load.Node, p load.Path, rest []string) {
+		if len(rest) >= 2 && rest[0] == "_checks" {
+			// An error() check keyed by the data path it is about.
+			key := rest[1]
 			if u, err := strconv.Unquote(key); err == nil {
 				key = u
 			}
 			if dp, err := load.ParsePath(key); err == nil {
 				n, matched := c.doc.Root.Lookup(dp)
-				return dp[:matched], n
+				out = append(out, target{dp[:matched], n})
+				return
 			}
-			break
 		}
-		if strings.HasPrefix(label, "_") {
-			break
+		if len(rest) == 0 || strings.HasPrefix(rest[0], "_") {
+			out = append(out, target{p, cur})
+			return
 		}
+		label := rest[0]
 		if u, err := strconv.Unquote(label); err == nil {
 			label = u
 		}
-		var next *load.Node
 		switch cur.Kind {
 		case load.Array:
-			if idx, err := strconv.Atoi(label); err == nil && idx >= 0 && idx < len(cur.Items) {
-				next = cur.Items[idx]
-				p = p.Index(idx)
+			idx, err := strconv.Atoi(label)
+			if groups, ok := c.same[cur]; ok && err == nil && idx >= 0 && idx < len(groups) {
+				for _, i := range groups[idx] {
+					walk(cur.Items[i], p.Index(i), rest[1:])
+				}
+				return
+			}
+			if err == nil && idx >= 0 && idx < len(cur.Items) {
+				walk(cur.Items[idx], p.Index(idx), rest[1:])
+				return
 			}
 		case load.Object:
-			if next = cur.Get(label); next != nil {
-				p = p.Key(label)
+			if next := cur.Get(label); next != nil {
+				walk(next, p.Key(label), rest[1:])
+				return
 			}
 		}
-		if next == nil {
-			return p, cur
-		}
-		cur = next
+		out = append(out, target{p, cur})
 	}
-	return p, cur
+	walk(c.doc.Root, nil, cuePath)
+	return out
 }
 
 // messageFor finds the @msg that explains a CUE error: the failed field's
@@ -502,7 +784,7 @@ func (s *Schema) messageFor(msg string, path load.Path) (message, bool) {
 	if err != nil {
 		return message{}, false
 	}
-	m, ok := s.patternMsgs[re]
+	m, ok := s.patternMsgs()[re]
 	return m, ok
 }
 
@@ -659,49 +941,6 @@ func show(n *load.Node) string {
 		return strconv.FormatBool(n.True)
 	}
 	return "the value"
-}
-
-// projectRefs builds the #References input: the ids of pools, partitions
-// and node sets keyed by their index, with anything not a string left out.
-func projectRefs(root *load.Node) ast.Expr {
-	slurm := root.Get("orchestratorSpec").Get("slurmSpec")
-	byIndex := func(list *load.Node, f func(*load.Node) ast.Expr) ast.Expr {
-		st := &ast.StructLit{}
-		if list != nil && list.Kind == load.Array {
-			for i, it := range list.Items {
-				if e := f(it); e != nil {
-					st.Elts = append(st.Elts, &ast.Field{Label: ast.NewString(strconv.Itoa(i)), Value: e})
-				}
-			}
-		}
-		return st
-	}
-	str := func(n *load.Node) ast.Expr {
-		if s, ok := n.Str(); ok {
-			return ast.NewString(s)
-		}
-		return nil
-	}
-	fields := []ast.Decl{
-		&ast.Field{Label: ast.NewIdent("pools"), Value: byIndex(root.Get("nodePools"), func(n *load.Node) ast.Expr { return str(n.Get("id")) })},
-		&ast.Field{Label: ast.NewIdent("nodeSets"), Value: byIndex(slurm.Get("nodeSets"), func(n *load.Node) ast.Expr { return str(n.Get("nodePoolId")) })},
-		&ast.Field{Label: ast.NewIdent("partitions"), Value: byIndex(slurm.Get("partitions"), func(n *load.Node) ast.Expr {
-			if n.Kind != load.Object {
-				return nil
-			}
-			id := str(n.Get("id"))
-			if id == nil {
-				id = ast.NewString("")
-			}
-			return ast.NewStruct("id", id, "nodePoolIds", byIndex(n.Get("nodePoolIds"), str))
-		})},
-	}
-	for _, name := range []string{"loginNodePoolId", "defaultPartitionId"} {
-		if e := str(slurm.Get(name)); e != nil {
-			fields = append(fields, &ast.Field{Label: ast.NewIdent(name), Value: e})
-		}
-	}
-	return &ast.StructLit{Elts: fields}
 }
 
 func article(noun string) string {

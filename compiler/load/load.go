@@ -88,6 +88,7 @@ type Options struct {
 	// Verbatim reports whether the keys of the object at the given path are
 	// data (slurm.conf keys, labels) that must be kept exactly as written.
 	// The schema package provides it; nil means every object is a record.
+	// It must not keep the Path it is given: the loader reuses its array.
 	Verbatim func(Path) bool
 	// Stdin is read when the file name is "-".
 	Stdin io.Reader
@@ -210,7 +211,7 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 		return doc, l // Root is nil: the source is kept for excerpts
 	}
 	n := normaliser{verbatim: opt.Verbatim}
-	n.node(root, nil)
+	n.node(root, make(Path, 0, 16))
 	doc.Root = root
 	return doc, append(l, n.diags...)
 }

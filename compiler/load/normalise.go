@@ -37,27 +37,52 @@ type normaliser struct {
 	diags    diag.List
 }
 
+// node normalises x, found at path. Children's paths are appended to path
+// in place (the caller's elements are never overwritten, and Verbatim must
+// not keep the slice): most values are scalars that need no path at all.
 func (n *normaliser) node(x *Node, path Path) {
 	switch x.Kind {
 	case Array:
 		for i, it := range x.Items {
-			n.node(it, path.Index(i))
+			if it.Kind == Object || it.Kind == Array {
+				n.node(it, append(path, PathElem{Index: i, IsIndex: true}))
+			}
 		}
 	case Object:
 		keep := n.verbatim != nil && n.verbatim(path)
-		seen := make(map[string]*Field, len(x.Fields))
+		// Objects of a spec have a handful of fields, for which a scan
+		// beats a map; free-form maps can be large.
+		var seen map[string]*Field
+		if len(x.Fields) > 16 {
+			seen = make(map[string]*Field, len(x.Fields))
+		}
 		kept := x.Fields[:0]
 		for _, f := range x.Fields {
 			if !keep {
 				f.Name = CamelCase(f.Written)
 			}
-			if prev, dup := seen[f.Name]; dup {
+			var prev *Field
+			if seen != nil {
+				prev = seen[f.Name]
+			} else {
+				for _, k := range kept {
+					if k.Name == f.Name {
+						prev = k
+						break
+					}
+				}
+			}
+			if prev != nil {
 				n.duplicate(prev, f, path)
 				continue
 			}
-			seen[f.Name] = f
+			if seen != nil {
+				seen[f.Name] = f
+			}
 			kept = append(kept, f)
-			n.node(f.Value, path.Key(f.Name))
+			if f.Value.Kind == Object || f.Value.Kind == Array {
+				n.node(f.Value, append(path, PathElem{Name: f.Name}))
+			}
 		}
 		x.Fields = kept
 	}

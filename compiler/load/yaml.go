@@ -4,17 +4,19 @@ import (
 	"math"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 )
 
-// decimal matches a plain decimal integer literal.
-var decimal = regexp.MustCompile(`^[-+]?[0-9]+$`)
+// decimal matches a plain decimal integer literal. The regular
+// expressions of the loader are compiled on first use, not at start-up.
+var decimal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[0-9]+$`) })
 
 // yamlErrLine matches the line number go-yaml puts in its syntax errors.
-var yamlErrLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+var yamlErrLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // parseYAML parses one YAML document, keeping the position of every value.
 func parseYAML(li *lineIndex, data []byte) (*Node, diag.List) {
@@ -22,7 +24,7 @@ func parseYAML(li *lineIndex, data []byte) (*Node, diag.List) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		pos, msg := diag.Pos{File: li.file}, err.Error()
-		if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+		if m := yamlErrLine().FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			pos, msg = li.lineCol(line, 1), m[2]
 		}
@@ -97,7 +99,7 @@ func (c *yamlConverter) scalar(n *Node, y *yaml.Node) {
 		n.Kind, n.Text = Number, y.Value
 		if err := y.Decode(&i); err == nil {
 			n.Text = strconv.FormatInt(i, 10)
-		} else if !decimal.MatchString(y.Value) {
+		} else if !decimal().MatchString(y.Value) {
 			c.diags.Errorf(RuleSyntax, n.Pos, "", "write a decimal integer", "bad integer %q: %v", y.Value, err)
 		}
 	case "!!float":
@@ -106,7 +108,7 @@ func (c *yamlConverter) scalar(n *Node, y *yaml.Node) {
 			c.diags.Errorf(RuleSyntax, n.Pos, "", "write a finite number", "bad number %q", y.Value)
 		}
 		n.Kind, n.Text = Number, strconv.FormatFloat(f, 'g', -1, 64)
-		if decimal.MatchString(y.Value) {
+		if decimal().MatchString(y.Value) {
 			n.Text = y.Value // an integer too large for int64: keep it exact
 		}
 	case "!!str", "!!binary", "!!timestamp":

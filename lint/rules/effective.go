@@ -41,6 +41,12 @@ func targetVersion(o lint.Options) slurmconf.Version {
 
 // effective builds the effective configuration of the pass's cluster.
 func effective(p *lint.Pass) *conf {
+	return p.Memo(effectiveKey{}, func() any { return buildEffective(p) }).(*conf)
+}
+
+type effectiveKey struct{}
+
+func buildEffective(p *lint.Pass) *conf {
 	c := p.Cluster
 	e := &conf{c: c, v: targetVersion(p.Options), global: map[string]setting{}}
 	for _, s := range managed.ReservedSettings(c) {

@@ -14,6 +14,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"debug/buildinfo"
 	"errors"
 	"flag"
 	"fmt"
@@ -114,6 +115,9 @@ func run(cfg config) error {
 		return err
 	}
 	if r.init, r.inits, err = initTrace(lint(d.seed)); err != nil {
+		return err
+	}
+	if r.heavy, err = heavyModules(cfg.slurmspec); err != nil {
 		return err
 	}
 	m.loadAfter = loadAvg()
@@ -403,6 +407,7 @@ type results struct {
 	rssKB                  int
 	init                   time.Duration
 	inits                  []string
+	heavy                  []string // modules the lint path must not link
 }
 
 func verdict(ok bool) string {
@@ -431,6 +436,11 @@ func format(m machine, r results, d data, cfg config) string {
 		float64(r.rssKB)*1024/1e6, verdict(r.rssKB*1024 <= 150e6))
 	fmt.Fprintf(&b, "\n`GODEBUG=inittrace=1 slurmspec lint seed.json`: package initialisers total **%.2f ms** (median of 9); largest: %s.\n",
 		float64(r.init)/1e6, strings.Join(r.inits, ", "))
+	if len(r.heavy) == 0 {
+		b.WriteString("\nThe slurmspec binary links no Pulumi, gRPC or Filestore client module (read from its build information).\n")
+	} else {
+		fmt.Fprintf(&b, "\n**The slurmspec binary links %s**: lint pays their initialisation.\n", strings.Join(r.heavy, ", "))
+	}
 	return b.String()
 }
 
@@ -476,19 +486,30 @@ func benchTable(path string) (string, error) {
 }
 
 func benchTableFrom(r io.Reader) (string, error) {
-	re := regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+([0-9.]+) ns/op(?:\s+[0-9.]+ MB/s)?\s+(\d+) B/op\s+(\d+) allocs/op`)
+	re := regexp.MustCompile(`^(Benchmark\S+)\s+\d+\s+([0-9.]+) ns/op(?:\s+[0-9.]+ MB/s)?\s+(\d+) B/op\s+(\d+) allocs/op`)
+	// go test appends -GOMAXPROCS to the names when it is above 1.
+	suffix := fmt.Sprintf("-%d", runtime.GOMAXPROCS(0))
 	var b strings.Builder
-	b.WriteString("| benchmark | time | memory | allocations |\n|---|---|---|---|\n")
+	b.WriteString("| package | benchmark | time | memory | allocations |\n|---|---|---|---|---|\n")
 	sc := bufio.NewScanner(r)
 	n := 0
+	pkg := ""
 	for sc.Scan() {
+		if p, ok := strings.CutPrefix(sc.Text(), "pkg: "); ok {
+			pkg = strings.TrimPrefix(p, "github.com/slurmspec/slurmspec/")
+			continue
+		}
 		m := re.FindStringSubmatch(sc.Text())
 		if m == nil {
 			continue
 		}
+		name := m[1]
+		if runtime.GOMAXPROCS(0) > 1 {
+			name = strings.TrimSuffix(name, suffix)
+		}
 		ns, _ := strconv.ParseFloat(m[2], 64)
 		by, _ := strconv.ParseFloat(m[3], 64)
-		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", m[1], human(ns), bytesHuman(by), m[4])
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s |\n", pkg, strings.TrimPrefix(name, "Benchmark"), human(ns), bytesHuman(by), m[4])
 		n++
 	}
 	if n == 0 {
@@ -517,6 +538,23 @@ func bytesHuman(b float64) string {
 		return fmt.Sprintf("%.1f kB", b/1e3)
 	}
 	return fmt.Sprintf("%.0f B", b)
+}
+
+// heavyModules lists the modules linked into the binary that the lint and
+// render paths must not pay for: the Pulumi SDK, gRPC, the Filestore client.
+func heavyModules(binary string) ([]string, error) {
+	info, err := buildinfo.ReadFile(binary)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, m := range info.Deps {
+		if strings.Contains(m.Path, "pulumi") || strings.HasPrefix(m.Path, "google.golang.org/grpc") ||
+			strings.HasPrefix(m.Path, "cloud.google.com/go/filestore") {
+			out = append(out, m.Path)
+		}
+	}
+	return out, nil
 }
 
 func firstLine(b []byte) string {
