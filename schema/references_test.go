@@ -14,7 +14,6 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/load"
 )
 
-
 // formerProjection builds the input of #References in cluster.cue.
 func formerProjection(root *load.Node) ast.Expr {
 	slurm := root.Get("orchestratorSpec").Get("slurmSpec")
