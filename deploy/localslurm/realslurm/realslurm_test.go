@@ -462,7 +462,9 @@ func renderedDiff(a, b render.Set) []string {
 	var paths []string
 	for _, s := range []render.Set{a, b} {
 		for _, f := range s {
-			if f.Path != "cluster.json" && !slices.Contains(paths, f.Path) {
+			// cluster.json and pulumi/ restate the API body for the
+			// service; Slurm reads slurm.conf and the scripts.
+			if f.Path != "cluster.json" && !strings.HasPrefix(f.Path, "pulumi/") && !slices.Contains(paths, f.Path) {
 				paths = append(paths, f.Path)
 			}
 		}

@@ -136,12 +136,12 @@ func renderSpec(t testing.TB, c compiled) (string, render.Set) {
 
 // renderKey identifies what a set gives Slurm: slurm.conf without its
 // comments, and the scripts. cluster.json, the API body, is not Slurm's
-// business; comments name spec paths, which differ between spellings of one
+// business (nor is the Pulumi project); comments name spec paths, which differ between spellings of one
 // spec.
 func renderKey(set render.Set) string {
 	h := sha256.New()
 	for _, a := range set {
-		if a.Path == "cluster.json" || a.Path == output.Manifest {
+		if a.Path == "cluster.json" || a.Path == output.Manifest || strings.HasPrefix(a.Path, "pulumi/") {
 			continue
 		}
 		data := a.Data
