@@ -92,6 +92,9 @@ func Parse(data []byte) (*File, error) {
 				}
 				return nil, fmt.Errorf("line %d: %q is not a Key=Value pair", num, t)
 			}
+			if !isKey(k) {
+				return nil, fmt.Errorf("line %d: %q is not a slurm.conf key", num, k)
+			}
 			pairs = append(pairs, Pair{k, unquote(v)})
 		}
 		line := Line{Num: num, Pairs: pairs}
@@ -115,6 +118,17 @@ func Parse(data []byte) (*File, error) {
 		return nil, fmt.Errorf("reading slurm.conf: %w", err)
 	}
 	return f, nil
+}
+
+// isKey reports whether k is a slurm.conf key: ASCII letters and digits,
+// starting with a letter.
+func isKey(k string) bool {
+	for i, r := range k {
+		if !(r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return k != ""
 }
 
 func stripComment(s string) string {
