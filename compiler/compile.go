@@ -3,7 +3,6 @@
 package compiler
 
 import (
-	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -233,9 +232,4 @@ func defaultBootDisk(p *ir.NodePool) string {
 		return "hyperdisk-balanced"
 	}
 	return "pd-ssd"
-}
-
-// String describes an identity for messages.
-func (id Identity) String() string {
-	return fmt.Sprintf("projects/%s/locations/%s/modelDevelopmentClusters/%s", id.Project, id.Region, id.ClusterID)
 }
