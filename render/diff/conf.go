@@ -309,37 +309,7 @@ func (c *comparer) classifyGlobal(ch *Change, old, new []string) {
 }
 
 func (c *comparer) comparePartitions(old, new *conf) {
-	names := map[string]bool{}
-	for k := range old.partitions {
-		names[k] = true
-	}
-	for k := range new.partitions {
-		names[k] = true
-	}
-	for _, name := range sortedKeys(names) {
-		o, inOld := old.partitions[name]
-		n, inNew := new.partitions[name]
-		base := Change{Kind: KindPartition, Path: name, Impact: Reconfigure, Reason: reasonReconfigure}
-		switch {
-		case !inOld:
-			ch := base
-			ch.Op, ch.New = OpAdded, n.String()
-			c.add(ch)
-		case !inNew:
-			ch := base
-			ch.Op, ch.Old, ch.HurtsJobs = OpRemoved, o.String(), hurtsPartitionRemoved
-			c.add(ch)
-		default:
-			for _, d := range diffAttrs(o, n) {
-				ch := base
-				ch.Op, ch.Key, ch.Old, ch.New = d.op, d.key, d.old, d.new
-				if j := jobRuleFor(partitionJobRules, d.key); j != nil {
-					ch.HurtsJobs = j.hurts + " (" + j.source + ")"
-				}
-				c.add(ch)
-			}
-		}
-	}
+	c.compareLines(KindPartition, old.partitions, new.partitions, hurtsPartitionRemoved, partitionJobRules)
 	if old.defaultPart != new.defaultPart {
 		ch := Change{Kind: KindPartition, Key: "Default", Old: old.defaultPart, New: new.defaultPart, Op: OpChanged,
 			Impact: Reconfigure, Reason: reasonReconfigure}
@@ -357,17 +327,24 @@ func (c *comparer) comparePartitions(old, new *conf) {
 }
 
 func (c *comparer) compareNodeSets(old, new *conf) {
+	c.compareLines(KindNodeSet, old.nodeSets, new.nodeSets, "", nil)
+}
+
+// compareLines compares named slurm.conf lines (partitions, node sets):
+// added and removed lines, then their keys one by one. removedHurts is what
+// removing a line does to jobs; jobRules flag keys whose change hurts them.
+func (c *comparer) compareLines(kind Kind, old, new map[string]attrs, removedHurts string, jobRules []jobRule) {
 	names := map[string]bool{}
-	for k := range old.nodeSets {
+	for k := range old {
 		names[k] = true
 	}
-	for k := range new.nodeSets {
+	for k := range new {
 		names[k] = true
 	}
 	for _, name := range sortedKeys(names) {
-		o, inOld := old.nodeSets[name]
-		n, inNew := new.nodeSets[name]
-		base := Change{Kind: KindNodeSet, Path: name, Impact: Reconfigure, Reason: reasonReconfigure}
+		o, inOld := old[name]
+		n, inNew := new[name]
+		base := Change{Kind: kind, Path: name, Impact: Reconfigure, Reason: reasonReconfigure}
 		switch {
 		case !inOld:
 			ch := base
@@ -375,12 +352,15 @@ func (c *comparer) compareNodeSets(old, new *conf) {
 			c.add(ch)
 		case !inNew:
 			ch := base
-			ch.Op, ch.Old = OpRemoved, o.String()
+			ch.Op, ch.Old, ch.HurtsJobs = OpRemoved, o.String(), removedHurts
 			c.add(ch)
 		default:
 			for _, d := range diffAttrs(o, n) {
 				ch := base
 				ch.Op, ch.Key, ch.Old, ch.New = d.op, d.key, d.old, d.new
+				if j := jobRuleFor(jobRules, d.key); j != nil {
+					ch.HurtsJobs = j.hurts + " (" + j.source + ")"
+				}
 				c.add(ch)
 			}
 		}
