@@ -80,7 +80,7 @@ func start(t *testing.T, dir string, o localslurm.Options) *cluster {
 	t.Cleanup(func() {
 		if t.Failed() {
 			if errs := c.LogErrors(); len(errs) > 0 {
-				t.Logf("slurmctld's error lines (fresh-state lines left out):\n  %s", strings.Join(errs, "\n  "))
+				t.Logf("slurmctld's error lines (fresh-state and clock-latency lines left out):\n  %s", strings.Join(errs, "\n  "))
 			} else {
 				t.Logf("slurmctld logged no error lines")
 			}
