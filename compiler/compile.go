@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
@@ -24,7 +25,9 @@ const (
 	RuleIdentity = "cluster-identity"
 )
 
-var nameRe = regexp.MustCompile(`^projects/([^/]+)/locations/([^/]+)/modelDevelopmentClusters/([^/]+)$`)
+var nameRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^projects/([^/]+)/locations/([^/]+)/modelDevelopmentClusters/([^/]+)$`)
+})
 
 // Compile decodes doc into the IR. It expects a document that passed the
 // schema; given anything else it still returns without panicking, decoding
@@ -40,7 +43,7 @@ func Compile(doc *load.Document, id Identity, cat *machines.Catalog) (*ir.Cluste
 	c.Project = ir.Str{Pos: rootPos}
 	c.Region = ir.Str{Pos: rootPos}
 	c.ID = ir.Str{Pos: rootPos}
-	if m := nameRe.FindStringSubmatch(name.Value); m != nil {
+	if m := nameRe().FindStringSubmatch(name.Value); m != nil {
 		c.Project = ir.Str{Value: m[1], Set: true, Pos: name.Pos, Path: "name"}
 		c.Region = ir.Str{Value: m[2], Set: true, Pos: name.Pos, Path: "name"}
 		c.ID = ir.Str{Value: m[3], Set: true, Pos: name.Pos, Path: "name"}

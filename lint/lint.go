@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
@@ -98,7 +99,7 @@ func runOne(r *Rule, p *Pass) {
 	r.Check(p)
 }
 
-var idRe = regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`)
+var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`) })
 
 // Validate checks a rule list: ids well-formed and unique, summaries and
 // docs present, docs with a bad and a good example.
@@ -107,7 +108,7 @@ func Validate(rules []*Rule) error {
 	seen := map[string]bool{}
 	for _, r := range rules {
 		switch {
-		case !idRe.MatchString(r.ID):
+		case !idRe().MatchString(r.ID):
 			problems = append(problems, fmt.Sprintf("rule id %q is not kebab-case", r.ID))
 		case seen[r.ID]:
 			problems = append(problems, fmt.Sprintf("rule id %q is used twice", r.ID))

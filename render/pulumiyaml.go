@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -97,7 +98,7 @@ func str(s string) *yaml.Node {
 	switch {
 	case strings.Contains(s, "\n"):
 		n.Style = yaml.LiteralStyle
-	case ambiguous.MatchString(s):
+	case ambiguous().MatchString(s):
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n
@@ -105,7 +106,9 @@ func str(s string) *yaml.Node {
 
 // ambiguous matches strings that some YAML reader (YAML 1.1 booleans,
 // sexagesimal numbers) could take for something else: they are quoted.
-var ambiguous = regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null|~|[-+.0-9].*)$`)
+var ambiguous = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null|~|[-+.0-9].*)$`)
+})
 
 // yamlValue converts model plain data to a YAML node.
 func yamlValue(v any) (*yaml.Node, error) {

@@ -7,10 +7,10 @@ import (
 	"sort"
 
 	"cuelang.org/go/cue"
-	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/encoding/jsonschema"
 
+	"github.com/slurmspec/slurmspec/compiler/cuectx"
 	"github.com/slurmspec/slurmspec/compiler/load"
 )
 
@@ -22,7 +22,7 @@ const JSONSchemaID = "https://github.com/slurmspec/slurmspec/schema/cluster.sche
 // snake_case), as the loader accepts both, and a "$schema" property is
 // allowed so that a spec can name the schema.
 func JSONSchema() ([]byte, error) {
-	v := cuecontext.New().CompileBytes(source, cue.Filename("schema/cluster.cue"))
+	v := cuectx.New().CompileBytes(source, cue.Filename("schema/cluster.cue"))
 	if err := v.Err(); err != nil {
 		return nil, fmt.Errorf("compiling schema: %w", err)
 	}
@@ -30,7 +30,7 @@ func JSONSchema() ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("generating JSON Schema: %w", err)
 	}
-	ctx := cuecontext.New()
+	ctx := cuectx.New()
 	gen := ctx.BuildExpr(expr)
 	raw, err := gen.MarshalJSON()
 	if err != nil {

@@ -22,11 +22,11 @@ import (
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/ast"
-	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/literal"
 	"cuelang.org/go/cue/token"
 
+	"github.com/slurmspec/slurmspec/compiler/cuectx"
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/load"
 )
@@ -129,7 +129,7 @@ func regexesOf(v cue.Value, depth int) []string {
 func New() (*Schema, error) { return compile(source) }
 
 func compile(src []byte) (*Schema, error) {
-	ctx := cuecontext.New()
+	ctx := cuectx.New()
 	v := ctx.CompileBytes(src, cue.Filename("schema/cluster.cue"))
 	if err := v.Err(); err != nil {
 		return nil, fmt.Errorf("internal error: compiling embedded schema: %w", err)
@@ -347,7 +347,7 @@ func (s *Schema) check(doc *load.Document, lean bool) (l diag.List) {
 // unify validates a document given as a CUE expression.
 func (s *Schema) unify(expr ast.Expr) []cueError {
 	// A one-off context per check: values from different contexts combine.
-	ctx := cuecontext.New()
+	ctx := cuectx.New()
 	return cueErrorList(s.cluster.Unify(ctx.BuildExpr(expr)).Validate(cue.Concrete(true)))
 }
 

@@ -36,6 +36,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/machines"
@@ -90,8 +91,8 @@ const (
 )
 
 var (
-	clusterIDRe = regexp.MustCompile(`^[a-z][a-z0-9]{0,9}$`)
-	configKeyRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,63}$`)
+	clusterIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]{0,9}$`) })
+	configKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,63}$`) })
 )
 
 // kv is one slurm.conf pair as it goes into a config map.
@@ -132,7 +133,7 @@ func (im *importer) note(line int, format string, args ...any) {
 // read.
 func Import(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, err error) {
 	im := &importer{opt: opt, cat: machines.Default(), keys: catalog.Default()}
-	if opt.ClusterID != "" && !clusterIDRe.MatchString(opt.ClusterID) {
+	if opt.ClusterID != "" && !clusterIDRe().MatchString(opt.ClusterID) {
 		return nil, nil, fmt.Errorf("cluster id %q: a Slurm cluster id is 1-10 lowercase letters and digits starting with a letter", opt.ClusterID)
 	}
 	conf = im.dropIncludes(conf)
@@ -228,7 +229,7 @@ type scanInfo struct {
 }
 
 var (
-	hintRe        = regexp.MustCompile(`^# nodePools\[\d+\] "([^"]*)": ([^,;\s]+)[,;]`)
+	hintRe        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^# nodePools\[\d+\] "([^"]*)": ([^,;\s]+)[,;]`) })
 	userConfigHdr = "# orchestratorSpec.slurmSpec.config"
 )
 
@@ -239,7 +240,7 @@ func scan(conf []byte) scanInfo {
 		raw = strings.TrimRight(raw, "\r")
 		trimmed := strings.TrimSpace(raw)
 		if strings.HasPrefix(trimmed, "#") {
-			if m := hintRe.FindStringSubmatch(trimmed); m != nil {
+			if m := hintRe().FindStringSubmatch(trimmed); m != nil {
 				si.machineHint[m[1]] = m[2]
 			}
 			inUser = trimmed == userConfigHdr
@@ -373,7 +374,7 @@ func validValue(v string) bool {
 // the pair in the catalog's spelling; ok is false (with a note) when it
 // cannot be written.
 func (im *importer) configPair(scope catalog.Scope, where string, line int, key, value string) (kv, bool) {
-	if !configKeyRe.MatchString(key) {
+	if !configKeyRe().MatchString(key) {
 		im.note(line, "%s key %q dropped: not a slurm.conf key name", where, key)
 		return kv{}, false
 	}

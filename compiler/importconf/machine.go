@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/machines"
 )
@@ -170,7 +171,7 @@ func abs(i int) int {
 	return i
 }
 
-var nonAlnum = regexp.MustCompile(`[^a-z0-9]+`)
+var nonAlnum = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[^a-z0-9]+`) })
 
 // todoMachineType is the placeholder written when no machine type fits:
 // "TODO-cpus-64-mem-257000" (with "-gpus-8-h100" for GPUs). Its capitals
@@ -180,7 +181,7 @@ func todoMachineType(hw hardware) string {
 	s := "TODO-cpus-" + itoaOr(hw.CPUs, "unknown") + "-mem-" + itoaOr(hw.RealMemory, "unknown")
 	if hw.GPUs > 0 {
 		s += fmt.Sprintf("-gpus-%d", hw.GPUs)
-		if t := strings.Trim(nonAlnum.ReplaceAllString(strings.ToLower(hw.GPUType), "-"), "-"); t != "" {
+		if t := strings.Trim(nonAlnum().ReplaceAllString(strings.ToLower(hw.GPUType), "-"), "-"); t != "" {
 			s += "-" + t
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/machines"
 	"regexp"
 	"strconv"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -164,14 +165,14 @@ func seq(items ...*yaml.Node) *yaml.Node {
 
 // yaml11Special are plain scalars that YAML 1.1 readers take for booleans
 // or null; they are quoted so that every reader sees a string.
-var yaml11Special = regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null|~)$`)
+var yaml11Special = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null|~)$`) })
 
 // str is a string scalar; the encoder quotes it where a plain scalar would
 // read back as something else ("10", "true"), and so do we for YAML 1.1
 // booleans ("OFF").
 func str(s string) *yaml.Node {
 	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if yaml11Special.MatchString(s) {
+	if yaml11Special().MatchString(s) {
 		n.Style = yaml.DoubleQuotedStyle
 	}
 	return n

@@ -5,12 +5,12 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
-	"cuelang.org/go/cue/cuecontext"
 	"cuelang.org/go/cue/errors"
 	"cuelang.org/go/cue/format"
 	"cuelang.org/go/cue/parser"
 	"cuelang.org/go/cue/token"
 
+	"github.com/slurmspec/slurmspec/compiler/cuectx"
 	"github.com/slurmspec/slurmspec/compiler/diag"
 )
 
@@ -29,7 +29,7 @@ func parseCUE(name string, data []byte) (root *Node, l diag.List) {
 	if err != nil {
 		return nil, cueErrors(name, err, RuleSyntax, "CUE syntax error: ", "fix the CUE syntax at this position")
 	}
-	v := cuecontext.New().BuildFile(f)
+	v := cuectx.New().BuildFile(f)
 	if err := v.Err(); err != nil {
 		return nil, cueErrors(name, err, RuleSyntax, "CUE evaluation error: ", "")
 	}

@@ -17,6 +17,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
 )
@@ -153,11 +154,13 @@ func FilestoreTiers() []string {
 }
 
 var (
-	reZone     = regexp.MustCompile(`^[a-z]+-[a-z]+[0-9]{1,2}-[a-z]$`)
-	reRegion   = regexp.MustCompile(`^[a-z]+-[a-z]+[0-9]{1,2}$`)
-	reShare    = regexp.MustCompile(`^[a-z][a-z0-9_]{0,15}$`)
-	reInstance = regexp.MustCompile(`^projects/([^/]+)/locations/([^/]+)/instances/([^/]+)$`)
-	reNetwork  = regexp.MustCompile(`^projects/([^/]+)/global/networks/([^/]+)$`)
+	reZone     = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+-[a-z]+[0-9]{1,2}-[a-z]$`) })
+	reRegion   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+-[a-z]+[0-9]{1,2}$`) })
+	reShare    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_]{0,15}$`) })
+	reInstance = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^projects/([^/]+)/locations/([^/]+)/instances/([^/]+)$`)
+	})
+	reNetwork = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^projects/([^/]+)/global/networks/([^/]+)$`) })
 )
 
 // ErrIdentity is returned by New when the cluster's project, region or id
@@ -244,19 +247,19 @@ func filestore(c *ir.Cluster, opt Options) (Resource, error) {
 	if share == "" {
 		share = DefaultFilestoreShare
 	}
-	if !reShare.MatchString(share) {
+	if !reShare().MatchString(share) {
 		return Resource{}, fmt.Errorf("--filestore-share %q: a file share name is 1-16 lowercase letters, digits or _, starting with a letter", share)
 	}
 	name := c.Slurm.HomeDirectoryStorage.Value
-	mm := reInstance.FindStringSubmatch(name)
+	mm := reInstance().FindStringSubmatch(name)
 	if mm == nil {
 		return Resource{}, fmt.Errorf("homeDirectoryStorage %q is not projects/P/locations/L/instances/NAME", name)
 	}
 	project, location, instance := mm[1], mm[2], mm[3]
 	switch {
-	case regionalTiers[tier] && !reRegion.MatchString(location):
+	case regionalTiers[tier] && !reRegion().MatchString(location):
 		return Resource{}, fmt.Errorf("--create-home-filestore: a %s instance lives in a region, but homeDirectoryStorage %q names location %q", tier, name, location)
-	case !regionalTiers[tier] && !reZone.MatchString(location):
+	case !regionalTiers[tier] && !reZone().MatchString(location):
 		return Resource{}, fmt.Errorf("--create-home-filestore: a %s instance lives in a zone, but homeDirectoryStorage %q names location %q", tier, name, location)
 	}
 	for _, p := range c.NodePools {
@@ -272,7 +275,7 @@ func filestore(c *ir.Cluster, opt Options) (Resource, error) {
 		return Resource{}, fmt.Errorf("--create-home-filestore: the spec has no network.network to connect the instance to")
 	}
 	network := c.Network.Value
-	if nm := reNetwork.FindStringSubmatch(network); nm != nil && nm[1] == project {
+	if nm := reNetwork().FindStringSubmatch(network); nm != nil && nm[1] == project {
 		network = nm[2] // same project: Filestore takes the network's name
 	}
 	return Resource{

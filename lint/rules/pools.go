@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
@@ -102,8 +103,8 @@ func orList(names []string) string {
 }
 
 var (
-	zoneRe   = regexp.MustCompile(`^([a-z]+-[a-z]+[0-9]{1,2})-[a-z]$`)
-	regionRe = regexp.MustCompile(`^[a-z]+-[a-z]+[0-9]{1,2}$`)
+	zoneRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]+-[a-z]+[0-9]{1,2})-[a-z]$`) })
+	regionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+-[a-z]+[0-9]{1,2}$`) })
 )
 
 // filestoreLocation returns the location segment of a Filestore name, or
@@ -113,7 +114,7 @@ func filestoreLocation(name string) string {
 	for i := 0; i+1 < len(parts); i++ {
 		if parts[i] == "locations" {
 			loc := parts[i+1]
-			if zoneRe.MatchString(loc) || regionRe.MatchString(loc) {
+			if zoneRe().MatchString(loc) || regionRe().MatchString(loc) {
 				return loc
 			}
 			return ""
@@ -125,10 +126,10 @@ func filestoreLocation(name string) string {
 // regionOf returns the region of a zone, or the location itself when it is
 // a region; "" for anything else (placeholders).
 func regionOf(loc string) string {
-	if m := zoneRe.FindStringSubmatch(loc); m != nil {
+	if m := zoneRe().FindStringSubmatch(loc); m != nil {
 		return m[1]
 	}
-	if regionRe.MatchString(loc) {
+	if regionRe().MatchString(loc) {
 		return loc
 	}
 	return ""
@@ -180,7 +181,7 @@ func filestoreCheck(p *lint.Pass, fs ir.Str, loc string, pool *ir.NodePool) {
 	case regionOf(loc) != region:
 		p.Report(fs.Pos, fs.Path, fmt.Sprintf("use a Filestore instance in %s (or zone %s)", region, zone),
 			"Filestore instance in %s, but node pool %q is in zone %s (region %s)", loc, pool.ID.Value, zone, region)
-	case zoneRe.MatchString(loc) && loc != zone:
+	case zoneRe().MatchString(loc) && loc != zone:
 		p.ReportAs(diag.Warning, fs.Pos, fs.Path, fmt.Sprintf("put the instance in %s, or the pool in %s", zone, loc),
 			"zonal Filestore instance in %s, but node pool %q is in zone %s: every file access crosses zones", loc, pool.ID.Value, zone)
 	}

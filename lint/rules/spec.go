@@ -3,6 +3,7 @@ package rules
 import (
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
@@ -123,7 +124,7 @@ var UnknownMachineType = &lint.Rule{
 	},
 }
 
-var placeholderRe = regexp.MustCompile(`^[A-Z][A-Z0-9_-]*$`)
+var placeholderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9_-]*$`) })
 
 // Placeholder reports placeholders copied from the docs.
 var Placeholder = &lint.Rule{
@@ -142,7 +143,7 @@ var Placeholder = &lint.Rule{
 			}
 			var found []string
 			for _, seg := range strings.Split(s.Value, "/") {
-				if placeholderRe.MatchString(seg) {
+				if placeholderRe().MatchString(seg) {
 					found = append(found, seg)
 				}
 			}

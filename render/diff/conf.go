@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
@@ -93,7 +94,7 @@ type conf struct {
 	nodes       map[string]attrs
 }
 
-var headerRe = regexp.MustCompile(`(?m)^#.*rendered by slurmspec for Slurm (\d+\.\d+)`)
+var headerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#.*rendered by slurmspec for Slurm (\d+\.\d+)`) })
 
 // parseConf reads a rendered slurm.conf: comments are dropped, keys
 // canonicalised, and NodeName host lists expanded to single nodes.
@@ -103,7 +104,7 @@ func parseConf(data []byte, budget *int) (*conf, error) {
 		return nil, err
 	}
 	c := &conf{global: map[string]*globalKey{}, partitions: map[string]attrs{}, nodeSets: map[string]attrs{}, nodes: map[string]attrs{}}
-	if m := headerRe.FindSubmatch(data); m != nil {
+	if m := headerRe().FindSubmatch(data); m != nil {
 		c.version, c.hasVersion = parseSeries(string(m[1]))
 	}
 	for _, p := range f.Global {

@@ -78,11 +78,13 @@ func (o Options) withDefaults() Options {
 }
 
 var (
-	instanceRe    = regexp.MustCompile(`^projects/([^/]+)/locations/([^/]+)/instances/([^/]+)$`)
-	placeholderRe = regexp.MustCompile(`^[A-Z][A-Z0-9_-]*$`)
-	zoneRe        = regexp.MustCompile(`^([a-z]+-[a-z]+[0-9]{1,2})-[a-z]$`)
-	regionRe      = regexp.MustCompile(`^[a-z]+-[a-z]+[0-9]{1,2}$`)
-	numberRe      = regexp.MustCompile(`^[0-9]+$`)
+	instanceRe = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^projects/([^/]+)/locations/([^/]+)/instances/([^/]+)$`)
+	})
+	placeholderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9_-]*$`) })
+	zoneRe        = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]+-[a-z]+[0-9]{1,2})-[a-z]$`) })
+	regionRe      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+-[a-z]+[0-9]{1,2}$`) })
+	numberRe      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9]+$`) })
 )
 
 // use is one place in the spec that names an instance.
@@ -104,12 +106,12 @@ func targets(c *ir.Cluster) []*target {
 	var out []*target
 	byName := map[string]*target{}
 	add := func(s ir.Str, pool *ir.NodePool) {
-		m := instanceRe.FindStringSubmatch(s.Value)
+		m := instanceRe().FindStringSubmatch(s.Value)
 		if !s.Set || m == nil {
 			return
 		}
 		for _, seg := range m[1:] {
-			if placeholderRe.MatchString(seg) {
+			if placeholderRe().MatchString(seg) {
 				return
 			}
 		}
@@ -286,10 +288,10 @@ func reason(err error) string {
 // regionOf returns the region of a zone, the location itself when it is a
 // region, and "" otherwise.
 func regionOf(loc string) string {
-	if m := zoneRe.FindStringSubmatch(loc); m != nil {
+	if m := zoneRe().FindStringSubmatch(loc); m != nil {
 		return m[1]
 	}
-	if regionRe.MatchString(loc) {
+	if regionRe().MatchString(loc) {
 		return loc
 	}
 	return ""
@@ -298,7 +300,7 @@ func regionOf(loc string) string {
 // checkInstance reports the rules on one instance that exists.
 func checkInstance(l *diag.List, c *ir.Cluster, t *target, inst *filestorepb.Instance, opt Options) {
 	loc := t.location
-	if m := instanceRe.FindStringSubmatch(inst.GetName()); m != nil {
+	if m := instanceRe().FindStringSubmatch(inst.GetName()); m != nil {
 		loc = m[2] // the location the API reports
 	}
 	for _, u := range t.uses {
@@ -347,7 +349,7 @@ func locationCheck(l *diag.List, c *ir.Cluster, t *target, loc string, u use) {
 	if region == "" {
 		return
 	}
-	if cr := c.Region.Value; regionRe.MatchString(cr) && cr != region {
+	if cr := c.Region.Value; regionRe().MatchString(cr) && cr != region {
 		l.Add(diag.Diagnostic{Rule: online.RuleLocationMismatch, Severity: diag.Error, Pos: u.s.Pos, Path: u.s.Path,
 			Message: fmt.Sprintf("Filestore instance %q is in %s, but the cluster is in region %s", t.id, loc, cr),
 			Hint:    fmt.Sprintf("use a Filestore instance in %s", cr),
@@ -362,7 +364,7 @@ func locationCheck(l *diag.List, c *ir.Cluster, t *target, loc string, u use) {
 	for _, p := range pools {
 		zone := p.Zone.Value
 		zr := regionOf(zone)
-		if seen[zone] || zr == "" || !zoneRe.MatchString(zone) {
+		if seen[zone] || zr == "" || !zoneRe().MatchString(zone) {
 			continue
 		}
 		seen[zone] = true
@@ -370,7 +372,7 @@ func locationCheck(l *diag.List, c *ir.Cluster, t *target, loc string, u use) {
 		case zr != region:
 			l.Errorf(online.RuleLocationMismatch, u.s.Pos, u.s.Path, fmt.Sprintf("use a Filestore instance in %s (or zone %s)", zr, zone),
 				"Filestore instance %q is in %s, but node pool %q is in zone %s (region %s)", t.id, loc, p.ID.Value, zone, zr)
-		case zoneRe.MatchString(loc) && loc != zone:
+		case zoneRe().MatchString(loc) && loc != zone:
 			l.Warnf(online.RuleLocationMismatch, u.s.Pos, u.s.Path, fmt.Sprintf("put the instance in %s, or the pool in %s", zone, loc),
 				"zonal Filestore instance %q is in %s, but node pool %q is in zone %s: every file access crosses zones", t.id, loc, p.ID.Value, zone)
 		}
@@ -408,7 +410,7 @@ func sameNetwork(a, b network) bool {
 	if a.name != b.name {
 		return false
 	}
-	if a.project == "" || b.project == "" || numberRe.MatchString(a.project) != numberRe.MatchString(b.project) {
+	if a.project == "" || b.project == "" || numberRe().MatchString(a.project) != numberRe().MatchString(b.project) {
 		return true
 	}
 	return a.project == b.project
