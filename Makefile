@@ -53,6 +53,7 @@ demo: build
 generate:
 	$(GO) generate ./...
 	SLURMSPEC_UPDATE=1 $(GO) test ./lint/rules/ -run TestRulesDocIsCurrent
+	SLURMSPEC_UPDATE=1 $(GO) test ./schema/ -run TestShapeIsCurrent
 
 # A short run of every fuzz target (CI runs it after the tests). A crash
 # leaves its input under the package's testdata/fuzz/: commit it with the fix.

@@ -50,15 +50,18 @@ const (
 	RuleInternal     = "internal-error"
 )
 
-// Schema is a compiled schema. It is safe for concurrent use by Check.
+// Schema is the embedded schema, ready to check documents. It is safe for
+// concurrent use by Check.
 type Schema struct {
-	cluster cue.Value
-	root    *shape
-	results resultCache // by lean document
+	// root is the shape of #Cluster, generated from the CUE (shape_gen.go).
+	root *shape
 	// patternMsgs maps a regular expression of the schema to the message
-	// its @msg attribute gives. It is read from the schema when a message
-	// first needs it: most runs find no pattern errors.
-	patternMsgs func() map[string]message
+	// its @msg attribute gives (generated too).
+	patternMsgs map[string]message
+	// cluster is #Cluster, compiled on first use: a spec whose values Go
+	// finds valid and whose lean document was unified before needs no CUE.
+	cluster func() (cue.Value, error)
+	results resultCache // by lean document
 }
 
 // message is a friendly message from an @msg(rule, "text") attribute.
@@ -66,96 +69,39 @@ type message struct {
 	rule, text string
 }
 
-func attrMessage(v cue.Value) (message, bool) {
-	a := v.Attribute("msg")
-	if a.Err() != nil || a.NumArgs() < 2 {
-		return message{}, false
+// New returns the embedded schema. Its shape, the part the data walk
+// needs, is Go code generated from cluster.cue; the CUE itself starts
+// compiling in the background, so that it is ready (on two cores) by the
+// time a spec has been read and walked and needs unification. The error is
+// for schemas that cannot be used; the embedded one always can (tested).
+func New() (*Schema, error) {
+	s := &Schema{
+		root:        generatedShape(),
+		patternMsgs: generatedPatternMsgs(),
+		cluster:     sync.OnceValues(func() (cue.Value, error) { return compileCluster(source) }),
 	}
-	rule, err1 := a.String(0)
-	text, err2 := a.String(1)
-	if err1 != nil || err2 != nil {
-		return message{}, false
-	}
-	return message{rule, text}, true
-}
-
-// collectPatternMsgs records, for every definition and field carrying an
-// @msg attribute, the regular expressions it constrains with.
-func collectPatternMsgs(v cue.Value, out map[string]message, depth int) {
-	if depth > 32 {
-		return
-	}
-	it, err := v.Fields(cue.Optional(true), cue.Definitions(true))
-	if err != nil {
-		return
-	}
-	for it.Next() {
-		fv := it.Value()
-		if m, ok := attrMessage(fv); ok {
-			for _, re := range regexesOf(fv, 0) {
-				out[re] = m
-			}
-		}
-		if it.Selector().IsDefinition() {
-			collectPatternMsgs(fv, out, depth+1)
-		}
-	}
-}
-
-// regexesOf returns the =~ patterns of a constraint expression.
-func regexesOf(v cue.Value, depth int) []string {
-	if depth > 8 {
-		return nil
-	}
-	op, args := v.Expr()
-	switch op {
-	case cue.RegexMatchOp:
-		if len(args) == 1 {
-			if re, err := args[0].String(); err == nil {
-				return []string{re}
-			}
-		}
-	case cue.AndOp, cue.OrOp:
-		var out []string
-		for _, a := range args {
-			out = append(out, regexesOf(a, depth+1)...)
-		}
-		return out
-	}
-	return nil
-}
-
-// New compiles the embedded schema.
-func New() (*Schema, error) { return compile(source) }
-
-func compile(src []byte) (*Schema, error) {
-	ctx := cuectx.New()
-	v := ctx.CompileBytes(src, cue.Filename("schema/cluster.cue"))
-	if err := v.Err(); err != nil {
-		return nil, fmt.Errorf("internal error: compiling embedded schema: %w", err)
-	}
-	s := &Schema{cluster: v.LookupPath(cue.ParsePath("#Cluster"))}
-	if !s.cluster.Exists() {
-		return nil, fmt.Errorf("internal error: embedded schema lacks #Cluster")
-	}
-	file, ok := v.Source().(*ast.File)
-	if !ok {
-		return nil, fmt.Errorf("internal error: embedded schema has no syntax tree")
-	}
-	s.root = shapeBuilder{root: v, reads: schemaReads(file), leaves: &leafCache{m: map[string]*leafCheck{}}}.build(s.cluster, 0)
-	s.patternMsgs = sync.OnceValue(func() map[string]message {
-		m := map[string]message{}
-		collectPatternMsgs(v, m, 0)
-		return m
-	})
+	go s.cluster() // the Once keeps the result for unify
 	return s, nil
 }
 
-// shape is the part of the schema that the data walk needs, read once from
-// CUE: which fields an object may have, which objects are free-form maps and
-// what lists hold, and what Go can check itself (lean.go).
+// compileCluster compiles a schema source and returns its #Cluster.
+func compileCluster(src []byte) (cue.Value, error) {
+	v := cuectx.New().CompileBytes(src, cue.Filename("schema/cluster.cue"))
+	if err := v.Err(); err != nil {
+		return cue.Value{}, fmt.Errorf("compiling the embedded schema: %w", err)
+	}
+	cluster := v.LookupPath(cue.ParsePath("#Cluster"))
+	if !cluster.Exists() {
+		return cue.Value{}, fmt.Errorf("the embedded schema lacks #Cluster")
+	}
+	return cluster, nil
+}
+
+// shape is the part of the schema that the data walk needs: which fields
+// an object may have, which objects are free-form maps and what lists
+// hold, and what Go can check itself (lean.go). It is read from the CUE by
+// the shape builder (shapebuild_test.go) into shape_gen.go.
 type shape struct {
-	value  cue.Value
 	msg    *message // the field's @msg
 	any    bool     // anything goes below (output-only fields)
 	fields map[string]*shape
@@ -165,10 +111,9 @@ type shape struct {
 	pattern  *shape // set for free-form maps (marked @slurmspec(map) in the CUE): their values
 	elem     *shape // element of a list
 
-	// leaf returns the constraint of a scalar field when Go can evaluate
-	// it, nil otherwise. It is read from CUE on first use: a spec uses a
-	// fraction of the schema's fields, and start-up time counts.
-	leaf func() *leafCheck
+	// leaf is the constraint of a scalar field when Go can evaluate it,
+	// nil otherwise.
+	leaf *leafCheck
 	// read marks a field that other constraints read: it and everything
 	// below it always go to CUE.
 	read bool
@@ -183,108 +128,12 @@ type shape struct {
 	keyRe *lazyRegexp
 }
 
-// shapeBuilder reads shapes from the compiled schema.
-type shapeBuilder struct {
-	root   cue.Value       // the whole schema file
-	reads  map[string]bool // schemaReads
-	leaves *leafCache      // by definition, for fields that only name one
-}
-
-type leafCache struct {
-	mu sync.Mutex
-	m  map[string]*leafCheck
-}
-
-func (b shapeBuilder) build(v cue.Value, depth int) *shape {
-	s := &shape{value: v, minLen: -1}
-	k := v.IncompleteKind()
-	if k == cue.TopKind || depth > 32 {
-		s.any = true
-		return s
-	}
-	if k&cue.StructKind != 0 {
-		if it, err := v.Fields(cue.Optional(true)); err == nil {
-			for it.Next() {
-				if s.fields == nil {
-					s.fields = map[string]*shape{}
-				}
-				name := it.Selector().Unquoted()
-				if it.Selector().ConstraintType() == cue.RequiredConstraint {
-					s.required = append(s.required, name)
-				}
-				fv := it.Value()
-				var child *shape
-				if a := fv.Attribute("slurmspec"); a.Err() == nil && a.Contents() == "map" {
-					// A free-form map: its keys are data; its values are
-					// checked by Go when their constraint allows, otherwise
-					// by unification.
-					child = &shape{value: fv, minLen: -1, pattern: &shape{any: true, minLen: -1}}
-					if key, mv, ok := mapPattern(fv, b.root); ok {
-						child.keyRe = compiledLazily(key)
-						child.pattern = &shape{value: mv, leaf: b.lazyLeaf(mv), minLen: -1}
-					}
-				} else {
-					child = b.build(fv, depth+1)
-				}
-				child.read = b.reads[name]
-				if m, ok := attrMessage(fv); ok {
-					child.msg = &m
-				}
-				s.fields[name] = child
-				s.names = append(s.names, name)
-			}
-		}
-		sort.Strings(s.names)
-	}
-	if k&cue.ListKind != 0 {
-		if ev := v.LookupPath(cue.MakePath(cue.AnyIndex)); ev.Exists() {
-			s.elem = b.build(ev, depth+1)
-			if n, ok := listForm(v); ok {
-				s.minLen = n
-				s.elementwise = s.elem.fields != nil
-			}
-		}
-	}
-	if k&^(cue.StringKind|cue.IntKind|cue.FloatKind|cue.BoolKind) == 0 {
-		s.leaf = b.lazyLeaf(v)
-	}
-	return s
-}
-
-// lazyLeaf compiles the constraint of a scalar field on first use, once
-// per definition for the many fields that only name one (#PoolID,
-// #NonEmpty, ...; the schema is one file of top-level definitions): reading
-// a constraint with Value.Expr is the larger part of compiling the schema.
-func (b shapeBuilder) lazyLeaf(v cue.Value) func() *leafCheck {
-	return sync.OnceValue(func() *leafCheck {
-		op, args := v.Expr()
-		name := ""
-		if op == cue.SelectorOp && len(args) == 2 {
-			if s, err := args[1].String(); err == nil && strings.HasPrefix(s, "#") {
-				name = s
-			}
-		}
-		if name == "" {
-			lc, _ := compileLeaf(v)
-			return lc
-		}
-		b.leaves.mu.Lock()
-		defer b.leaves.mu.Unlock()
-		if lc, ok := b.leaves.m[name]; ok {
-			return lc
-		}
-		lc, _ := compileLeaf(v)
-		b.leaves.m[name] = lc
-		return lc
-	})
-}
-
 // check returns the shape's leaf constraint, or nil.
 func (s *shape) check() *leafCheck {
-	if s == nil || s.leaf == nil {
+	if s == nil {
 		return nil
 	}
-	return s.leaf()
+	return s.leaf
 }
 
 func (s *shape) lookup(p load.Path) *shape {
@@ -335,20 +184,32 @@ func (s *Schema) check(doc *load.Document, lean bool) (l diag.List) {
 	}
 	expr := c.walk(doc.Root, s.root, make(load.Path, 0, 16), lean)
 	var key strings.Builder
+	var err error
 	if !lean || !exprKey(&key, expr) {
-		c.cueErrors(s.unify(expr))
+		var errs []cueError
+		errs, err = s.unify(expr)
+		c.cueErrors(errs)
 	} else {
-		c.cueErrors(s.results.get(key.String(), func() []cueError { return s.unify(expr) }))
+		var errs []cueError
+		errs, err = s.results.get(key.String(), func() ([]cueError, error) { return s.unify(expr) })
+		c.cueErrors(errs)
+	}
+	if err != nil {
+		c.diags.Errorf(RuleInternal, diag.Pos{File: doc.File}, "", "please report this", "internal error: %v", err)
 	}
 	c.report(references(doc.Root))
 	return c.diags
 }
 
 // unify validates a document given as a CUE expression.
-func (s *Schema) unify(expr ast.Expr) []cueError {
+func (s *Schema) unify(expr ast.Expr) ([]cueError, error) {
+	cluster, err := s.cluster()
+	if err != nil {
+		return nil, err
+	}
 	// A one-off context per check: values from different contexts combine.
 	ctx := cuectx.New()
-	return cueErrorList(s.cluster.Unify(ctx.BuildExpr(expr)).Validate(cue.Concrete(true)))
+	return cueErrorList(cluster.Unify(ctx.BuildExpr(expr)).Validate(cue.Concrete(true))), nil
 }
 
 // resultCache remembers the CUE errors of lean documents. Specs written
@@ -363,21 +224,24 @@ type resultCache struct {
 // maxCachedResults bounds the cache; it is emptied when full.
 const maxCachedResults = 256
 
-func (r *resultCache) get(key string, compute func() []cueError) []cueError {
+func (r *resultCache) get(key string, compute func() ([]cueError, error)) ([]cueError, error) {
 	r.mu.Lock()
 	errs, ok := r.m[key]
 	r.mu.Unlock()
 	if ok {
-		return errs
+		return errs, nil
 	}
-	errs = compute()
+	errs, err := compute()
+	if err != nil {
+		return nil, err
+	}
 	r.mu.Lock()
 	if r.m == nil || len(r.m) >= maxCachedResults {
 		r.m = map[string][]cueError{}
 	}
 	r.m[key] = errs
 	r.mu.Unlock()
-	return errs
+	return errs, nil
 }
 
 type checker struct {
@@ -449,7 +313,7 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path, lean bool) ast.E
 			case sh.fields[f.Name] != nil:
 				child = sh.fields[f.Name]
 			case sh.pattern != nil:
-				if sh.fields == nil && !c.allows(sh, f.Name) {
+				if sh.fields == nil && !c.allows(sh, path, f.Name) {
 					c.badKey(f, path)
 					continue
 				}
@@ -498,16 +362,34 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path, lean bool) ast.E
 	return ast.NewNull()
 }
 
-// allows reports whether a free-form map may have the key: by its
-// pattern in Go when it matches (CUE compiles the patterns of label keys
-// anew after every garbage collection), by CUE otherwise.
-func (c *checker) allows(sh *shape, key string) bool {
+// allows reports whether the free-form map at path may have the key: by
+// its pattern in Go when it matches (CUE compiles the patterns of label
+// keys anew after every garbage collection), by CUE otherwise.
+func (c *checker) allows(sh *shape, path load.Path, key string) bool {
 	if sh.keyRe != nil {
 		if m, ok := sh.keyRe.match(key); ok && m {
 			return true
 		}
 	}
-	return sh.value.Allows(cue.Str(key))
+	cluster, err := c.schema.cluster()
+	if err != nil {
+		return false // unify reports the error
+	}
+	return cluster.LookupPath(cuePath(path)).Allows(cue.Str(key))
+}
+
+// cuePath is the path in #Cluster of a data path: list indices become any
+// element, as every element of a list of the schema has one constraint.
+func cuePath(p load.Path) cue.Path {
+	sels := make([]cue.Selector, len(p))
+	for i, e := range p {
+		if e.IsIndex {
+			sels[i] = cue.AnyIndex
+		} else {
+			sels[i] = cue.Str(e.Name).Optional()
+		}
+	}
+	return cue.MakePath(sels...)
 }
 
 func (c *checker) allValid(items []*load.Node, lc *leafCheck) bool {
@@ -784,7 +666,7 @@ func (s *Schema) messageFor(msg string, path load.Path) (message, bool) {
 	if err != nil {
 		return message{}, false
 	}
-	m, ok := s.patternMsgs()[re]
+	m, ok := s.patternMsgs[re]
 	return m, ok
 }
 

@@ -1,0 +1,342 @@
+package schema
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+
+	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/slurmspec/slurmspec/compiler/cuectx"
+	"github.com/slurmspec/slurmspec/compiler/load"
+)
+
+const shapeFile = "shape_gen.go"
+
+// buildShape compiles a schema source and reads its shape and the
+// messages of its patterns with the shape builder.
+func buildShape(src []byte) (*shape, map[string]message, error) {
+	v := cuectx.New().CompileBytes(src, cue.Filename("schema/cluster.cue"))
+	if err := v.Err(); err != nil {
+		return nil, nil, err
+	}
+	cluster := v.LookupPath(cue.ParsePath("#Cluster"))
+	if !cluster.Exists() {
+		return nil, nil, fmt.Errorf("no #Cluster")
+	}
+	file, ok := v.Source().(*ast.File)
+	if !ok {
+		return nil, nil, fmt.Errorf("no syntax tree")
+	}
+	root := shapeBuilder{root: v, reads: schemaReads(file)}.build(cluster, 0)
+	msgs := map[string]message{}
+	collectPatternMsgs(v, msgs, 0)
+	return root, msgs, nil
+}
+
+// TestShapeIsCurrent checks that shape_gen.go is what the shape builder
+// reads from cluster.cue; SLURMSPEC_UPDATE=1 (make generate) rewrites it.
+func TestShapeIsCurrent(t *testing.T) {
+	root, msgs, err := buildShape(source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := renderShape(root, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("SLURMSPEC_UPDATE") == "1" {
+		if err := os.WriteFile(shapeFile, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(shapeFile)
+	if err != nil {
+		t.Fatalf("%v (make generate writes it)", err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("%s is stale; run make generate (-file +cluster.cue):\n%s", shapeFile, diff)
+	}
+}
+
+// TestGeneratedShapeIsBuilt checks that the generated code rebuilds the
+// shape it was written from: rendering it again gives the same source.
+func TestGeneratedShapeIsBuilt(t *testing.T) {
+	built, msgs, err := buildShape(source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := renderShape(built, msgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := renderShape(generatedShape(), generatedPatternMsgs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(string(want), string(got)); diff != "" {
+		t.Errorf("generatedShape differs from the built shape (-built +generated):\n%s", diff)
+	}
+	// The walk relies on these; a renderer that dropped them would pass
+	// the comparison above.
+	root := generatedShape()
+	pools := root.fields["nodePools"]
+	if pools == nil || pools.elem == nil || !pools.elementwise || pools.minLen < 0 {
+		t.Fatalf("nodePools is not an elementwise list: %+v", pools)
+	}
+	if !pools.elem.fields["provisioningModel"].read || pools.elem.fields["id"].check() == nil {
+		t.Errorf("nodePools[].provisioningModel not read, or nodePools[].id not checked in Go")
+	}
+	config := root.fields["orchestratorSpec"].fields["slurmSpec"].fields["config"]
+	if config.keyRe == nil || config.pattern.check() == nil || config.fields != nil {
+		t.Errorf("slurmSpec.config is not a free-form map with a key pattern and a value check")
+	}
+	if len(root.fields["network"].required) == 0 || root.fields["lustreExportConfig"].fields["destinationBucket"].msg == nil {
+		t.Errorf("required fields or @msg messages missing from the generated shape")
+	}
+	if len(generatedPatternMsgs()) < 5 {
+		t.Errorf("pattern messages missing")
+	}
+}
+
+// TestMapPathsResolve checks that every free-form map of the shape is
+// found in the compiled #Cluster by the path checker.allows looks it up by,
+// and that CUE allows and refuses keys there as the key pattern does.
+func TestMapPathsResolve(t *testing.T) {
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cluster, err := s.cluster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	var visit func(sh *shape, p load.Path)
+	visit = func(sh *shape, p load.Path) {
+		if sh == nil || sh.any {
+			return
+		}
+		if sh.pattern != nil && sh.fields == nil {
+			n++
+			v := cluster.LookupPath(cuePath(p))
+			if !v.Exists() {
+				t.Errorf("map %s: not found in #Cluster: %v", p, v.Err())
+				return
+			}
+			if sh.keyRe != nil {
+				for _, key := range []string{"PriorityType", "team", "bad key", "", "Ä", "9x"} {
+					if m, ok := sh.keyRe.match(key); ok && v.Allows(cue.Str(key)) != m {
+						t.Errorf("map %s, key %q: the key pattern says %v, CUE says %v", p, key, m, !m)
+					}
+				}
+			}
+		}
+		for name, f := range sh.fields {
+			visit(f, append(p[:len(p):len(p)], load.PathElem{Name: name}))
+		}
+		visit(sh.elem, append(p[:len(p):len(p)], load.PathElem{IsIndex: true}))
+	}
+	visit(s.root, nil)
+	if n < 3 {
+		t.Errorf("only %d free-form maps", n)
+	}
+}
+
+// renderShape writes the Go source of shape_gen.go.
+func renderShape(root *shape, msgs map[string]message) ([]byte, error) {
+	r := &shapeRenderer{leaves: map[string]string{}}
+	body := r.shape(root)
+	var b bytes.Buffer
+	b.WriteString("// Code generated by TestShapeIsCurrent from cluster.cue; DO NOT EDIT.\n")
+	b.WriteString("// Regenerate with make generate (SLURMSPEC_UPDATE=1 go test ./schema -run TestShapeIsCurrent).\n\n")
+	b.WriteString("package schema\n\nimport \"cuelang.org/go/cue\"\n\n")
+	b.WriteString("// generatedShape returns a new copy of the shape of #Cluster.\n")
+	b.WriteString("func generatedShape() *shape {\n")
+	for _, decl := range r.decls {
+		b.WriteString(decl)
+	}
+	fmt.Fprintf(&b, "return %s\n}\n\n", body)
+	b.WriteString("// generatedPatternMsgs returns the @msg message of each regular expression of the schema.\n")
+	b.WriteString("func generatedPatternMsgs() map[string]message {\nreturn map[string]message{\n")
+	keys := make([]string, 0, len(msgs))
+	for k := range msgs {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, "%q: {rule: %q, text: %q},\n", k, msgs[k].rule, msgs[k].text)
+	}
+	b.WriteString("}\n}\n")
+	return format.Source(b.Bytes())
+}
+
+type shapeRenderer struct {
+	leaves map[string]string // literal -> variable
+	decls  []string
+}
+
+func (r *shapeRenderer) shape(s *shape) string {
+	if s == nil {
+		return "nil"
+	}
+	var parts []string
+	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
+	add("minLen: %d", s.minLen)
+	if s.any {
+		add("any: true")
+	}
+	if s.read {
+		add("read: true")
+	}
+	if s.elementwise {
+		add("elementwise: true")
+	}
+	if s.msg != nil {
+		add("msg: &message{rule: %q, text: %q}", s.msg.rule, s.msg.text)
+	}
+	if s.fields != nil {
+		names := make([]string, 0, len(s.fields))
+		for name := range s.fields {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		var f strings.Builder
+		f.WriteString("fields: map[string]*shape{\n")
+		for _, name := range names {
+			fmt.Fprintf(&f, "%q: %s,\n", name, strings.TrimPrefix(r.shape(s.fields[name]), "&shape"))
+		}
+		f.WriteString("}")
+		parts = append(parts, f.String())
+	}
+	if s.names != nil {
+		add("names: %s", stringsLit(s.names))
+	}
+	if s.required != nil {
+		add("required: %s", stringsLit(s.required))
+	}
+	if s.pattern != nil {
+		add("pattern: %s", r.shape(s.pattern))
+	}
+	if s.elem != nil {
+		add("elem: %s", r.shape(s.elem))
+	}
+	if s.keyRe != nil {
+		add("keyRe: compiledLazily(%q)", patternOf(s.keyRe))
+	}
+	if s.leaf != nil {
+		add("leaf: %s", r.leaf(s.leaf))
+	}
+	return "&shape{" + strings.Join(parts, ", ") + "}"
+}
+
+// leaf names each distinct leaf constraint once, as the builder shares
+// them between the fields naming one definition.
+func (r *shapeRenderer) leaf(lc *leafCheck) string {
+	var parts []string
+	add := func(format string, args ...any) { parts = append(parts, fmt.Sprintf(format, args...)) }
+	add("kinds: %s", kindLit(lc.kinds))
+	add("maxRunes: %d", lc.maxRunes)
+	if lc.enum != nil {
+		add("enum: %s", stringsLit(lc.enum))
+	}
+	if lc.regexps != nil {
+		add("regexps: %s", regexpsLit(lc.regexps))
+	}
+	if lc.notRegexps != nil {
+		add("notRegexps: %s", regexpsLit(lc.notRegexps))
+	}
+	if lc.notEqual != nil {
+		add("notEqual: %s", stringsLit(lc.notEqual))
+	}
+	if lc.bounds != nil {
+		var bs []string
+		for _, b := range lc.bounds {
+			bs = append(bs, fmt.Sprintf("{op: %s, n: %d}", opLit(b.op), b.n))
+		}
+		add("bounds: []bound{%s}", strings.Join(bs, ", "))
+	}
+	lit := "&leafCheck{" + strings.Join(parts, ", ") + "}"
+	if name, ok := r.leaves[lit]; ok {
+		return name
+	}
+	name := fmt.Sprintf("leaf%d", len(r.leaves))
+	r.leaves[lit] = name
+	r.decls = append(r.decls, fmt.Sprintf("%s := %s\n", name, lit))
+	return name
+}
+
+func stringsLit(list []string) string {
+	q := make([]string, len(list))
+	for i, s := range list {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "[]string{" + strings.Join(q, ", ") + "}"
+}
+
+func regexpsLit(list []*lazyRegexp) string {
+	q := make([]string, len(list))
+	for i, re := range list {
+		q[i] = fmt.Sprintf("compiledLazily(%q)", patternOf(re))
+	}
+	return "[]*lazyRegexp{" + strings.Join(q, ", ") + "}"
+}
+
+// patternOf finds the pattern of a lazyRegexp in the process's cache.
+func patternOf(re *lazyRegexp) string {
+	var pattern string
+	regexps.Range(func(k, v any) bool {
+		if v.(*lazyRegexp) == re {
+			pattern = k.(string)
+			return false
+		}
+		return true
+	})
+	return pattern
+}
+
+func kindLit(k cue.Kind) string {
+	named := []struct {
+		k    cue.Kind
+		name string
+	}{
+		{cue.NullKind, "cue.NullKind"}, {cue.BoolKind, "cue.BoolKind"}, {cue.IntKind, "cue.IntKind"},
+		{cue.FloatKind, "cue.FloatKind"}, {cue.StringKind, "cue.StringKind"}, {cue.BytesKind, "cue.BytesKind"},
+		{cue.StructKind, "cue.StructKind"}, {cue.ListKind, "cue.ListKind"},
+	}
+	var parts []string
+	rest := k
+	for _, n := range named {
+		if rest&n.k != 0 {
+			parts = append(parts, n.name)
+			rest &^= n.k
+		}
+	}
+	if rest != 0 || len(parts) == 0 {
+		parts = append(parts, fmt.Sprintf("cue.Kind(%d)", rest))
+	}
+	return strings.Join(parts, " | ")
+}
+
+func opLit(op cue.Op) string {
+	switch op {
+	case cue.GreaterThanEqualOp:
+		return "cue.GreaterThanEqualOp"
+	case cue.GreaterThanOp:
+		return "cue.GreaterThanOp"
+	case cue.LessThanEqualOp:
+		return "cue.LessThanEqualOp"
+	case cue.LessThanOp:
+		return "cue.LessThanOp"
+	case cue.NotEqualOp:
+		return "cue.NotEqualOp"
+	}
+	return fmt.Sprintf("cue.Op(%d)", op)
+}
