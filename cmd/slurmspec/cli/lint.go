@@ -133,6 +133,9 @@ func expandArgs(args []string) ([]string, error) {
 // schema (CUE values are not shared between goroutines), and returns the
 // results in argument order.
 func lintAll(files []string, f *specFlags, e env) ([]analysis, error) {
+	if e.sizedRun != nil {
+		e.sizedRun(totalSize(files))
+	}
 	results := make([]analysis, len(files))
 	workers := min(runtime.GOMAXPROCS(0), len(files))
 	jobs := make(chan int)
@@ -164,6 +167,21 @@ func lintAll(files []string, f *specFlags, e env) ([]analysis, error) {
 		return nil, err
 	}
 	return results, nil
+}
+
+// totalSize is the sum of the sizes of the files that exist, counted
+// until it passes smallRun (all that tuneGC needs to know).
+func totalSize(files []string) int64 {
+	var total int64
+	for _, file := range files {
+		if fi, err := os.Stat(file); err == nil && fi.Mode().IsRegular() {
+			total += fi.Size()
+		}
+		if total > smallRun {
+			break
+		}
+	}
+	return total
 }
 
 func displayName(file string) string {
