@@ -84,13 +84,20 @@ func New() (*Schema, error) {
 	return s, nil
 }
 
-// compileCluster compiles a schema source and returns its #Cluster.
-func compileCluster(src []byte) (cue.Value, error) {
+// compileCluster compiles a schema source and returns its #Cluster. It
+// runs in New's goroutine, where a panic would end the process: one in the
+// CUE evaluator is returned as an error instead.
+func compileCluster(src []byte) (cluster cue.Value, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("CUE panicked compiling the embedded schema: %v", r)
+		}
+	}()
 	v := cuectx.New().CompileBytes(src, cue.Filename("schema/cluster.cue"))
 	if err := v.Err(); err != nil {
 		return cue.Value{}, fmt.Errorf("compiling the embedded schema: %w", err)
 	}
-	cluster := v.LookupPath(cue.ParsePath("#Cluster"))
+	cluster = v.LookupPath(cue.ParsePath("#Cluster"))
 	if !cluster.Exists() {
 		return cue.Value{}, fmt.Errorf("the embedded schema lacks #Cluster")
 	}

@@ -340,3 +340,31 @@ func opLit(op cue.Op) string {
 	}
 	return fmt.Sprintf("cue.Op(%d)", op)
 }
+
+// TestCompileClusterErrors checks that a schema that does not compile, or
+// lacks #Cluster, is an error of the background compile, not a panic, and
+// that Check then reports an internal error instead of validating.
+func TestCompileClusterErrors(t *testing.T) {
+	for _, src := range []string{"#Cluster: {", "#Other: {}"} {
+		if _, err := compileCluster([]byte(src)); err == nil {
+			t.Errorf("compileCluster(%q): no error", src)
+		}
+	}
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.cluster = func() (cue.Value, error) { return compileCluster([]byte("#Other: {}")) }
+	doc, l := load.Bytes("spec.yaml", []byte("nodePools: []\n"), load.Options{Verbatim: s.Verbatim})
+	if l.HasErrors() {
+		t.Fatal(l)
+	}
+	got := s.Check(doc)
+	found := false
+	for _, d := range got {
+		found = found || d.Rule == RuleInternal
+	}
+	if !found {
+		t.Errorf("Check with a schema that does not compile: no %s diagnostic in %v", RuleInternal, got)
+	}
+}
