@@ -9,36 +9,19 @@ import (
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler"
+	"github.com/slurmspec/slurmspec/compiler/compiletest"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/render"
-	"github.com/slurmspec/slurmspec/schema"
 )
 
 const slurmVersion = "26.05"
 
 // compile loads, schema-checks and compiles a spec, failing the test on any
-// error (the pipeline rendertest.Compile runs, which this package cannot
-// import).
+// error.
 func compile(t *testing.T, name string, src []byte, id compiler.Identity) *ir.Cluster {
 	t.Helper()
-	sch, err := schema.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, l := load.Bytes(name, src, load.Options{Verbatim: sch.Verbatim})
-	if l.HasErrors() {
-		t.Fatalf("load %s: %v\n%s", name, l, src)
-	}
-	if l := sch.Check(doc); l.HasErrors() {
-		t.Fatalf("schema %s: %v\n%s", name, l, src)
-	}
-	c, l := compiler.Compile(doc, id, machines.Default())
-	if l.HasErrors() {
-		t.Fatalf("compile %s: %v\n%s", name, l, src)
-	}
-	return c
+	return compiletest.CompileAs(t, name, string(src), id)
 }
 
 // renderTo renders a cluster into dir and returns the set.
@@ -59,36 +42,6 @@ func renderTo(t *testing.T, c *ir.Cluster, dir string) render.Set {
 	}
 	return set
 }
-
-// rendertestSpec is render/internal/rendertest.Spec (an internal package
-// this one cannot import), kept verbatim: a GPU pool that scales, a CPU
-// pool, a login pool, two partitions, node set config, scripts, and a
-// config key in lower case.
-const rendertestSpec = `
-nodePools:
-- id: gpu
-  machineSpec: {machineType: a4-highgpu-8g}
-  provisioningModel: SPOT
-  scalingSpec: {minNodeCount: 1, maxNodeCount: 3}
-- id: cpu
-  machineSpec: {machineType: n2-standard-16}
-  scalingSpec: {minNodeCount: 2, maxNodeCount: 2}
-- id: login
-  machineSpec: {machineType: n2-standard-8}
-  scalingSpec: {maxNodeCount: 1}
-orchestratorSpec:
-  slurmSpec:
-    loginNodePoolId: login
-    homeDirectoryStorage: projects/acme-prod/locations/us-central1-a/instances/home
-    defaultPartitionId: cpu
-    partitions:
-    - {id: gpu, nodePoolIds: [gpu], config: {PriorityTier: "5", MaxTime: "1-00:00:00"}}
-    - {id: cpu, nodePoolIds: [cpu, gpu]}
-    nodeSets:
-    - {nodePoolId: gpu, config: {Features: b200, Weight: "10"}}
-    config: {preempttype: preempt/partition_prio, PreemptMode: REQUEUE, SelectTypeParameters: CR_Core}
-    prologBashScripts: ["#!/bin/bash\necho one", "#!/bin/bash\necho two"]
-`
 
 // moreSpec covers what the other specs do not: a service default set to its
 // default value by the user, a machine type whose facts other types share
@@ -141,7 +94,7 @@ func TestRoundTrip(t *testing.T) {
 		canonical bool
 	}
 	cases := []tc{
-		{"rendertest.yaml", []byte(rendertestSpec), compiler.Identity{ClusterID: "c"}, false},
+		{"compiletest.yaml", []byte(compiletest.Spec), compiler.Identity{ClusterID: "c"}, false},
 		{"more.yaml", []byte(moreSpec), compiler.Identity{}, true},
 	}
 	examples, err := filepath.Glob("../../examples/*")
@@ -219,7 +172,7 @@ func TestRoundTrip(t *testing.T) {
 // Without ScriptsDir the scripts are notes, and slurm.conf still round
 // trips once Prolog and Epilog lines are set aside.
 func TestRoundTripWithoutScripts(t *testing.T) {
-	c := compile(t, "rendertest.yaml", []byte(rendertestSpec), compiler.Identity{ClusterID: "c"})
+	c := compile(t, "compiletest.yaml", []byte(compiletest.Spec), compiler.Identity{ClusterID: "c"})
 	set := renderTo(t, c, t.TempDir())
 	conf := set.Get("slurm.conf").Data
 	spec, notes, err := Import(conf, nil, Options{})

@@ -8,11 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/compiler"
-	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/compiler/compiletest"
 	"github.com/slurmspec/slurmspec/render"
-	"github.com/slurmspec/slurmspec/schema"
 )
 
 // base is the spec every test edits.
@@ -70,34 +67,18 @@ orchestratorSpec:
 
 // renderer renders specs through the real pipeline.
 type renderer struct {
-	t   *testing.T
-	sch *schema.Schema
+	t *testing.T
 }
 
 func newRenderer(t *testing.T) *renderer {
 	t.Helper()
-	sch, err := schema.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &renderer{t, sch}
+	return &renderer{t}
 }
 
 // render renders a YAML spec for a Slurm series, failing on any error.
 func (r *renderer) render(spec, version string) render.Set {
 	r.t.Helper()
-	doc, l := load.Bytes("spec.yaml", []byte(spec), load.Options{Verbatim: r.sch.Verbatim})
-	if l.HasErrors() {
-		r.t.Fatalf("load: %v", l)
-	}
-	if l := r.sch.Check(doc); l.HasErrors() {
-		r.t.Fatalf("schema: %v", l)
-	}
-	c, l := compiler.Compile(doc, compiler.Identity{ClusterID: "c"}, machines.Default())
-	if l.HasErrors() {
-		r.t.Fatalf("compile: %v", l)
-	}
-	set, l := render.Render(c, render.Options{SlurmVersion: version})
+	set, l := render.Render(compiletest.Compile(r.t, "spec.yaml", spec), render.Options{SlurmVersion: version})
 	if l.HasErrors() {
 		r.t.Fatalf("render: %v", l)
 	}

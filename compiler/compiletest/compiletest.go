@@ -1,6 +1,7 @@
-// Package rendertest compiles specs for the render packages' tests through
-// the real pipeline (load, schema, compile).
-package rendertest
+// Package compiletest compiles specs for other packages' tests through the
+// real pipeline (load, schema, compile), as `slurmspec render` does before
+// it renders, and holds a small spec that uses most of the format.
+package compiletest
 
 import (
 	"testing"
@@ -12,9 +13,16 @@ import (
 	"github.com/slurmspec/slurmspec/schema"
 )
 
-// Compile loads, checks and compiles a spec, failing the test on any
-// error-level diagnostic.
+// Compile loads, checks and compiles a spec as the cluster "c" (the
+// identity of a spec without a name), failing the test on any error-level
+// diagnostic.
 func Compile(t testing.TB, name, src string) *ir.Cluster {
+	t.Helper()
+	return CompileAs(t, name, src, compiler.Identity{ClusterID: "c"})
+}
+
+// CompileAs is Compile with an explicit identity.
+func CompileAs(t testing.TB, name, src string, id compiler.Identity) *ir.Cluster {
 	t.Helper()
 	sch, err := schema.New()
 	if err != nil {
@@ -22,20 +30,21 @@ func Compile(t testing.TB, name, src string) *ir.Cluster {
 	}
 	doc, l := load.Bytes(name, []byte(src), load.Options{Verbatim: sch.Verbatim})
 	if l.HasErrors() {
-		t.Fatalf("load %s: %v", name, l)
+		t.Fatalf("load %s: %v\n%s", name, l, src)
 	}
 	if l := sch.Check(doc); l.HasErrors() {
-		t.Fatalf("schema %s: %v", name, l)
+		t.Fatalf("schema %s: %v\n%s", name, l, src)
 	}
-	c, l := compiler.Compile(doc, compiler.Identity{ClusterID: "c"}, machines.Default())
+	c, l := compiler.Compile(doc, id, machines.Default())
 	if l.HasErrors() {
-		t.Fatalf("compile %s: %v", name, l)
+		t.Fatalf("compile %s: %v\n%s", name, l, src)
 	}
 	return c
 }
 
 // Spec is a small valid spec with a GPU pool that scales, a CPU pool, a
-// login pool, two partitions, node set config and scripts.
+// login pool, two partitions, node set config, scripts, and a config key
+// in lower case.
 const Spec = `
 nodePools:
 - id: gpu
