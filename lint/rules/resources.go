@@ -2,10 +2,12 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
@@ -45,6 +47,78 @@ var MemoryNotTracked = &lint.Rule{
 			}
 		}
 	},
+}
+
+// memDefaults are the keys that give a job memory when it asks for none.
+var memDefaults = []string{"DefMemPerCPU", "DefMemPerGPU", "DefMemPerNode"}
+
+// MemoryDefaultMissing notes GPU partitions where a job that asks for no
+// memory is given a whole node's memory.
+var MemoryDefaultMissing = &lint.Rule{
+	ID:       "memory-default-missing",
+	Severity: diag.Info,
+	Summary:  "Memory is tracked, but a job that asks for none gets all of a GPU node's memory",
+	Doc: doc("With a memory-tracking SelectTypeParameters (CR_Core_Memory is the service default), a job that "+
+		"asks for no memory (no --mem, --mem-per-cpu or --mem-per-gpu) is given DefMemPerCPU, DefMemPerGPU or "+
+		"DefMemPerNode of its partition or of the cluster; with none of them set it is given all of each node's "+
+		"memory, so no other job fits beside it. On a node with several GPUs, a one-GPU job then idles the "+
+		"others. Set a default per GPU (jobs can still ask for more), or make whole-node allocation explicit "+
+		"with OverSubscribe=EXCLUSIVE. The rule looks at partitions with nodes of two or more GPUs.",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4]}",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: \"492974\"}}"),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		if !memoryTracked(e.val("SelectTypeParameters")) {
+			return
+		}
+		for _, k := range memDefaults {
+			if e.user(k) != nil {
+				return
+			}
+		}
+		for _, part := range p.Cluster.Slurm.Partitions {
+			if wholeNodes(part) || slices.ContainsFunc(memDefaults, func(k string) bool { return lookupKV(part.Config, k) != nil }) {
+				continue
+			}
+			var (
+				perGPU  int // the least memory per GPU of the partition's GPU nodes, MiB
+				machine *machines.Machine
+			)
+			for _, id := range part.NodePoolIDs {
+				pool := p.Cluster.Pool(id.Value)
+				if pool == nil || pool.ID.Value == p.Cluster.Slurm.LoginNodePoolID.Value || pool.Machine == nil {
+					continue
+				}
+				gpus, whole := pool.Machine.WholeGPUs()
+				mem := pool.Machine.RealMemoryMiB()
+				if !whole || gpus < 2 || mem == 0 {
+					continue
+				}
+				if m := mem / gpus; machine == nil || m < perGPU {
+					perGPU, machine = m, pool.Machine
+				}
+			}
+			if machine == nil {
+				continue
+			}
+			gpus, _ := machine.WholeGPUs()
+			p.Report(part.ID.Pos, part.ID.Path,
+				fmt.Sprintf("set DefMemPerGPU: \"%d\" in %s.config (the node memory per GPU of %s), or OverSubscribe: EXCLUSIVE if every job takes whole nodes",
+					perGPU, part.Path, machine.Type),
+				"partition %q: a job that asks for no memory is given the whole memory of its %s nodes (%d MiB), so it holds each node and its %d GPUs whatever it asks for",
+				part.ID.Value, machine.Type, machine.RealMemoryMiB(), gpus)
+		}
+	},
+}
+
+// wholeNodes reports whether a partition allocates whole nodes anyway
+// (OverSubscribe=EXCLUSIVE, or Exclusive other than NO).
+func wholeNodes(part *ir.Partition) bool {
+	if os := lookupKV(part.Config, "OverSubscribe"); os != nil && strings.EqualFold(os.Value.Value, "EXCLUSIVE") {
+		return true
+	}
+	ex := lookupKV(part.Config, "Exclusive")
+	return ex != nil && !strings.EqualFold(ex.Value.Value, "NO") && !strings.EqualFold(ex.Value.Value, "NONE")
 }
 
 // MemPerCPUAndNode reports the mutually exclusive memory pairs (S4).

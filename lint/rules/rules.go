@@ -50,6 +50,7 @@ func All() []*lint.Rule {
 
 		// Resource selection, memory, GRES and nodes (S, N).
 		MemoryNotTracked,
+		MemoryDefaultMissing,
 		MemPerCPUAndNode,
 		MaxNodeCountSelect,
 		SelectLinearTopologyTree,

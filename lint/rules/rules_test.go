@@ -108,15 +108,19 @@ func lintFile(t *testing.T, path, version string) diag.List {
 	return lint.Run(c, rules.All(), lint.Config{Options: lint.Options{SlurmVersion: version}}).Sort()
 }
 
-// TestSeed checks that the docs' example has only its placeholder warnings,
-// for the newest series and for Debian bookworm's 22.05.
+// TestSeed checks that the docs' example has only its placeholder warnings
+// and the note that its A4 partition gives jobs without a memory request
+// whole nodes, for the newest series and for Debian bookworm's 22.05.
 func TestSeed(t *testing.T) {
 	for _, v := range []string{"", "26.05", "22.05", "23.11"} {
 		l := lintFile(t, "../../examples/seed.jsonc", v)
 		for _, d := range l {
-			if d.Rule != "placeholder" {
+			if d.Rule != "placeholder" && (d.Rule != "memory-default-missing" || d.Severity != diag.Info) {
 				t.Errorf("seed @%q: unexpected finding %s (%s)", v, d, d.Hint)
 			}
+		}
+		if n := len(positions(l, "memory-default-missing")); n != 1 {
+			t.Errorf("seed @%q: %d memory-default-missing notes, want 1 (the a4 partition)", v, n)
 		}
 		if n := len(positions(l, "placeholder")); n != 6 {
 			t.Errorf("seed @%q: %d placeholder warnings, want 6", v, n)
