@@ -157,6 +157,8 @@ var cases = []ruleCase{
 		Partitions: "- {id: gpu, nodePoolIds: [a4]}\n- {id: debug, nodePoolIds: [cpu]}"}},
 	{rule: "memory-default-missing", name: "whole nodes", spec: spec{Pools: cpuAndA4,
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {OverSubscribe: EXCLUSIVE}}\n- {id: debug, nodePoolIds: [cpu]}"}},
+	{rule: "memory-default-missing", name: "partition units without memory", spec: spec{Pools: cpuAndA4,
+		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {SelectTypeParameters: CR_Core}}\n- {id: debug, nodePoolIds: [cpu]}"}},
 	{rule: "memory-default-missing", name: "memory not tracked", spec: spec{Pools: cpuAndA4, Config: "SelectTypeParameters: CR_Core",
 		Partitions: "- {id: gpu, nodePoolIds: [a4]}\n- {id: debug, nodePoolIds: [cpu]}"}},
 	{rule: "mem-per-cpu-and-node", spec: spec{Config: "»DefMemPerCPU: \"4096\"\nDefMemPerNode: \"65536\"",

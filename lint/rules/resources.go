@@ -80,8 +80,12 @@ var MemoryDefaultMissing = &lint.Rule{
 			if wholeNodes(part) || slices.ContainsFunc(memDefaults, func(k string) bool { return lookupKV(part.Config, k) != nil }) {
 				continue
 			}
+			if stp := lookupKV(part.Config, "SelectTypeParameters"); stp != nil && !memoryTracked(stp.Value.Value) {
+				continue // the partition's own units (S7) do not track memory
+			}
 			var (
 				perGPU  int // the least memory per GPU of the partition's GPU nodes, MiB
+				nodeMem int // the memory of that node, MiB
 				machine *machines.Machine
 			)
 			for _, id := range part.NodePoolIDs {
@@ -90,12 +94,12 @@ var MemoryDefaultMissing = &lint.Rule{
 					continue
 				}
 				gpus, whole := pool.Machine.WholeGPUs()
-				mem := pool.Machine.RealMemoryMiB()
+				mem := nodeMemory(p.Cluster, pool)
 				if !whole || gpus < 2 || mem == 0 {
 					continue
 				}
 				if m := mem / gpus; machine == nil || m < perGPU {
-					perGPU, machine = m, pool.Machine
+					perGPU, nodeMem, machine = m, mem, pool.Machine
 				}
 			}
 			if machine == nil {
@@ -106,9 +110,23 @@ var MemoryDefaultMissing = &lint.Rule{
 				fmt.Sprintf("set DefMemPerGPU: \"%d\" in %s.config (the node memory per GPU of %s), or OverSubscribe: EXCLUSIVE if every job takes whole nodes",
 					perGPU, part.Path, machine.Type),
 				"partition %q: a job that asks for no memory is given the whole memory of its %s nodes (%d MiB), so it holds each node and its %d GPUs whatever it asks for",
-				part.ID.Value, machine.Type, machine.RealMemoryMiB(), gpus)
+				part.ID.Value, machine.Type, nodeMem, gpus)
 		}
 	},
+}
+
+// nodeMemory is the RealMemory, in MiB, of a pool's nodes: the node set's
+// RealMemory when the spec sets one, else what the renderer writes for the
+// machine type (0 when unknown).
+func nodeMemory(c *ir.Cluster, pool *ir.NodePool) int {
+	if ns := c.Slurm.NodeSetFor(pool.ID.Value); ns != nil {
+		if kv := lookupKV(ns.Config, "RealMemory"); kv != nil {
+			if n, ok := parseNum(kv.Value.Value); ok && n > 0 {
+				return int(n)
+			}
+		}
+	}
+	return pool.Machine.RealMemoryMiB()
 }
 
 // wholeNodes reports whether a partition allocates whole nodes anyway

@@ -222,3 +222,22 @@ func TestUnknownVersionFallsBack(t *testing.T) {
 		t.Errorf("PrologTimeout flagged with an unknown version (treated as %s?)", "older")
 	}
 }
+
+// TestMemoryDefaultHint checks the DefMemPerGPU the hint suggests: the
+// memory per GPU of the partition's node, from a node set's RealMemory
+// when the spec sets one.
+func TestMemoryDefaultHint(t *testing.T) {
+	for _, tc := range []struct {
+		nodeSets, want string
+	}{
+		{"", `DefMemPerGPU: "492974"`},
+		{"- {nodePoolId: a4, config: {RealMemory: \"800000\"}}", `DefMemPerGPU: "100000"`},
+	} {
+		s := spec{Pools: cpuAndA4, Partitions: "- {id: gpu, nodePoolIds: [a4]}\n- {id: debug, nodePoolIds: [cpu]}", NodeSets: tc.nodeSets}
+		c := compileAs(t, "spec.yaml", s.YAML(), compiler.Identity{})
+		l := lint.Run(c, []*lint.Rule{rules.MemoryDefaultMissing}, lint.Config{})
+		if len(l) != 1 || !strings.Contains(l[0].Hint, tc.want) {
+			t.Errorf("node sets %q: findings %v, want one whose hint has %s", tc.nodeSets, l, tc.want)
+		}
+	}
+}
