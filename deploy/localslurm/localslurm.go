@@ -830,6 +830,14 @@ func (c *Cluster) stop() error {
 		if err := c.holder.terminate(c.opts.StopTimeout); err != nil {
 			errs = append(errs, err)
 		}
+		// A last sweep once the holder is gone: a process that entered the
+		// namespace after the first sweep (seen once: one process left
+		// after Stop in the real-Slurm suite) is killed and waited for too.
+		if c.ns != "" {
+			if err := killNamespace(c.ns, 0); err != nil {
+				errs = append(errs, err)
+			}
+		}
 	}
 	if c.ctldOutPath != "" {
 		data, err := os.ReadFile(c.ctldOutPath)
