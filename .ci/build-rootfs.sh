@@ -33,9 +33,12 @@ CACHE="${SLURMSPEC_ROOTFS_DIR:-${HOME}/.cache/slurmspec}"
 MIRROR="${SLURMSPEC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
 # Packages: the Slurm daemons and clients, MUNGE, mailutils (Slurm's default
-# MailProg is /bin/mail), libpmix-dev (the unversioned libpmix.so Debian's
-# mpi/pmix plugin loads), and the programs the harness runs inside.
-packages=slurmctld,slurmd,slurm-client,slurmdbd,munge,mailutils,libpmix-dev,util-linux,mount,hostname,procps
+# MailProg is /bin/mail), and the programs the harness runs inside. Not
+# libpmix-dev (on the host it provides the unversioned libpmix.so that
+# Debian's mpi/pmix plugin loads): debootstrap cannot resolve its
+# dependency on "automake | automaken" in trixie, so the script makes that
+# one link itself below.
+packages=slurmctld,slurmd,slurm-client,slurmdbd,munge,mailutils,util-linux,mount,hostname,procps
 
 # suite, debootstrap script and expected Slurm major.minor per release.
 suite_of() {
@@ -90,6 +93,14 @@ build() {
 		tail -n 20 "${CACHE}/rootfs-${release}.log" >&2
 		return 1
 	}
+	# The unversioned libpmix.so next to the library Slurm's mpi/pmix plugin
+	# was built against (else slurmctld logs "can not load PMIx library").
+	local lib
+	for lib in "${tmp}"/usr/lib/*/pmix2/lib/libpmix.so.2; do
+		[ -e "${lib}" ] && [ ! -e "${lib%.2}" ] && ln -s libpmix.so.2 "${lib%.2}"
+	done
+	# The harness mounts its own hosts file over /etc/hosts.
+	[ -e "${tmp}/etc/hosts" ] || printf '127.0.0.1 localhost\n' >"${tmp}/etc/hosts"
 	# Nothing the harness needs lives in apt's caches.
 	rm -rf "${tmp}/var/cache/apt/archives/"*.deb "${tmp}/var/lib/apt/lists/"*
 	version=$(chroot "${tmp}" /usr/sbin/slurmctld -V)

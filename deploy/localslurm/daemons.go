@@ -59,6 +59,20 @@ func (c *Cluster) startDaemon(name string, env []string, program string, args ..
 	return d, nil
 }
 
+// startHostDaemon starts a program outside the cluster's namespace.
+func (c *Cluster) startHostDaemon(name string, env []string, program string, args ...string) (*daemon, error) {
+	cmd := exec.Command(program, args...)
+	cmd.Env = env
+	cmd.Dir = c.workDir
+	d, err := spawn(name, cmd, c.path("log", name+".out"))
+	if err != nil {
+		return nil, &StartError{Stage: name, Err: err}
+	}
+	c.daemons = append(c.daemons, d)
+	c.logf("started %s pid %d (outside the namespace)", name, d.pid())
+	return d, nil
+}
+
 // waitFor polls check until it reports done, the daemon exits, or the
 // timeout or ctx ends.
 func (c *Cluster) waitFor(ctx context.Context, d *daemon, what string, check func(context.Context) (bool, error)) error {
@@ -156,8 +170,12 @@ func (c *Cluster) startAccounting(ctx context.Context, l layout) error {
 		return &StartError{Stage: "mariadb-install-db", Err: fmt.Errorf("%w: %s", err, lastLines(string(out), 8))}
 	}
 	// slurmdbd warns unless the buffer pool and lock wait timeout meet its
-	// recommendations; the pool is reserved, not used.
-	db, err := c.startDaemon("mariadbd", c.clientEnv(), c.tools["mariadbd"], "--no-defaults",
+	// recommendations; the pool is reserved, not used. The host's MariaDB
+	// serves every release, outside the namespace (it needs neither the
+	// host name nor /etc/hosts): slurmdbd 24.11 and 26.05 die at start in
+	// _check_mysql_concat_is_sane against the MariaDB 11.8 of their own
+	// Debian releases (docs/fidelity.md).
+	db, err := c.startHostDaemon("mariadbd", c.clientEnv(), c.tools["mariadbd"], "--no-defaults",
 		"--datadir="+dataDir, "--socket="+socket, "--skip-networking", "--user=root",
 		"--pid-file="+c.path("run", "mariadbd.pid"), "--log-error="+c.path("log", "mariadbd.log"),
 		"--innodb-buffer-pool-size=1G", "--innodb-lock-wait-timeout=900",

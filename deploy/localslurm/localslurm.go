@@ -63,6 +63,13 @@ type Options struct {
 	// StopTimeout is how long Stop waits after SIGTERM before SIGKILL;
 	// zero means 15 seconds.
 	StopTimeout time.Duration
+	// Release is the Slurm release series to run, one of Releases(), such
+	// as "24.11": the host's own Slurm when it is of that series, else the
+	// root file system .ci/build-rootfs.sh built for it (RootFSDir), whose
+	// /usr and /etc are mounted over the host's inside the cluster's
+	// private namespace. Empty means the host's own Slurm. Start checks
+	// that slurmctld -V reports the series; Cluster.Release says what ran.
+	Release string
 }
 
 // StartError is returned by Start when a daemon fails or does not come up.
@@ -99,6 +106,7 @@ type Cluster struct {
 	hostname      string
 	overrides     []Override
 	tools         map[string]string // program name to absolute path
+	release       Release
 	baseEnv       []string          // environment without SLURM_* and MYSQL_*
 	ctldOutPath   string
 
@@ -130,9 +138,13 @@ func Start(ctx context.Context, o Options) (*Cluster, error) {
 	if o.StopTimeout <= 0 {
 		o.StopTimeout = 15 * time.Second
 	}
-	c := &Cluster{opts: o, tools: map[string]string{}}
+	root, err := resolveRoot(o.Release)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{opts: o, tools: map[string]string{}, release: Release{Series: o.Release, Root: root}}
 	for _, t := range requiredTools() {
-		if p, err := lookTool(t.name); err == nil {
+		if p, err := t.find(root); err == nil {
 			c.tools[t.name] = p
 		}
 	}
@@ -221,7 +233,7 @@ func (c *Cluster) start(ctx context.Context) error {
 
 	hostsPath := c.path("etc", "hosts")
 	tools := holderTools{sh: c.tools["sh"], mount: c.tools["mount"], hostname: c.tools["hostname"], sleep: c.tools["sleep"]}
-	holder, err := startHolder(tools, hostsPath, c.hostname, c.path("log", "namespace.out"), c.opts.ReadyTimeout)
+	holder, err := startHolder(tools, hostsPath, c.hostname, c.release.Root, c.path("log", "namespace.out"), c.opts.ReadyTimeout)
 	if err != nil {
 		return &StartError{Stage: "namespace", Err: err}
 	}
@@ -230,6 +242,10 @@ func (c *Cluster) start(ctx context.Context) error {
 		return &StartError{Stage: "namespace", Err: err}
 	}
 	c.logf("namespace holder pid %d (%s), host name %s", holder.pid(), c.ns, c.hostname)
+	if err := c.checkRelease(ctx); err != nil {
+		return &StartError{Stage: "release", Err: err}
+	}
+	c.logf("running %s", c.release)
 
 	if err := c.startMunge(ctx, l.mungeSocket); err != nil {
 		return err
@@ -305,6 +321,10 @@ func (c *Cluster) Processes() []Process {
 	}
 	return ps
 }
+
+// Release returns the Slurm release the cluster runs: its series, the
+// version slurmctld -V reported, and the root file system it came from.
+func (c *Cluster) Release() Release { return c.release }
 
 // Namespace returns the identity of the cluster's private mount namespace,
 // such as "mnt:[4026532176]"; every process of the cluster is in it.
