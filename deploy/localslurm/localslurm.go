@@ -107,7 +107,7 @@ type Cluster struct {
 	overrides     []Override
 	tools         map[string]string // program name to absolute path
 	release       Release
-	baseEnv       []string          // environment without SLURM_* and MYSQL_*
+	baseEnv       []string // environment without SLURM_* and MYSQL_*
 	ctldOutPath   string
 
 	holder  *daemon
