@@ -94,8 +94,9 @@ func TestResolveRoot(t *testing.T) {
 // TestReleasesOnRealSlurm starts the fixture on every release this host can
 // run (with accounting and a stand-in node), and checks that the cluster
 // runs the release asked for (slurmctld -V in the namespace, scontrol show
-// config's SLURM_VERSION), that slurmctld and slurmdbd logged no error,
-// that a job runs, and that Stop leaves nothing behind. A release whose
+// config's SLURM_VERSION), that slurmctld logged no error, that the
+// release's slurmdbd (on the host's MariaDB) answers sacctmgr, that a job
+// runs, and that Stop leaves nothing behind. A release whose
 // root file system is not built is skipped with one line, or fails under
 // CI=true.
 func TestReleasesOnRealSlurm(t *testing.T) {
