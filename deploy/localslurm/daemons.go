@@ -8,7 +8,6 @@ import (
 	"net"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,18 +155,24 @@ func (c *Cluster) startMunge(ctx context.Context, socket string) error {
 func (c *Cluster) startAccounting(ctx context.Context, l layout) error {
 	dataDir := c.path("db", "data")
 	socket := c.path("db", "mysqld.sock")
-	if err := os.MkdirAll(filepath.Dir(dataDir), 0o755); err != nil {
+	// MariaDB's own temporary directory: in the shared /tmp, its temporary
+	// tables are named by process ID, and two installs in different PID
+	// namespaces (parallel sessions on one machine) collided, failing with
+	// "Could not remove temporary table: '/tmp/#sql-temptable-...'" and
+	// "ERROR: 1051 Unknown table 'mysql.tmp_user_sys'".
+	tmpDir := c.path("db", "tmp")
+	if err := os.MkdirAll(tmpDir, 0o755); err != nil {
 		return fmt.Errorf("make database directory: %w", err)
 	}
 	installCtx, cancel := context.WithTimeout(ctx, c.opts.ReadyTimeout)
 	defer cancel()
 	install := exec.CommandContext(installCtx, c.tools["mariadb-install-db"], "--no-defaults",
-		"--datadir="+dataDir, "--user=root", "--auth-root-authentication-method=socket",
+		"--datadir="+dataDir, "--tmpdir="+tmpDir, "--user=root", "--auth-root-authentication-method=socket",
 		"--skip-test-db")
 	install.Env = c.clientEnv()
 	if out, err := install.CombinedOutput(); err != nil {
 		_ = os.WriteFile(c.path("log", "mariadb-install-db.out"), out, 0o644)
-		return &StartError{Stage: "mariadb-install-db", Err: fmt.Errorf("%w: %s", err, lastLines(string(out), 8))}
+		return &StartError{Stage: "mariadb-install-db", Err: fmt.Errorf("%w: %s", err, installErrorLines(string(out), 8))}
 	}
 	// slurmdbd warns unless the buffer pool and lock wait timeout meet its
 	// recommendations; the pool is reserved, not used. The host's MariaDB
@@ -176,7 +181,7 @@ func (c *Cluster) startAccounting(ctx context.Context, l layout) error {
 	// _check_mysql_concat_is_sane against the MariaDB 11.8 of their own
 	// Debian releases (docs/fidelity.md).
 	db, err := c.startHostDaemon("mariadbd", c.clientEnv(), c.tools["mariadbd"], "--no-defaults",
-		"--datadir="+dataDir, "--socket="+socket, "--skip-networking", "--user=root",
+		"--datadir="+dataDir, "--tmpdir="+tmpDir, "--socket="+socket, "--skip-networking", "--user=root",
 		"--pid-file="+c.path("run", "mariadbd.pid"), "--log-error="+c.path("log", "mariadbd.log"),
 		"--innodb-buffer-pool-size=1G", "--innodb-lock-wait-timeout=900",
 		"--innodb-flush-log-at-trx-commit=0")
@@ -221,6 +226,21 @@ func (c *Cluster) startAccounting(ctx context.Context, l layout) error {
 		conn.Close()
 		return true, nil
 	})
+}
+
+// installErrorLines returns the lines of s that mention an error, or else its last
+// n lines.
+func installErrorLines(s string, n int) string {
+	var errs []string
+	for l := range strings.SplitSeq(s, "\n") {
+		if strings.Contains(strings.ToLower(l), "error") {
+			errs = append(errs, l)
+		}
+	}
+	if len(errs) == 0 || len(errs) > n {
+		return lastLines(s, n)
+	}
+	return strings.Join(errs, "\n")
 }
 
 func lastLines(s string, n int) string {
