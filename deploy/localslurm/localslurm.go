@@ -107,6 +107,7 @@ type Cluster struct {
 	overrides     []Override
 	tools         map[string]string // program name to absolute path
 	release       Release
+	layout        layout
 	baseEnv       []string // environment without SLURM_* and MYSQL_*
 	ctldOutPath   string
 
@@ -220,6 +221,7 @@ func (c *Cluster) start(ctx context.Context) error {
 	if len(l.mungeSocket) >= 108 {
 		return fmt.Errorf("work directory %s is too long for a unix socket path (%s)", c.workDir, l.mungeSocket)
 	}
+	c.layout = l
 	if err := applyOverrides(cf, l); err != nil {
 		return fmt.Errorf("override runtime locations: %w", err)
 	}
