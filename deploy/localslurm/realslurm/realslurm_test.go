@@ -242,8 +242,12 @@ func processesUsing(s string) []int {
 // AccountingStorageEnforce=associations,limits,qos, a job from a user
 // without an association is refused, and after `sacctmgr add account` and
 // `sacctmgr add user ... Accounts= Partition=` the same user's job runs. The
-// user is the system user nobody, so nothing on the host changes; root
-// submits as nobody with runuser inside the cluster's namespace.
+// user is the system user daemon (uid 1, on every Debian system), so
+// nothing on the host changes; root submits as daemon with runuser inside
+// the cluster's namespace. Not nobody: slurmctld 26.05 does not resolve
+// uid 65534 ("error: User 65534 not found", the association's user shown
+// as nobody(4294967294)), so its job is refused although the association
+// exists; 22.05 and 24.11 resolve it.
 func testAccounting(t *testing.T, cl *cluster, sp compiled) {
 	if got := cl.run(t, "scontrol", "show", "config"); !strings.Contains(got, "AccountingStorageEnforce = associations,limits,qos") {
 		t.Fatalf("the spec's AccountingStorageEnforce is not in force:\n%s", got)
@@ -252,7 +256,7 @@ func testAccounting(t *testing.T, cl *cluster, sp compiled) {
 	if err != nil {
 		runuser = "/usr/sbin/runuser"
 	}
-	const user, account = "nobody", "research"
+	const user, account = "daemon", "research"
 	part := sp.cluster.Slurm.DefaultPartitionID.Value
 	node := jobNode(t, sp.cluster)
 	sbatch := []string{"-u", user, "--", "sbatch", "--parsable", "-p", part, "-w", node, "-D", "/tmp", "-o", "/dev/null", "--wrap", "id -un"}
