@@ -37,7 +37,7 @@ func run(n int, seed uint64, releases []string, doc string, quiet bool) error {
 	var reps []*fidelity.Report
 	for _, rel := range releases {
 		if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
-			return fmt.Errorf("Slurm %s: %w", rel, err)
+			return fmt.Errorf("release %s: %w", rel, err)
 		}
 		o := fidelity.Options{Release: rel, Seed: seed, N: n}
 		if !quiet {
