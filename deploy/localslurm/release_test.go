@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -137,6 +138,17 @@ func TestReleasesOnRealSlurm(t *testing.T) {
 			}
 			if out := run(t, c, "sacctmgr", "-n", "-P", "list", "cluster", "format=cluster"); strings.TrimSpace(out) != "seed" {
 				t.Errorf("sacctmgr list cluster: %q, want seed (slurmdbd of %s)", out, series)
+			}
+			// MariaDB keeps its temporary tables in the work directory: in
+			// the shared /tmp, installs in two PID namespaces collided.
+			for _, p := range c.Processes() {
+				if p.Name != "mariadbd" {
+					continue
+				}
+				cmdline, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p.PID), "cmdline"))
+				if want := "--tmpdir=" + filepath.Join(c.WorkDir(), "db", "tmp"); err != nil || !strings.Contains(string(cmdline), want) {
+					t.Errorf("mariadbd's command line %q lacks %s (%v)", cmdline, want, err)
+				}
 			}
 			procs, ns := c.Processes(), c.Namespace()
 			stopped = true
