@@ -34,8 +34,9 @@ rootfs:
 # rewrites the table and findings in docs/fidelity.md. About 2 s per spec.
 FIDELITY_N    ?= 300
 FIDELITY_SEED ?= 1
+FIDELITY_DOC  ?= docs/fidelity.md
 fidelity:
-	$(GO) run ./deploy/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -doc docs/fidelity.md
+	$(GO) run ./deploy/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -doc $(FIDELITY_DOC)
 
 # The whole test suite: formatting, vet, staticcheck and every Go test
 # (unit, testscript goldens, generated-code freshness, real Slurm when the
