@@ -96,3 +96,23 @@ func TestStandIn(t *testing.T) {
 		t.Errorf("standIn:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestFindingsAreStable: slurmctld's timestamps and the harness's work
+// directory are left out of the findings, so a rerun prints the same text.
+func TestFindingsAreStable(t *testing.T) {
+	rep := func(line string) []*Report {
+		return []*Report{{Release: "26.05", Results: []Result{{
+			Case:    Case{Settings: []Setting{{Scope: slurmconf.ScopeGlobal, Key: "NodeFeaturesPlugins", Value: "node_features/helpers", How: "enum value"}}},
+			Slurm:   []string{line},
+			Verdict: FalseNegative,
+		}}}}
+	}
+	a := Findings(rep("[2026-12-01T14:11:42.213] error: s_p_parse_file: cannot stat file /tmp/localslurm-3136011817/etc/helpers.conf"))
+	b := Findings(rep("[2026-12-01T14:12:49.275] error: s_p_parse_file: cannot stat file /tmp/localslurm-2067778095/etc/helpers.conf"))
+	if a != b {
+		t.Errorf("findings differ between runs:\n%s\n%s", a, b)
+	}
+	if !strings.Contains(a, "`error: s_p_parse_file: cannot stat file $WORK/etc/helpers.conf`") {
+		t.Errorf("findings:\n%s", a)
+	}
+}

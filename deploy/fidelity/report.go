@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"os"
+	"regexp"
 	"strings"
 )
 
@@ -58,8 +59,17 @@ func Findings(reps []*Report) string {
 	return b.String()
 }
 
+// Parts of slurmctld's lines that change from run to run, left out so that
+// a run at the same seed prints the same findings.
+var (
+	logStamp = regexp.MustCompile(`^\[\d{4}-\d\d-\d\dT[\d:.]+\] `)
+	workDir  = regexp.MustCompile(`/tmp/localslurm-\d+`)
+)
+
 func oneLine(s string) string {
 	s = strings.ReplaceAll(s, "\n", " ")
+	s = logStamp.ReplaceAllString(s, "")
+	s = workDir.ReplaceAllString(s, "$$WORK")
 	if len(s) > 300 {
 		s = s[:300] + "..."
 	}
