@@ -9,8 +9,9 @@
 #
 # into $HOME/.cache/slurmspec/rootfs-<release> (SLURMSPEC_ROOTFS_DIR=DIR puts
 # them in DIR/rootfs-<release>), where localslurm looks for them. Idempotent:
-# a finished root file system carries a stamp and is not rebuilt; an
-# unfinished one (interrupted build) is removed and built again. Built in a
+# a finished root file system carries a stamp (version, build time, package
+# list) and is not rebuilt unless the package list changed; an unfinished
+# one (interrupted build) is removed and built again. Built in a
 # temporary sibling directory and renamed into place, so a reader never sees
 # a half-built one. Prints the directory on its last line.
 #
@@ -65,8 +66,10 @@ build() {
 	}
 	script=$(script_of "$release")
 	dir="${CACHE}/rootfs-${release}"
-	if [ -f "${dir}/.slurmspec-rootfs" ]; then
-		echo "build-rootfs: ${dir} present ($(cat "${dir}/.slurmspec-rootfs")), nothing to do" >&2
+	# The stamp names the packages: a root file system built from another
+	# package list (an older version of this script) is built again.
+	if [ -f "${dir}/.slurmspec-rootfs" ] && grep -qxF "packages=${packages}" "${dir}/.slurmspec-rootfs"; then
+		echo "build-rootfs: ${dir} present ($(head -n 1 "${dir}/.slurmspec-rootfs")), nothing to do" >&2
 		echo "${dir}"
 		return 0
 	fi
@@ -79,7 +82,7 @@ build() {
 		return 1
 	}
 	mkdir -p "${CACHE}"
-	rm -rf "${dir}" "${dir}.tmp"
+	rm -rf "${dir}.tmp"
 	tmp="${dir}.tmp"
 	began=$(date +%s)
 	echo "build-rootfs: debootstrap ${suite} (script ${script}) into ${tmp}" >&2
@@ -111,9 +114,12 @@ build() {
 		return 1
 		;;
 	esac
-	echo "${version} debian ${suite} built $(date -u +%Y-%m-%dT%H:%M:%SZ) in $(($(date +%s) - began))s" >"${tmp}/.slurmspec-rootfs"
+	printf '%s\npackages=%s\n' "${version} debian ${suite} built $(date -u +%Y-%m-%dT%H:%M:%SZ) in $(($(date +%s) - began))s" "${packages}" >"${tmp}/.slurmspec-rootfs"
+	# Only now is a stale one replaced (a cluster running on it at this
+	# moment loses its programs).
+	rm -rf "${dir}"
 	mv "${tmp}" "${dir}"
-	echo "build-rootfs: ${dir}: $(cat "${dir}/.slurmspec-rootfs"), $(du -sh "${dir}" | cut -f1)" >&2
+	echo "build-rootfs: ${dir}: $(head -n 1 "${dir}/.slurmspec-rootfs"), $(du -sh "${dir}" | cut -f1)" >&2
 	echo "${dir}"
 }
 
