@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // Sample is the fixed sample CI runs on every release (make fidelity runs
@@ -104,4 +105,45 @@ func knownFor(known map[string]string, rel string, c Case) string {
 		}
 	}
 	return ""
+}
+
+// TestVerdicts proves the oracle can tell each verdict on a real slurmctld
+// (22.05, the host's): a setting both accept, one both refuse, a false
+// negative (global PreemptMode=SUSPEND without GANG, which slurmctld
+// refuses, with the rule that catches it disabled), and a false-positive
+// candidate (partition Default=YES: a service rule's error, which
+// slurmctld accepts).
+func TestVerdicts(t *testing.T) {
+	const rel = "22.05"
+	if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("fidelity: CI=true and %v", err)
+		}
+		t.Skipf("fidelity: %v", err)
+	}
+	g := func(sc slurmconf.Scope, k, v string) Setting { return Setting{Scope: sc, Key: k, Value: v} }
+	cases := []Case{
+		{Index: 0, Settings: []Setting{g(slurmconf.ScopeGlobal, "MaxJobCount", "12345")}},
+		{Index: 1, Settings: []Setting{g(slurmconf.ScopeGlobal, "MinJobAge", "-1")}},
+		{Index: 2, Settings: []Setting{g(slurmconf.ScopeGlobal, "PreemptType", "preempt/partition_prio"), g(slurmconf.ScopeGlobal, "PreemptMode", "SUSPEND")}},
+		{Index: 3, Settings: []Setting{g(slurmconf.ScopePartition, "Default", "YES")}},
+	}
+	want := []Verdict{BothAccept, BothRefuse, FalseNegative, FalsePositive}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	rep, err := Run(ctx, Options{Release: rel, Cases: cases, Disabled: map[string]bool{"preempt-suspend-needs-gang": true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != len(cases) {
+		t.Fatalf("%d results for %d cases", len(rep.Results), len(cases))
+	}
+	for i, x := range rep.Results {
+		if x.Verdict != want[i] {
+			t.Errorf("%s: %s, want %s\n  lint: %v\n  up %v, slurmctld: %v", x.Case, x.Verdict, want[i], x.Lint, x.Up, x.Slurm)
+		}
+	}
+	if fn := rep.Results[2]; !strings.Contains(strings.Join(fn.Slurm, "\n"), "PreemptMode=SUSPEND requires GANG too") {
+		t.Errorf("the false negative's slurmctld lines lack its fatal line: %v", fn.Slurm)
+	}
 }
