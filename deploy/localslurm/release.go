@@ -119,6 +119,14 @@ func resolveRoot(series string) (string, error) {
 		if !errors.Is(err, os.ErrNotExist) {
 			return "", fmt.Errorf("localslurm: Slurm %s root file system: %w", series, err)
 		}
+		if series == releaseSeries[0] {
+			// No root file system is built for the host's own release.
+			return "", &PrereqError{Missing: []Missing{{
+				What:    "Slurm " + series,
+				Detail:  "is not the host's Slurm (" + orNone(hostSeries()) + "): it comes from Debian bookworm's packages (.ci/install-slurm.sh)",
+				Package: "slurmctld",
+			}}}
+		}
 		return "", &PrereqError{Missing: []Missing{{
 			What:   "Slurm " + series,
 			Detail: "is neither the host's Slurm nor a built root file system (" + dir + "); build it with: bash .ci/build-rootfs.sh " + series,
@@ -210,4 +218,11 @@ func (c *Cluster) checkRelease(ctx context.Context) error {
 	}
 	c.release.Series, c.release.Version = series, full
 	return nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none installed"
+	}
+	return s
 }
