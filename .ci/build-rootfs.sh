@@ -20,10 +20,11 @@
 #
 # The root file systems hold no MariaDB server: slurmdbd of every release
 # talks to the host's bookworm MariaDB 10.11 (started by the harness on a unix
-# socket in the work directory, which the chroot sees). Measured: slurmdbd
-# 24.11 and 26.05 against MariaDB 11.8 inside the root file system die at
-# start in _check_mysql_concat_is_sane (client error 5027); against 10.11
-# they start. See docs/fidelity.md.
+# socket in the work directory, which the namespace sees). Measured:
+# slurmdbd 24.11 and 26.05 die at start in _check_mysql_concat_is_sane
+# (client error 5027) on a TLS connection, which MariaDB 11.8 offers by
+# default; against bookworm's 10.11 without TLS they start. See
+# docs/fidelity.md.
 #
 # Needs root, debootstrap, and a Debian mirror (SLURMSPEC_DEBIAN_MIRROR,
 # default deb.debian.org). Measured on 2 cores: about 1-2 minutes and

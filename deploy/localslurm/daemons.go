@@ -177,9 +177,10 @@ func (c *Cluster) startAccounting(ctx context.Context, l layout) error {
 	// slurmdbd warns unless the buffer pool and lock wait timeout meet its
 	// recommendations; the pool is reserved, not used. The host's MariaDB
 	// serves every release, outside the namespace (it needs neither the
-	// host name nor /etc/hosts): slurmdbd 24.11 and 26.05 die at start in
-	// _check_mysql_concat_is_sane against the MariaDB 11.8 of their own
-	// Debian releases (docs/fidelity.md).
+	// host name nor /etc/hosts), without TLS: slurmdbd 24.11 and 26.05 die
+	// at start in _check_mysql_concat_is_sane (client error 5027) on a TLS
+	// connection, which the MariaDB 11.8 of their own Debian releases
+	// offers by default (measured; docs/fidelity.md).
 	db, err := c.startHostDaemon("mariadbd", c.clientEnv(), c.tools["mariadbd"], "--no-defaults",
 		"--datadir="+dataDir, "--tmpdir="+tmpDir, "--socket="+socket, "--skip-networking", "--user=root",
 		"--pid-file="+c.path("run", "mariadbd.pid"), "--log-error="+c.path("log", "mariadbd.log"),
