@@ -8,7 +8,7 @@ GOBIN     := $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
 DEMO_OUT  ?= out
 
-.PHONY: all build test check demo generate docs bench fuzz pulumi-cli clean
+.PHONY: all build test check demo generate docs bench fuzz pulumi-cli rootfs fidelity clean
 
 all: build
 
@@ -22,6 +22,21 @@ build:
 # test, built once into $$HOME/.cache/slurmspec (12-30 minutes cold).
 pulumi-cli:
 	bash .ci/build-pulumi.sh
+
+# Debian trixie (Slurm 24.11) and forky (26.05) root file systems for the
+# real-Slurm tests, built once into $$HOME/.cache/slurmspec (root,
+# debootstrap; about 2 minutes and 200-300 MB each).
+rootfs:
+	bash .ci/build-rootfs.sh all
+
+# The differential oracle (docs/fidelity.md): FIDELITY_N generated specs per
+# Slurm release through lint, and through a real slurmctld of that release;
+# rewrites the table and findings in docs/fidelity.md. About 2 s per spec.
+FIDELITY_N    ?= 300
+FIDELITY_SEED ?= 1
+FIDELITY_DOC  ?= docs/fidelity.md
+fidelity:
+	$(GO) run ./deploy/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -doc $(FIDELITY_DOC)
 
 # The whole test suite: formatting, vet, staticcheck and every Go test
 # (unit, testscript goldens, generated-code freshness, real Slurm when the

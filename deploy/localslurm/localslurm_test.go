@@ -460,9 +460,15 @@ func TestPrologGlobMatchingNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Both globs match nothing, so the epilog that runs after the failed
+	// prolog fails too; which of the two reasons the node keeps depends on
+	// timing (seen once under load: "Epilog error").
 	for _, n := range nodes {
-		if n["NodeName"] == "seed-a4-0" && (!strings.Contains(n["State"], "DRAIN") || !strings.HasPrefix(n["Reason"], "Prolog error")) {
-			t.Errorf("seed-a4-0: State=%s Reason=%s; want DRAIN with Prolog error", n["State"], n["Reason"])
+		if n["NodeName"] != "seed-a4-0" {
+			continue
+		}
+		if !strings.Contains(n["State"], "DRAIN") || !(strings.HasPrefix(n["Reason"], "Prolog error") || strings.HasPrefix(n["Reason"], "Epilog error")) {
+			t.Errorf("seed-a4-0: State=%s Reason=%s; want DRAIN with Prolog error (or Epilog error)", n["State"], n["Reason"])
 		}
 	}
 }

@@ -21,7 +21,9 @@ func noise(line string) bool {
 		return true
 	case strings.Contains(line, "error: Could not open ") && strings.Contains(line, " state file ") && strings.HasSuffix(line, "No such file or directory"):
 		return true
-	case strings.Contains(line, "error: NOTE: Trying backup state save file."):
+	case strings.Contains(line, "error: NOTE: Trying backup state save file."),
+		// 24.11 with ReconfigFlags=KeepPartInfo, on the empty state.
+		strings.Contains(line, "error: NOTE: Trying backup partition state save file."):
 		return true
 	case strings.Contains(line, "error: No fed_mgr state file (") && strings.HasSuffix(line, ") to recover"):
 		return true

@@ -70,6 +70,12 @@ func (e *PrereqError) Summary() string {
 type tool struct {
 	name, pkg  string
 	accounting bool // needed only when accounting is started
+	// host marks the programs that always come from the host, whatever
+	// release runs: nsenter and the shell that set up the namespace,
+	// mount and hostname (run before the release's root is mounted), and
+	// MariaDB (one server, the host's, for every release: see
+	// startAccounting). The others come from the release's root.
+	host bool
 }
 
 // requiredTools lists the programs the harness runs.
@@ -84,14 +90,14 @@ func requiredTools() []tool {
 		{name: "sacctmgr", pkg: "slurm-client"},
 		{name: "sprio", pkg: "slurm-client"},
 		{name: "munged", pkg: "munge"},
-		{name: "nsenter", pkg: "util-linux"},
-		{name: "mount", pkg: "mount"},
-		{name: "hostname", pkg: "hostname"},
+		{name: "nsenter", pkg: "util-linux", host: true},
+		{name: "mount", pkg: "mount", host: true},
+		{name: "hostname", pkg: "hostname", host: true},
 		{name: "sleep", pkg: "coreutils"},
-		{name: "sh", pkg: "dash"},
+		{name: "sh", pkg: "dash", host: true},
 		{name: "slurmdbd", pkg: "slurmdbd", accounting: true},
-		{name: "mariadbd", pkg: "mariadb-server", accounting: true},
-		{name: "mariadb-install-db", pkg: "mariadb-server", accounting: true},
+		{name: "mariadbd", pkg: "mariadb-server", accounting: true, host: true},
+		{name: "mariadb-install-db", pkg: "mariadb-server", accounting: true, host: true},
 	}
 }
 
@@ -123,8 +129,13 @@ func Prereqs() error {
 }
 
 // PrereqsFor checks only what Start needs for o (MariaDB and slurmdbd only
-// when o.Accounting is set). It returns a *PrereqError or nil.
+// when o.Accounting is set; the root file system of o.Release when that is
+// not the host's Slurm). It returns a *PrereqError or nil.
 func PrereqsFor(o Options) error {
+	root, err := resolveRoot(o.Release)
+	if err != nil {
+		return err
+	}
 	var missing []Missing
 	if os.Geteuid() != 0 {
 		// Measured: in an unprivileged user namespace (uid 0 mapped to the
@@ -140,18 +151,30 @@ func PrereqsFor(o Options) error {
 		if t.accounting && !o.Accounting {
 			continue
 		}
-		if _, err := lookTool(t.name); err != nil {
-			missing = append(missing, Missing{What: t.name, Detail: "is not installed (" + err.Error() + ")", Package: t.pkg})
+		if _, err := t.find(root); err != nil {
+			m := Missing{What: t.name, Detail: "is not installed (" + err.Error() + ")", Package: t.pkg}
+			if root != "/" && !t.host {
+				m = Missing{What: t.name, Detail: "is missing from the root file system (" + err.Error() + "); rebuild it with: rm -rf " + root + " && bash .ci/build-rootfs.sh " + o.Release}
+			}
+			missing = append(missing, m)
 		}
 	}
-	if _, err := os.Stat("/bin/mail"); err != nil {
+	if root != "/" {
+		if hosts, err := rootPath(root, "/etc/hosts"); err != nil || !regular(hosts) {
+			missing = append(missing, Missing{What: root + "/etc/hosts", Detail: "is missing: the harness mounts its hosts file there; rebuild the root file system with .ci/build-rootfs.sh " + o.Release})
+		}
+		if rootMissing := rootMergedUsr(root); rootMissing != "" {
+			missing = append(missing, Missing{What: "merged /usr", Detail: rootMissing})
+		}
+	}
+	if mail, err := rootPath(root, "/bin/mail"); err != nil || !exists(mail) {
 		missing = append(missing, Missing{
 			What:    "/bin/mail",
 			Detail:  "is missing: it is Slurm's default MailProg, and slurmctld logs \"error: Configured MailProg is invalid\" without it",
 			Package: "mailutils",
 		})
 	}
-	if pmixPluginWithoutLibrary() {
+	if pmixPluginWithoutLibrary(root) {
 		missing = append(missing, Missing{
 			What:    "libpmix.so",
 			Detail:  "is missing: Debian's mpi/pmix plugin loads the unversioned library, and slurmctld logs \"can not load PMIx library\" errors without it",
@@ -166,8 +189,8 @@ func PrereqsFor(o Options) error {
 
 // pmixPluginWithoutLibrary reports whether Slurm's PMIx plugin is installed
 // but the libpmix.so it loads at run time is not.
-func pmixPluginWithoutLibrary() bool {
-	plugins, _ := filepath.Glob("/usr/lib/*/slurm-wlm/mpi_pmix*.so")
+func pmixPluginWithoutLibrary(root string) bool {
+	plugins, _ := filepath.Glob(filepath.Join(root, "/usr/lib/*/slurm-wlm/mpi_pmix*.so"))
 	if len(plugins) == 0 {
 		return false
 	}
@@ -178,4 +201,41 @@ func pmixPluginWithoutLibrary() bool {
 		}
 	}
 	return true
+}
+
+// find returns the program's path: on the host for host tools and for the
+// host's own Slurm, else as seen inside root.
+func (t tool) find(root string) (string, error) {
+	if t.host {
+		return lookTool(t.name)
+	}
+	return lookToolIn(root, t.name)
+}
+
+// exists reports whether a path exists (following symbolic links).
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// regular reports whether a path is a regular file.
+func regular(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// rootMergedUsr checks that the host and the root file system both keep
+// their programs and libraries under /usr (Debian's merged /usr since
+// bookworm), so that mounting the root's /usr and /etc over the host's in
+// the cluster's namespace is enough. It returns what is wrong, or "".
+func rootMergedUsr(root string) string {
+	for _, d := range []string{"/bin", "/sbin", "/lib"} {
+		for _, base := range []string{"/", root} {
+			st, err := os.Lstat(filepath.Join(base, d))
+			if err == nil && st.Mode()&os.ModeSymlink == 0 {
+				return filepath.Join(base, d) + " is a directory, not a link into /usr: the harness runs another release only on a merged-/usr host and root file system"
+			}
+		}
+	}
+	return ""
 }

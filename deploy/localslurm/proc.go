@@ -101,14 +101,26 @@ func (d *daemon) terminate(timeout time.Duration) error {
 const killWait = 5 * time.Second
 
 // holderScript runs in the new mount and UTS namespaces: it makes every
-// mount private, puts the harness's hosts file over /etc/hosts, takes the
-// controller's host name, says so, and then only holds the namespaces open.
-// Its arguments are the hosts file, the host name, and the paths of mount,
-// hostname and sleep.
+// mount private; for another release, mounts the release's root file
+// system's /etc and /usr read-only over the host's (the host's /bin, /sbin
+// and /lib are links into /usr, checked by PrereqsFor); puts the harness's
+// hosts file over /etc/hosts; takes the controller's host name; says so;
+// and then only holds the namespaces open. Every path outside /usr and /etc
+// (the work directory, /tmp, /proc, /dev, /sys) stays the host's, so the
+// daemons see the work directory at the same path. Its arguments are the
+// hosts file, the host name, the paths of mount, hostname and sleep, and
+// the root ("/" for the host's own Slurm). /usr is mounted last: mount and
+// hostname are the host's, sleep the root's.
 const holderScript = `set -e
 "$3" --make-rprivate /
+if [ "$6" != / ]; then
+	"$3" --bind -o ro "$6/etc" /etc
+fi
 "$3" --bind "$1" /etc/hosts
 "$4" "$2"
+if [ "$6" != / ]; then
+	"$3" --bind -o ro "$6/usr" /usr
+fi
 echo ready
 exec "$5" infinity
 `
@@ -119,8 +131,8 @@ type holderTools struct {
 }
 
 // startHolder starts the namespace holder and waits until it is ready.
-func startHolder(t holderTools, hostsPath, hostname, outPath string, timeout time.Duration) (*daemon, error) {
-	cmd := exec.Command(t.sh, "-c", holderScript, "localslurm-namespace", hostsPath, hostname, t.mount, t.hostname, t.sleep)
+func startHolder(t holderTools, hostsPath, hostname, root, outPath string, timeout time.Duration) (*daemon, error) {
+	cmd := exec.Command(t.sh, "-c", holderScript, "localslurm-namespace", hostsPath, hostname, t.mount, t.hostname, t.sleep, root)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Cloneflags: syscall.CLONE_NEWNS | syscall.CLONE_NEWUTS}
 	r, w, err := os.Pipe()
 	if err != nil {

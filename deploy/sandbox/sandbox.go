@@ -115,9 +115,12 @@ type State struct {
 	Cluster string `json:"cluster"`
 	// RenderedFor is the Slurm release series the spec was rendered for;
 	// SlurmVersion is the installed slurmctld's version.
-	RenderedFor  string    `json:"renderedFor"`
-	SlurmVersion string    `json:"slurmVersion"`
-	Created      time.Time `json:"created"`
+	RenderedFor  string `json:"renderedFor"`
+	SlurmVersion string `json:"slurmVersion"`
+	// Release is the Slurm release series the cluster runs when it is not
+	// the host's own (localslurm.Options.Release).
+	Release string    `json:"release,omitempty"`
+	Created time.Time `json:"created"`
 	// Starter is the `up` process; Supervisor the process that owns the
 	// cluster's daemons.
 	Starter    Proc `json:"starter"`

@@ -29,6 +29,9 @@ type Options struct {
 	// RenderedFor is the Slurm release series Set was rendered for, and
 	// SlurmVersion the installed slurmctld's version.
 	RenderedFor, SlurmVersion string
+	// Release is the Slurm release series to run (localslurm.Options.Release):
+	// empty for the host's own Slurm.
+	Release string
 	// NodesPerGroup is how many rendered nodes of each node group (each
 	// compute node pool) get a stand-in slurmd; 0 means 1.
 	NodesPerGroup int
@@ -73,7 +76,7 @@ func Up(ctx context.Context, o Options) (*State, error) {
 	if err := claim(dir, o.Out); err != nil {
 		return nil, err
 	}
-	st := &State{Dir: dir, Status: StatusStarting, Spec: o.Spec, RenderedFor: o.RenderedFor, SlurmVersion: o.SlurmVersion,
+	st := &State{Dir: dir, Status: StatusStarting, Spec: o.Spec, RenderedFor: o.RenderedFor, SlurmVersion: o.SlurmVersion, Release: o.Release,
 		Created: time.Now().UTC(), Starter: identify("slurmspec sandbox up", os.Getpid()), Changes: o.Changes}
 	fail := func(err error) (*State, error) {
 		if derr := Down(dir, o.Out); derr != nil {
@@ -289,6 +292,7 @@ func Supervise(ctx context.Context, dir string, log io.Writer) error {
 		Dir:        filepath.Join(dir, renderedDir),
 		Accounting: st.Accounting,
 		StandIns:   st.StandIns,
+		Release:    st.Release,
 		Log:        log,
 	})
 	if err != nil {
@@ -309,6 +313,7 @@ func Supervise(ctx context.Context, dir string, log io.Writer) error {
 		return errors.Join(failed(err), stop())
 	}
 	st.WorkDir, st.ConfPath, st.Hostname, st.Namespace = cl.WorkDir(), cl.ConfPath(), cl.Hostname(), cl.Namespace()
+	st.SlurmVersion = cl.Release().Version // the slurmctld that runs (another release's from its root file system)
 	st.Overrides = cl.Overrides()
 	for _, p := range cl.Processes() {
 		st.Processes = append(st.Processes, identify(p.Name, p.PID))

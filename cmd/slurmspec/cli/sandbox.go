@@ -212,7 +212,7 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	if err := f.spec.validate(cmd); err != nil {
 		return nil, err
 	}
-	series := installed
+	series, release := installed, ""
 	if parts := strings.SplitN(installed, ".", 3); len(parts) >= 2 {
 		series = parts[0] + "." + parts[1]
 	}
@@ -225,6 +225,10 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 			fmt.Fprintf(out, "sandbox: rendering for Slurm %s, the installed slurmctld %s (the project config says %s)\n", v, installed, f.spec.projectConfig.SlurmVersion)
 		}
 		f.spec.slurmVersion = v.String()
+	} else if f.spec.slurmVersion != series && slices.Contains(localslurm.Releases(), f.spec.slurmVersion) {
+		// Another release the harness runs from its root file system.
+		release = f.spec.slurmVersion
+		fmt.Fprintf(out, "sandbox: running Slurm %s from its root file system (the installed slurmctld is %s)\n", release, installed)
 	} else if f.spec.slurmVersion != series {
 		fmt.Fprintf(out, "sandbox: warning: rendering for Slurm %s, but the installed slurmctld is %s: it may refuse keys it does not know\n", f.spec.slurmVersion, installed)
 	}
@@ -258,6 +262,7 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 		Set:           set,
 		RenderedFor:   f.spec.slurmVersion,
 		SlurmVersion:  installed,
+		Release:       release,
 		NodesPerGroup: f.nodes,
 		Changes:       changes,
 		FakeNvidiaSMI: f.fakeGPU,

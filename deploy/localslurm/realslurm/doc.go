@@ -1,8 +1,11 @@
-// Package realslurm runs slurmspec's rendered output on a real Slurm 22.05
-// (the Debian packages) through deploy/localslurm. It holds only tests:
+// Package realslurm runs slurmspec's rendered output on real Slurm through
+// deploy/localslurm: 22.05 (the host's Debian bookworm packages), 24.11 and
+// 26.05 (Debian trixie and forky root file systems, .ci/build-rootfs.sh).
+// It holds only tests:
 //
-//   - every example and every golden spec of testdata/script that lints
-//     clean renders for Slurm 22.05, and slurmctld accepts it and shows the
+//   - on each release, every example and every golden spec of
+//     testdata/script that lints clean for it renders with that
+//     --slurm-version, and that release's slurmctld accepts it and shows the
 //     partitions, nodes and settings the spec asks for;
 //   - accounting as the product docs describe it (slurmdbd, sacctmgr
 //     associations, AccountingStorageEnforce);

@@ -49,16 +49,27 @@ func jobNode(t *testing.T, c *ir.Cluster) string {
 	return ""
 }
 
-// TestSpecsOnSlurm2205 renders every example and every golden spec of
-// testdata/script for Slurm 22.05, starts slurmctld (with slurmdbd and
-// MariaDB, as the rendered AccountingStorageType expects) on each, and
-// checks that slurmctld accepted it and shows the spec's partitions, nodes
-// and settings. The examples must also lint clean for 22.05. Golden specs
-// that do not lint clean are left out, except those whose only 22.05
-// errors are keys 22.05 lacks: slurmctld must refuse those. Specs that give
-// Slurm the same slurm.conf (comments aside) and scripts run once.
-func TestSpecsOnSlurm2205(t *testing.T) {
-	requirePrereqs(t)
+// TestSpecsOnSlurm renders, for each release the harness runs (22.05 on the
+// host, 24.11 and 26.05 from their root file systems), every example and
+// every golden spec of testdata/script with that --slurm-version, starts
+// that release's slurmctld (with slurmdbd and MariaDB, as the rendered
+// AccountingStorageType expects) on each, and checks that slurmctld
+// accepted it and shows the spec's partitions, nodes and settings. The
+// examples must also lint clean for every release. Golden specs that do
+// not lint clean are left out, except those whose only errors for the
+// release are keys it lacks: its slurmctld must refuse those. Specs that
+// give Slurm the same slurm.conf (comments aside) and scripts run once per
+// release. A release this host cannot run is skipped with one line (a
+// failure under CI=true).
+func TestSpecsOnSlurm(t *testing.T) {
+	for _, release := range localslurm.Releases() {
+		t.Run(release, func(t *testing.T) { testSpecsOn(t, release) })
+	}
+}
+
+// testSpecsOn is TestSpecsOnSlurm for one release.
+func testSpecsOn(t *testing.T, release string) {
+	requirePrereqsFor(t, release)
 	type job struct {
 		c   compiled
 		dir string
@@ -68,7 +79,7 @@ func TestSpecsOnSlurm2205(t *testing.T) {
 	var refused []compiled
 	ranBy := map[string]string{}
 	add := func(c compiled) {
-		dir, set := renderSpec(t, c)
+		dir, set := renderSpecVersion(t, c, release)
 		key := renderKey(set)
 		if first, ok := ranBy[key]; ok {
 			if _, special := extras[c.name]; !special {
@@ -80,21 +91,21 @@ func TestSpecsOnSlurm2205(t *testing.T) {
 		jobs = append(jobs, job{c, dir, set})
 	}
 	for _, s := range exampleSpecs(t) {
-		c := compileSpec(t, s)
+		c := compileSpecVersion(t, s, release)
 		if c.cluster == nil || c.diags.HasErrors() {
-			t.Errorf("example %s does not lint clean for Slurm %s:\n%s", s.name, slurmVersion, errorsText(c.diags))
+			t.Errorf("example %s does not lint clean for Slurm %s:\n%s", s.name, release, errorsText(c.diags))
 			continue
 		}
 		add(c)
 	}
 	newest := slurmconf.Newest().String()
 	for _, s := range goldenSpecs(t) {
-		c := compileSpec(t, s)
+		c := compileSpecVersion(t, s, release)
 		switch {
 		case c.cluster != nil && !c.diags.HasErrors():
 			add(c)
 		case c.cluster != nil && onlyRule(c.diags, "config-key-version") && !compileSpecVersion(t, s, newest).diags.HasErrors():
-			t.Logf("%s: lints clean for Slurm %s but not %s (config-key-version); slurmctld 22.05 must refuse it", s.name, newest, slurmVersion)
+			t.Logf("%s: lints clean for Slurm %s but not %s (config-key-version); slurmctld %s must refuse it", s.name, newest, release, release)
 			refused = append(refused, c)
 		default:
 			t.Logf("%s: left out, it does not lint clean: %s", s.name, firstLine(errorsText(c.diags)))
@@ -107,7 +118,7 @@ func TestSpecsOnSlurm2205(t *testing.T) {
 			if x.runsJobs {
 				standIns = append([]string{jobNode(t, j.c.cluster)}, standIns...)
 			}
-			cl := start(t, j.dir, localslurm.Options{Accounting: true, StandIns: standIns})
+			cl := start(t, j.dir, localslurm.Options{Release: release, Accounting: true, StandIns: standIns})
 			checkSpec(t, cl, j.c, j.set)
 			if x.test != nil {
 				t.Run(x.name, func(t *testing.T) { x.test(t, cl, j.c) })
@@ -117,7 +128,7 @@ func TestSpecsOnSlurm2205(t *testing.T) {
 	}
 	for _, c := range refused {
 		t.Run(subtestName(c.name)+" refused", func(t *testing.T) {
-			dir, _ := renderSpec(t, c)
+			dir, _ := renderSpecVersion(t, c, release)
 			var wants []string
 			for _, d := range c.diags {
 				if d.Rule == "config-key-version" {
@@ -125,7 +136,7 @@ func TestSpecsOnSlurm2205(t *testing.T) {
 					wants = append(wants, "unrecognized key: "+key)
 				}
 			}
-			expectRefused(t, dir, wants)
+			expectRefusedOn(t, release, dir, wants)
 		})
 	}
 }
@@ -165,6 +176,12 @@ func firstLine(s string) string {
 // include a fatal line and each of wants, and nothing is left running.
 func expectRefused(t *testing.T, dir string, wants []string) {
 	t.Helper()
+	expectRefusedOn(t, "", dir, wants)
+}
+
+// expectRefusedOn is expectRefused on a given release ("" for the host's).
+func expectRefusedOn(t *testing.T, release, dir string, wants []string) {
+	t.Helper()
 	parent, err := os.MkdirTemp("", "realslurm-refused-")
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +193,7 @@ func expectRefused(t *testing.T, dir string, wants []string) {
 	work := filepath.Join(parent, "work")
 	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
 	defer cancel()
-	cl, err := localslurm.Start(ctx, localslurm.Options{Dir: dir, WorkDir: work, Log: testLog{t}})
+	cl, err := localslurm.Start(ctx, localslurm.Options{Dir: dir, WorkDir: work, Release: release, Log: testLog{t}})
 	if err == nil {
 		procs := cl.Processes()
 		_ = cl.Stop()
@@ -225,8 +242,12 @@ func processesUsing(s string) []int {
 // AccountingStorageEnforce=associations,limits,qos, a job from a user
 // without an association is refused, and after `sacctmgr add account` and
 // `sacctmgr add user ... Accounts= Partition=` the same user's job runs. The
-// user is the system user nobody, so nothing on the host changes; root
-// submits as nobody with runuser inside the cluster's namespace.
+// user is the system user daemon (uid 1, on every Debian system), so
+// nothing on the host changes; root submits as daemon with runuser inside
+// the cluster's namespace. Not nobody: slurmctld 26.05 does not resolve
+// uid 65534 ("error: User 65534 not found", the association's user shown
+// as nobody(4294967294)), so its job is refused although the association
+// exists; 22.05 and 24.11 resolve it.
 func testAccounting(t *testing.T, cl *cluster, sp compiled) {
 	if got := cl.run(t, "scontrol", "show", "config"); !strings.Contains(got, "AccountingStorageEnforce = associations,limits,qos") {
 		t.Fatalf("the spec's AccountingStorageEnforce is not in force:\n%s", got)
@@ -235,7 +256,7 @@ func testAccounting(t *testing.T, cl *cluster, sp compiled) {
 	if err != nil {
 		runuser = "/usr/sbin/runuser"
 	}
-	const user, account = "nobody", "research"
+	const user, account = "daemon", "research"
 	part := sp.cluster.Slurm.DefaultPartitionID.Value
 	node := jobNode(t, sp.cluster)
 	sbatch := []string{"-u", user, "--", "sbatch", "--parsable", "-p", part, "-w", node, "-D", "/tmp", "-o", "/dev/null", "--wrap", "id -un"}

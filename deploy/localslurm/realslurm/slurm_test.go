@@ -30,7 +30,13 @@ const (
 // where that is a failure.
 func requirePrereqs(t *testing.T) {
 	t.Helper()
-	err := localslurm.Prereqs()
+	requirePrereqsFor(t, "")
+}
+
+// requirePrereqsFor is requirePrereqs for a release ("" for the host's).
+func requirePrereqsFor(t *testing.T, release string) {
+	t.Helper()
+	err := localslurm.PrereqsFor(localslurm.Options{Release: release, Accounting: true})
 	if err == nil {
 		return
 	}

@@ -123,7 +123,14 @@ func hasRule(l diag.List, rule string) bool {
 // through render/output as `slurmspec render` writes it.
 func renderSpec(t testing.TB, c compiled) (string, render.Set) {
 	t.Helper()
-	set, l := render.Render(c.cluster, render.Options{SlurmVersion: slurmVersion})
+	return renderSpecVersion(t, c, slurmVersion)
+}
+
+// renderSpecVersion is renderSpec for the given Slurm series, as
+// `slurmspec render --slurm-version <version>`.
+func renderSpecVersion(t testing.TB, c compiled, version string) (string, render.Set) {
+	t.Helper()
+	set, l := render.Render(c.cluster, render.Options{SlurmVersion: version})
 	if l.HasErrors() {
 		t.Fatalf("render %s:\n%s", c.name, errorsText(l))
 	}

@@ -1,0 +1,107 @@
+package fidelity
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// Table returns the Markdown table of the reports, one row per release.
+func Table(reps []*Report) string {
+	var b strings.Builder
+	b.WriteString("| release | slurmctld | seed | N | lint-clean | accepted | false negatives | lint errors | refused by both | false positives (candidates) | time |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|\n")
+	for _, r := range reps {
+		clean := r.Count(BothAccept) + r.Count(FalseNegative)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
+			r.Release, r.Version, r.Seed, len(r.Results), clean, r.Count(BothAccept), r.Count(FalseNegative),
+			len(r.Results)-clean, r.Count(BothRefuse), r.Count(FalsePositive), r.Elapsed.Round(1e9))
+	}
+	return b.String()
+}
+
+// Findings returns every false negative and false-positive candidate, as
+// Markdown list items: the release, the settings, lint's errors and
+// slurmctld's lines.
+func Findings(reps []*Report) string {
+	var b strings.Builder
+	for _, v := range []Verdict{FalseNegative, FalsePositive} {
+		fmt.Fprintf(&b, "\n### %s\n\n", v)
+		n := 0
+		for _, r := range reps {
+			for _, x := range r.Results {
+				if x.Verdict != v {
+					continue
+				}
+				n++
+				fmt.Fprintf(&b, "- **%s**, case %d:", r.Release, x.Case.Index)
+				for _, s := range x.Case.Settings {
+					fmt.Fprintf(&b, " `%s=%s` (%s, %s);", s.Key, s.Value, s.Scope, s.How)
+				}
+				b.WriteString("\n")
+				for _, l := range x.Lint {
+					fmt.Fprintf(&b, "  - lint: %s\n", oneLine(l))
+				}
+				if !x.Up {
+					b.WriteString("  - slurmctld did not come up\n")
+				}
+				for _, l := range x.Slurm {
+					fmt.Fprintf(&b, "  - slurmctld: `%s`\n", oneLine(l))
+				}
+			}
+		}
+		if n == 0 {
+			b.WriteString("None.\n")
+		}
+	}
+	return b.String()
+}
+
+// Parts of slurmctld's lines that change from run to run, left out so that
+// a run at the same seed prints the same findings.
+var (
+	logStamp = regexp.MustCompile(`^\[\d{4}-\d\d-\d\dT[\d:.]+\] `)
+	workDir  = regexp.MustCompile(`/tmp/localslurm-\d+`)
+)
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	s = logStamp.ReplaceAllString(s, "")
+	s = workDir.ReplaceAllString(s, "$$WORK")
+	if len(s) > 300 {
+		s = s[:300] + "..."
+	}
+	return s
+}
+
+// Markers delimit the generated part of docs/fidelity.md.
+const (
+	beginMarker = "<!-- fidelity:begin (make fidelity rewrites this block) -->"
+	endMarker   = "<!-- fidelity:end -->"
+)
+
+// UpdateDoc replaces the generated block of a Markdown file with text.
+func UpdateDoc(path, text string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("update %s: %w", path, err)
+	}
+	i, j := bytes.Index(data, []byte(beginMarker)), bytes.Index(data, []byte(endMarker))
+	if i < 0 || j < i {
+		return fmt.Errorf("update %s: no %q ... %q block", path, beginMarker, endMarker)
+	}
+	var out bytes.Buffer
+	out.Write(data[:i+len(beginMarker)])
+	out.WriteString("\n" + strings.TrimSpace(text) + "\n")
+	out.Write(data[j:])
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, out.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("update %s: %w", path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("update %s: %w", path, err)
+	}
+	return nil
+}

@@ -1,0 +1,273 @@
+package fidelity
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/slurmspec/slurmspec/compiler"
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/deploy/localslurm"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/render/output"
+	"github.com/slurmspec/slurmspec/schema"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
+)
+
+// Verdict is how lint and slurmctld agreed on one case.
+type Verdict string
+
+// The verdicts.
+const (
+	// BothAccept: lint clean, slurmctld up without an error line.
+	BothAccept Verdict = "both accept"
+	// BothRefuse: lint errors, and slurmctld refused the stand-in or
+	// logged an error line.
+	BothRefuse Verdict = "both refuse"
+	// FalseNegative: lint clean, but slurmctld refused the rendered spec
+	// or logged an error line.
+	FalseNegative Verdict = "false negative"
+	// FalsePositive: lint errors, but slurmctld started the stand-in
+	// without an error line. A candidate, for review.
+	FalsePositive Verdict = "false positive?"
+)
+
+// Result is one case's outcome.
+type Result struct {
+	Case Case
+	// Lint holds lint's error-level findings as "rule: message".
+	Lint []string
+	// Up reports whether slurmctld came up; Slurm holds its error and
+	// fatal lines (noise left out, see localslurm.Cluster.LogErrors).
+	Up    bool
+	Slurm []string
+	Verdict
+}
+
+// Report is one release's run.
+type Report struct {
+	// Release is the series, Version what slurmctld -V reported.
+	Release, Version string
+	Seed             uint64
+	Results          []Result
+	// Elapsed is the run's wall time.
+	Elapsed time.Duration
+}
+
+// Count returns how many results have the verdict.
+func (r *Report) Count(v Verdict) int {
+	n := 0
+	for _, x := range r.Results {
+		if x.Verdict == v {
+			n++
+		}
+	}
+	return n
+}
+
+// Options configures Run.
+type Options struct {
+	// Release is the Slurm series to run, one of localslurm.Releases().
+	Release string
+	// Seed and N choose the cases (Generate).
+	Seed uint64
+	N    int
+	// Log receives progress; nil discards it.
+	Log io.Writer
+	// Cases, when not nil, are judged instead of generated ones (Seed and
+	// N are then only reported).
+	Cases []Case
+	// Disabled holds lint rule ids not to run.
+	Disabled map[string]bool
+	// ReadyTimeout bounds each slurmctld start; zero means 30 seconds
+	// (a slurmctld that waits longer, as for a missing topology.conf,
+	// counts as refused).
+	ReadyTimeout time.Duration
+}
+
+// Run generates the cases for the release and judges each: it starts one
+// cluster (munged, MariaDB, slurmdbd, slurmctld) on the base spec, then
+// restarts only slurmctld for each case.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	began := time.Now()
+	v, err := slurmconf.ParseVersion(o.Release)
+	if err != nil {
+		return nil, fmt.Errorf("fidelity: %w", err)
+	}
+	if o.ReadyTimeout <= 0 {
+		o.ReadyTimeout = 30 * time.Second
+	}
+	logf := func(format string, args ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, "fidelity %s: "+format+"\n", append([]any{o.Release}, args...)...)
+		}
+	}
+	sch, err := schema.New()
+	if err != nil {
+		return nil, fmt.Errorf("fidelity: %w", err)
+	}
+	work, err := os.MkdirTemp("", "fidelity-")
+	if err != nil {
+		return nil, fmt.Errorf("fidelity: %w", err)
+	}
+	defer os.RemoveAll(work)
+
+	base := Case{Index: -1}
+	c, l := lintSpec(sch, "base.yaml", base.Spec(), o.Release, nil)
+	if c == nil || len(l) > 0 {
+		return nil, fmt.Errorf("fidelity: the base spec does not lint clean for Slurm %s: %v", o.Release, l)
+	}
+	baseDir := filepath.Join(work, "base")
+	baseConf, err := renderTo(c, o.Release, baseDir)
+	if err != nil {
+		return nil, err
+	}
+	cl, err := localslurm.Start(ctx, localslurm.Options{Dir: baseDir, Release: o.Release, Accounting: true, ReadyTimeout: o.ReadyTimeout})
+	if err != nil {
+		return nil, fmt.Errorf("fidelity: start Slurm %s on the base spec: %w", o.Release, err)
+	}
+	defer cl.Stop()
+	if errs := cl.LogErrors(); len(errs) > 0 {
+		return nil, fmt.Errorf("fidelity: slurmctld %s logs errors for the base spec:\n%s", o.Release, strings.Join(errs, "\n"))
+	}
+	rep := &Report{Release: o.Release, Version: cl.Release().Version, Seed: o.Seed}
+	logf("running %s, seed %d", cl.Release(), o.Seed)
+
+	cases := o.Cases
+	if cases == nil {
+		cases = Generate(slurmconf.Default(), v, o.Seed, o.N)
+	}
+	for _, k := range cases {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		res := Result{Case: k}
+		c, l := lintSpec(sch, fmt.Sprintf("case-%d.yaml", k.Index), k.Spec(), o.Release, o.Disabled)
+		for _, d := range l {
+			res.Lint = append(res.Lint, d.Rule+": "+d.Message)
+		}
+		dir := filepath.Join(work, fmt.Sprintf("case-%d", k.Index))
+		if c != nil && len(l) == 0 {
+			if _, err := renderTo(c, o.Release, dir); err != nil {
+				// A lint-clean spec that does not render is a finding too.
+				res.Lint = append(res.Lint, "render: "+err.Error())
+			}
+		}
+		if len(res.Lint) > 0 {
+			if err := writeStandIn(dir, standIn(baseConf, k.Settings)); err != nil {
+				return nil, err
+			}
+		}
+		err := cl.RestartController(ctx, dir)
+		var se *localslurm.StartError
+		switch {
+		case err == nil:
+			res.Up = true
+			time.Sleep(500 * time.Millisecond) // errors logged just after start
+			res.Slurm = cl.LogErrors()
+		case errors.As(err, &se):
+			res.Slurm = se.LogErrors
+			if len(res.Slurm) == 0 {
+				res.Slurm = []string{se.Error()}
+			}
+		default:
+			return nil, fmt.Errorf("fidelity: %s: %w", k, err)
+		}
+		slurmOK := res.Up && len(res.Slurm) == 0
+		switch lintOK := len(res.Lint) == 0; {
+		case lintOK && slurmOK:
+			res.Verdict = BothAccept
+		case lintOK:
+			res.Verdict = FalseNegative
+		case slurmOK:
+			res.Verdict = FalsePositive
+		default:
+			res.Verdict = BothRefuse
+		}
+		logf("%s: %s", k, res.Verdict)
+		if res.Verdict == FalseNegative || res.Verdict == FalsePositive {
+			for _, s := range res.Lint {
+				logf("  lint: %s", s)
+			}
+			for _, s := range res.Slurm {
+				logf("  slurmctld: %s", s)
+			}
+		}
+		rep.Results = append(rep.Results, res)
+		os.RemoveAll(dir)
+	}
+	rep.Elapsed = time.Since(began)
+	return rep, nil
+}
+
+// lintSpec runs the pipeline `slurmspec lint --slurm-version` runs: load,
+// schema, compile and every lint rule. It returns the compiled cluster
+// (nil when an earlier stage failed) and the error-level findings.
+func lintSpec(sch *schema.Schema, name string, data []byte, version string, disabled map[string]bool) (*ir.Cluster, diag.List) {
+	doc, l := load.Bytes(name, data, load.Options{Verbatim: sch.Verbatim})
+	if doc == nil || doc.Root == nil || l.HasErrors() {
+		return nil, errorsOf(l)
+	}
+	l = append(l, sch.Check(doc)...)
+	if l.HasErrors() {
+		return nil, errorsOf(l)
+	}
+	c, cl := compiler.Compile(doc, compiler.Identity{}, machines.Default())
+	l = append(l, cl...)
+	if l.HasErrors() {
+		return nil, errorsOf(l)
+	}
+	l = append(l, lint.Run(c, rules.All(), lint.Config{Options: lint.Options{SlurmVersion: version}, Disabled: disabled})...)
+	return c, errorsOf(l)
+}
+
+func errorsOf(l diag.List) diag.List {
+	var out diag.List
+	for _, d := range l {
+		if d.Severity == diag.Error {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// renderTo renders a cluster for the release into dir, as `slurmspec
+// render` writes it, and returns the rendered slurm.conf.
+func renderTo(c *ir.Cluster, version, dir string) (string, error) {
+	set, l := render.Render(c, render.Options{SlurmVersion: version})
+	if l.HasErrors() {
+		return "", fmt.Errorf("render: %v", errorsOf(l))
+	}
+	if err := output.Write(dir, set); err != nil {
+		return "", fmt.Errorf("write rendered spec: %w", err)
+	}
+	f := set.Get("slurm.conf")
+	if f == nil {
+		return "", errors.New("render: no slurm.conf")
+	}
+	return string(f.Data), nil
+}
+
+// writeStandIn writes the stand-in renderer's slurm.conf into a new dir.
+func writeStandIn(dir, conf string) error {
+	if err := os.RemoveAll(dir); err != nil {
+		return fmt.Errorf("stand-in directory: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("stand-in directory: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "slurm.conf"), []byte(conf), 0o644); err != nil {
+		return fmt.Errorf("stand-in slurm.conf: %w", err)
+	}
+	return nil
+}
