@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
 	"cuelang.org/go/cue"
 	"cuelang.org/go/cue/format"
@@ -12,16 +13,22 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/cuectx"
 	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // JSONSchemaID is the $id of the exported JSON Schema.
 const JSONSchemaID = "https://github.com/slurmspec/slurmspec/schema/cluster.schema.json"
 
-// JSONSchema exports #Cluster as a JSON Schema (draft 2020-12), for editors.
-// Every property is offered in both of the API's spellings (camelCase and
-// snake_case), as the loader accepts both, and a "$schema" property is
-// allowed so that a spec can name the schema.
-func JSONSchema() ([]byte, error) {
+// JSONSchema exports #Cluster as a JSON Schema (draft 2020-12), for editors,
+// with the slurm.conf keys and values of Slurm release v (an invalid v
+// means the newest) in the three config maps. Every property is offered
+// in the API's camelCase and accepted in snake_case too, as the loader
+// accepts both, and a "$schema" property is allowed so that a spec can
+// name the schema.
+func JSONSchema(release slurmconf.Version) ([]byte, error) {
+	if !release.Valid() {
+		release = slurmconf.Newest()
+	}
 	v := cuectx.New().CompileBytes(source, cue.Filename("schema/cluster.cue"))
 	if err := v.Err(); err != nil {
 		return nil, fmt.Errorf("compiling schema: %w", err)
@@ -39,6 +46,21 @@ func JSONSchema() ([]byte, error) {
 	var doc map[string]any
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return nil, fmt.Errorf("decoding generated JSON Schema: %w", err)
+	}
+	defs, _ := doc["$defs"].(map[string]any)
+	if defs == nil {
+		return nil, fmt.Errorf("generated JSON Schema has no $defs")
+	}
+	for i, home := range configHomes {
+		d, _ := defs[strings.TrimPrefix(home, "#")].(map[string]any)
+		props, _ := d["properties"].(map[string]any)
+		if props == nil {
+			return nil, fmt.Errorf("generated JSON Schema lacks %s", home)
+		}
+		props["config"] = map[string]any{"$ref": "#/$defs/" + configDefNames[i]}
+	}
+	for name, def := range jsonSlurmConfig(release) {
+		defs[name] = def
 	}
 	addSnakeCase(doc)
 	doc["$id"] = JSONSchemaID
@@ -138,9 +160,15 @@ func SnakeCase(name string) string {
 	return s
 }
 
-// CUESource returns the schema as CUE, formatted, for `cue vet -d '#Cluster'`.
-func CUESource() ([]byte, error) {
-	out, err := format.Source(source)
+// CUESource returns the schema as CUE, formatted, for `cue vet -d '#Cluster'`,
+// with the slurm.conf keys and values of Slurm release v (an invalid v means
+// the newest) in the three config maps.
+func CUESource(v slurmconf.Version) ([]byte, error) {
+	if !v.Valid() {
+		v = slurmconf.Newest()
+	}
+	src := append(append([]byte(nil), source...), cueSlurmConfig(v)...)
+	out, err := format.Source(src)
 	if err != nil {
 		return nil, fmt.Errorf("formatting schema: %w", err)
 	}

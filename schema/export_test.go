@@ -9,6 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // asWritten converts a loaded document to plain JSON data with every key as
@@ -52,7 +53,7 @@ func asWritten(t *testing.T, file string) any {
 
 func compileJSONSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	b, err := JSONSchema()
+	b, err := JSONSchema(slurmconf.Newest())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/schema"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 const schemaHelp = `Print the spec schema, exported from the same embedded CUE source that
@@ -18,7 +19,7 @@ that depend on other fields (provisioning model, references between
 partitions and pools) and every Slurm check are lint's.`
 
 func newSchemaCmd(e env) *cobra.Command {
-	var format string
+	var format, version string
 	cmd := &cobra.Command{
 		Use:   "schema",
 		Short: "Export the spec schema as JSON Schema or CUE",
@@ -28,12 +29,19 @@ func newSchemaCmd(e env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var out []byte
+			v := slurmconf.Newest()
+			if version != "" {
+				var err error
+				if v, err = slurmconf.ParseVersion(version); err != nil {
+					return usageError("--slurm-version: %v", err)
+				}
+			}
 			var err error
 			switch format {
 			case "jsonschema":
-				out, err = schema.JSONSchema()
+				out, err = schema.JSONSchema(v)
 			case "cue":
-				out, err = schema.CUESource()
+				out, err = schema.CUESource(v)
 			default:
 				return usageError("--format must be jsonschema or cue, not %q", format)
 			}
@@ -45,5 +53,6 @@ func newSchemaCmd(e env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "jsonschema", "jsonschema or cue")
+	cmd.Flags().StringVar(&version, "slurm-version", "", "the Slurm release whose slurm.conf keys and values the schema states (default: the newest)")
 	return cmd
 }
