@@ -20,6 +20,20 @@ func asWritten(t *testing.T, file string) any {
 	if l.HasErrors() {
 		t.Fatalf("%s: %v", file, l)
 	}
+	return plain(t, doc)
+}
+
+// asWrittenBytes is asWritten for data in memory.
+func asWrittenBytes(t *testing.T, name string, data []byte) any {
+	t.Helper()
+	doc, l := load.Bytes(name, data, load.Options{Verbatim: func(load.Path) bool { return true }})
+	if l.HasErrors() {
+		t.Fatalf("%s: %v", name, l)
+	}
+	return plain(t, doc)
+}
+
+func plain(t *testing.T, doc *load.Document) any {
 	var conv func(n *load.Node) any
 	conv = func(n *load.Node) any {
 		switch n.Kind {
