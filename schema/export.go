@@ -8,7 +8,10 @@ import (
 	"strings"
 
 	"cuelang.org/go/cue"
+	"cuelang.org/go/cue/ast"
 	"cuelang.org/go/cue/format"
+	"cuelang.org/go/cue/parser"
+	"cuelang.org/go/cue/token"
 	"cuelang.org/go/encoding/jsonschema"
 
 	"github.com/slurmspec/slurmspec/compiler/cuectx"
@@ -162,15 +165,112 @@ func SnakeCase(name string) string {
 
 // CUESource returns the schema as CUE, formatted, for `cue vet -d '#Cluster'`,
 // with the slurm.conf keys and values of Slurm release v (an invalid v means
-// the newest) in the three config maps.
+// the newest) in the three config maps. As the loader does, it accepts every
+// field in snake_case too (node_pool_ids), and it checks the cross
+// references (#References) on the spec itself, which slurmspec evaluates
+// in Go instead.
 func CUESource(v slurmconf.Version) ([]byte, error) {
 	if !v.Valid() {
 		v = slurmconf.Newest()
 	}
 	src := append(append([]byte(nil), source...), cueSlurmConfig(v)...)
-	out, err := format.Source(src)
+	f, err := parser.ParseFile("cluster.cue", src, parser.ParseComments)
+	if err != nil {
+		return nil, fmt.Errorf("parsing schema: %w", err)
+	}
+	// The references read #Cluster's fields, so they go into its body.
+	refs, err := parser.ParseFile("references.cue", cueReferences, parser.ParseComments)
+	if err != nil {
+		return nil, fmt.Errorf("parsing references: %w", err)
+	}
+	cluster := topStruct(f, "#Cluster")
+	if cluster == nil {
+		return nil, fmt.Errorf("the schema lacks #Cluster")
+	}
+	cluster.Elts = append(cluster.Elts, topStruct(refs, "#Cluster").Elts...)
+	addSnakeAliases(f)
+	out, err := format.Node(f)
 	if err != nil {
 		return nil, fmt.Errorf("formatting schema: %w", err)
 	}
 	return out, nil
+}
+
+// cueReferences states the cross references on the spec: the ids of
+// #Cluster projected as #References wants them.
+const cueReferences = `
+#Cluster: {
+// The cross references of #References, checked on the spec itself.
+_references: #References & {
+	pools: {for i, p in nodePools {"\(i)": p.id}}
+	partitions: {for i, p in orchestratorSpec.slurmSpec.partitions {"\(i)": {id: p.id, nodePoolIds: {for j, r in p.nodePoolIds {"\(j)": r}}}}}
+	if orchestratorSpec.slurmSpec.nodeSets != _|_ {
+		nodeSets: {for i, s in orchestratorSpec.slurmSpec.nodeSets {"\(i)": s.nodePoolId}}
+	}
+	if orchestratorSpec.slurmSpec.loginNodePoolId != _|_ {
+		loginNodePoolId: orchestratorSpec.slurmSpec.loginNodePoolId
+	}
+	if orchestratorSpec.slurmSpec.defaultPartitionId != _|_ {
+		defaultPartitionId: orchestratorSpec.slurmSpec.defaultPartitionId
+	}
+}
+}
+`
+
+// topStruct returns the struct of a top-level field of f, or nil.
+func topStruct(f *ast.File, name string) *ast.StructLit {
+	for _, d := range f.Decls {
+		if fld, ok := d.(*ast.Field); ok {
+			if n, _, _ := ast.LabelName(fld.Label); n == name {
+				st, _ := fld.Value.(*ast.StructLit)
+				return st
+			}
+		}
+	}
+	return nil
+}
+
+// addSnakeAliases gives every camelCase field of the spec's structs its
+// snake_case spelling: `node_pool_ids?: _` and, when it is given,
+// `nodePoolIds: node_pool_ids`, so that the camelCase field's constraints
+// (and requiredness) apply to whichever spelling the spec uses.
+func addSnakeAliases(f *ast.File) {
+	generated := map[ast.Node]bool{}
+	ast.Walk(f, func(n ast.Node) bool {
+		if generated[n] {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.Field:
+			if name, _, _ := ast.LabelName(n.Label); name == "#References" {
+				return false // a projection of the ids, not the spec
+			}
+		case *ast.StructLit:
+			var elts []ast.Decl
+			for _, d := range n.Elts {
+				elts = append(elts, d)
+				fld, ok := d.(*ast.Field)
+				if !ok {
+					continue
+				}
+				name, isIdent, err := ast.LabelName(fld.Label)
+				if err != nil || !isIdent || strings.HasPrefix(name, "#") || strings.HasPrefix(name, "_") {
+					continue
+				}
+				snake := SnakeCase(name)
+				if snake == name {
+					continue
+				}
+				alias := &ast.Field{Label: ast.NewIdent(snake), Constraint: token.OPTION, Value: ast.NewIdent("_")}
+				copyTo := &ast.Comprehension{
+					Clauses: []ast.Clause{&ast.IfClause{Condition: &ast.BinaryExpr{X: ast.NewIdent(snake), Op: token.NEQ, Y: &ast.BottomLit{}}}},
+					Value:   ast.NewStruct(ast.NewIdent(name), ast.NewIdent(snake)),
+				}
+				generated[alias], generated[copyTo] = true, true
+				elts = append(elts, alias, copyTo)
+			}
+			n.Elts = elts
+		}
+		return true
+	}, nil)
 }
