@@ -2,6 +2,7 @@ package schema
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -65,12 +66,11 @@ func JSONSchema(release slurmconf.Version) ([]byte, error) {
 	for name, def := range jsonSlurmConfig(release) {
 		defs[name] = def
 	}
-	addSnakeCase(doc)
+	if missing := decorate(doc, defs); len(missing) > 0 {
+		return nil, fmt.Errorf("schema/fields.tsv lacks a description of %s", strings.Join(missing, ", "))
+	}
 	doc["$id"] = JSONSchemaID
 	doc["title"] = "slurmspec cluster spec (ModelDevelopmentCluster)"
-	if props, ok := doc["properties"].(map[string]any); ok {
-		props["$schema"] = map[string]any{"type": "string", "description": "The JSON Schema this spec follows."}
-	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
@@ -81,22 +81,79 @@ func JSONSchema(release slurmconf.Version) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// addSnakeCase adds the snake_case spelling of every camelCase property,
-// recursively, and relaxes "required" so that either spelling satisfies it.
-func addSnakeCase(node any) {
-	switch n := node.(type) {
-	case []any:
-		for _, it := range n {
-			addSnakeCase(it)
+// fieldsTSV describes every field of the spec for the JSON Schema.
+//
+//go:embed fields.tsv
+var fieldsTSV string
+
+// fieldDescriptions reads fields.tsv: path (or path=VALUE) -> text.
+func fieldDescriptions() map[string]string {
+	m := map[string]string{}
+	for _, line := range strings.Split(fieldsTSV, "\n") {
+		path, text, ok := strings.Cut(line, "\t")
+		if !ok || strings.HasPrefix(line, "#") || path == "path" {
+			continue
 		}
-	case map[string]any:
-		for _, v := range n {
-			addSnakeCase(v)
+		m[path] = strings.TrimSpace(text)
+	}
+	return m
+}
+
+// Label patterns without \p{..} classes, which only some validators read:
+// ASCII lower case and digits as the API states them, and any character
+// from U+00DF up for the international letters it also allows (looser
+// than the API; lint checks labels exactly).
+const (
+	jsonLabelKey   = "^[a-z\u00df-\uffff][a-z0-9\u00df-\uffff_-]{0,62}$"
+	jsonLabelValue = "^[a-z0-9\u00df-\uffff_-]{0,63}$"
+)
+
+// decorate finishes the generated JSON Schema for editors: every field
+// gets its description (and markdownDescription, and enumDescriptions for
+// enums) from fields.tsv; the snake_case spelling of a field becomes a
+// patternProperties entry that refers to the camelCase property, so that
+// completion offers each field once while both spellings validate; and
+// "required" accepts either spelling. It reports fields without a
+// description.
+func decorate(doc, defs map[string]any) []string {
+	fields := fieldDescriptions()
+	var missing []string
+	for name, d := range defs {
+		if m, ok := d.(map[string]any); ok && !isConfigDef(name) {
+			delete(m, "description") // CUE comments, written for the schema's readers
 		}
-		props, ok := n["properties"].(map[string]any)
-		if !ok {
-			return
+	}
+	if lab, ok := defs["Labels"].(map[string]any); ok {
+		pp, _ := lab["patternProperties"].(map[string]any)
+		for k, v := range pp {
+			delete(pp, k)
+			pp[jsonLabelKey] = v
 		}
+	}
+	if lv, ok := defs["LabelValue"].(map[string]any); ok {
+		lv["pattern"] = jsonLabelValue
+	}
+	done := map[string]bool{}
+	var walk func(s map[string]any, path, ptr string)
+	walk = func(s map[string]any, path, ptr string) {
+		if ref, ok := s["$ref"].(string); ok && strings.HasPrefix(ref, "#/$defs/") {
+			name := strings.TrimPrefix(ref, "#/$defs/")
+			if d, ok := defs[name].(map[string]any); ok && !done[name] && !isConfigDef(name) {
+				done[name] = true
+				walk(d, path, ref)
+			}
+		}
+		for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+			for i, e := range asList(s[k]) {
+				if m, ok := e.(map[string]any); ok {
+					walk(m, path, fmt.Sprintf("%s/%s/%d", ptr, k, i))
+				}
+			}
+		}
+		if items, ok := s["items"].(map[string]any); ok {
+			walk(items, path+"[]", ptr+"/items")
+		}
+		props, _ := s["properties"].(map[string]any)
 		names := make([]string, 0, len(props))
 		for name := range props {
 			names = append(names, name)
@@ -104,37 +161,100 @@ func addSnakeCase(node any) {
 		sort.Strings(names)
 		snakeOf := map[string]string{}
 		for _, name := range names {
-			if s := SnakeCase(name); s != name {
-				props[s] = props[name]
-				snakeOf[name] = s
-			}
-		}
-		req, ok := n["required"].([]any)
-		if !ok {
-			return
-		}
-		var keep []any
-		var anyOf []any
-		for _, r := range req {
-			name, _ := r.(string)
-			s, has := snakeOf[name]
-			if !has {
-				keep = append(keep, r)
+			p, ok := props[name].(map[string]any)
+			if !ok {
 				continue
 			}
-			anyOf = append(anyOf, map[string]any{"anyOf": []any{
-				map[string]any{"required": []any{name}},
-				map[string]any{"required": []any{s}},
-			}})
+			fp := name
+			if path != "" {
+				fp = path + "." + name
+			}
+			if d := fields[fp]; d != "" {
+				p["description"] = d
+				p["markdownDescription"] = d + "\n\n`" + fp + "`"
+			} else {
+				missing = append(missing, fp)
+			}
+			if enum := enumOf(p); len(enum) > 0 {
+				var descs []any
+				for _, e := range enum {
+					descs = append(descs, fields[fp+"="+fmt.Sprint(e)])
+				}
+				target := p
+				if items, ok := p["items"].(map[string]any); ok && p["enum"] == nil {
+					target = items
+				}
+				target["enumDescriptions"] = descs
+				target["markdownEnumDescriptions"] = descs
+			}
+			walk(p, fp, ptr+"/properties/"+pointerEscape(name))
+			if snake := SnakeCase(name); snake != name {
+				snakeOf[name] = snake
+				pp, _ := s["patternProperties"].(map[string]any)
+				if pp == nil {
+					pp = map[string]any{}
+					s["patternProperties"] = pp
+				}
+				pp["^"+snake+"$"] = map[string]any{"$ref": ptr + "/properties/" + pointerEscape(name)}
+			}
 		}
-		if len(keep) > 0 {
-			n["required"] = keep
-		} else {
-			delete(n, "required")
+		relaxRequired(s, snakeOf)
+	}
+	walk(doc, "", "#")
+	sort.Strings(missing)
+	return missing
+}
+
+func isConfigDef(name string) bool {
+	for _, d := range configDefNames {
+		if d == name {
+			return true
 		}
-		if len(anyOf) > 0 {
-			n["allOf"] = append(asList(n["allOf"]), anyOf...)
+	}
+	return name == "SlurmConfig"
+}
+
+func enumOf(p map[string]any) []any {
+	if e := asList(p["enum"]); len(e) > 0 {
+		return e
+	}
+	if items, ok := p["items"].(map[string]any); ok {
+		return asList(items["enum"])
+	}
+	return nil
+}
+
+// pointerEscape escapes a property name for a JSON pointer (RFC 6901).
+func pointerEscape(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// relaxRequired lets either spelling of a required field satisfy it.
+func relaxRequired(n map[string]any, snakeOf map[string]string) {
+	req, ok := n["required"].([]any)
+	if !ok {
+		return
+	}
+	var keep, anyOf []any
+	for _, r := range req {
+		name, _ := r.(string)
+		s, has := snakeOf[name]
+		if !has {
+			keep = append(keep, r)
+			continue
 		}
+		anyOf = append(anyOf, map[string]any{"anyOf": []any{
+			map[string]any{"required": []any{name}},
+			map[string]any{"required": []any{s}},
+		}})
+	}
+	if len(keep) > 0 {
+		n["required"] = keep
+	} else {
+		delete(n, "required")
+	}
+	if len(anyOf) > 0 {
+		n["allOf"] = append(asList(n["allOf"]), anyOf...)
 	}
 }
 
