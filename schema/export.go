@@ -133,6 +133,14 @@ func decorate(doc, defs map[string]any) []string {
 	if lv, ok := defs["LabelValue"].(map[string]any); ok {
 		lv["pattern"] = jsonLabelValue
 	}
+	// CUE's generator turns a field that a condition may forbid (written
+	// `if ... {field?: error(...)}`) into `false`, refusing it always;
+	// the condition is lint's, the field's own type is this.
+	if np, ok := defs["NodePool"].(map[string]any); ok {
+		if props, ok := np["properties"].(map[string]any); ok && props["flexStartMaxDuration"] == false {
+			props["flexStartMaxDuration"] = map[string]any{"$ref": "#/$defs/FlexDuration"}
+		}
+	}
 	done := map[string]bool{}
 	var walk func(s map[string]any, path, ptr string)
 	walk = func(s map[string]any, path, ptr string) {
@@ -161,6 +169,13 @@ func decorate(doc, defs map[string]any) []string {
 		sort.Strings(names)
 		snakeOf := map[string]string{}
 		for _, name := range names {
+			if b, ok := props[name].(bool); ok {
+				// A boolean schema cannot carry a description.
+				props[name] = map[string]any{}
+				if !b {
+					props[name] = map[string]any{"not": map[string]any{}}
+				}
+			}
 			p, ok := props[name].(map[string]any)
 			if !ok {
 				continue

@@ -122,6 +122,21 @@ func TestExportedJSONSchemaRejectsBrokenSpecs(t *testing.T) {
 	if err := s.Validate(good); err != nil {
 		t.Errorf("control: %v", err)
 	}
+	// A FLEX_START pool with its maximum duration is valid (the generated
+	// schema refused flexStartMaxDuration everywhere).
+	flex := asWritten(t, "../examples/a4-training.yaml").(map[string]any)
+	p := pool(flex)
+	delete(p["machineSpec"].(map[string]any), "reservationAffinity")
+	delete(p["machineSpec"].(map[string]any), "reservation_affinity")
+	p["provisioningModel"], p["flexStartMaxDuration"] = "FLEX_START", "604800s"
+	delete(p, "provisioning_model")
+	if err := s.Validate(flex); err != nil {
+		t.Errorf("FLEX_START pool: %v", err)
+	}
+	p["flexStartMaxDuration"] = "7d"
+	if err := s.Validate(flex); err == nil {
+		t.Errorf("flexStartMaxDuration 7d: accepted")
+	}
 }
 
 func pool(m map[string]any) map[string]any { return m["nodePools"].([]any)[0].(map[string]any) }
