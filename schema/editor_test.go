@@ -321,4 +321,3 @@ func TestYAMLLanguageServer(t *testing.T) {
 		t.Logf("server stderr:\n%s\nserver log:\n%s", stderr.String(), strings.Join(c.log, "\n"))
 	}
 }
-
