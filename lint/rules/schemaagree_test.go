@@ -2,7 +2,11 @@ package rules_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -322,6 +326,8 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 				def := root.LookupPath(cue.ParsePath(scopeDefs[scope]))
 				jdef := js[scope]
 				var disagree, skipped, errs, fallbacks int
+				var checked []entry
+				var verdicts []bool
 				cueFlags := cueFlagged(def, entries)
 				for i, e := range entries {
 					lintErr := len(flagged[i]) > 0
@@ -340,6 +346,7 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 						cueErr = def.Unify(def.Context().Encode(map[string]string{e.key: e.value})).Validate(cue.Concrete(true)) != nil
 					}
 					jsonErr := jdef.Validate(map[string]any{e.key: e.value}) != nil
+					checked, verdicts = append(checked, e), append(verdicts, lintErr)
 					if cueErr != lintErr || jsonErr != lintErr {
 						disagree++
 						if disagree <= 40 {
@@ -351,6 +358,7 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 				if disagree > 0 {
 					t.Errorf("%s: %d disagreements", scope, disagree)
 				}
+				ajvAgrees(t, v, scope, checked, verdicts)
 				if errs == 0 || errs == len(entries) {
 					t.Errorf("%s: degenerate case set (%d errors of %d)", scope, errs, len(entries))
 				}
@@ -420,4 +428,62 @@ func compileExportedJSONSchema(t *testing.T, v slurmconf.Version) map[slurmconf.
 		out[scope] = s
 	}
 	return out
+}
+
+// ajvAgrees checks the entries with ajv, the JavaScript validator, too,
+// when node and ajv are installed (see schema/editor_test.go, which
+// requires them under CI=true).
+func ajvAgrees(t *testing.T, v slurmconf.Version, scope slurmconf.Scope, entries []entry, lintErr []bool) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	mods := os.Getenv("SLURMSPEC_NODE_MODULES")
+	if mods == "" {
+		home, _ := os.UserHomeDir()
+		mods = filepath.Join(home, ".cache", "slurmspec", "node", "node_modules")
+	}
+	if _, serr := os.Stat(filepath.Join(mods, "ajv", "package.json")); err != nil || serr != nil {
+		t.Logf("ajv not installed: the JSON Schema is checked with santhosh-tekuri/jsonschema only")
+		return
+	}
+	b, err := schema.JSONSchema(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := make([]map[string]string, len(entries))
+	for i, e := range entries {
+		docs[i] = map[string]string{e.key: e.value}
+	}
+	dir := t.TempDir()
+	input, _ := json.Marshal(map[string]any{"schema": json.RawMessage(b), "def": strings.TrimPrefix(scopeDefs[scope], "#"), "docs": docs})
+	script := `
+const Ajv2020 = require(process.argv[2] + "/ajv/dist/2020").default;
+const input = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
+const ajv = new Ajv2020({strict: false});
+ajv.addSchema(input.schema);
+const validate = ajv.getSchema(input.schema["$id"] + "#/$defs/" + input.def);
+console.log(JSON.stringify(input.docs.map(d => !validate(d))));
+`
+	for name, data := range map[string][]byte{"in.json": input, "check.js": []byte(script)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := exec.Command(node, filepath.Join(dir, "check.js"), mods, filepath.Join(dir, "in.json")).Output()
+	if err != nil {
+		t.Fatalf("ajv: %v", err)
+	}
+	var flagged []bool
+	if err := json.Unmarshal(out, &flagged); err != nil || len(flagged) != len(entries) {
+		t.Fatalf("ajv printed %.200s (%v)", out, err)
+	}
+	bad := 0
+	for i, e := range entries {
+		if flagged[i] != lintErr[i] {
+			bad++
+			if bad <= 20 {
+				t.Errorf("%s: lint %v, ajv %v", e, lintErr[i], flagged[i])
+			}
+		}
+	}
+	t.Logf("ajv: %d entries, %d disagreements", len(entries), bad)
 }
