@@ -16,25 +16,6 @@ import (
 	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
-func TestEveryCatalogKeyHasADescription(t *testing.T) {
-	cat := slurmconf.Default()
-	n := 0
-	for _, s := range slurmconf.Scopes() {
-		for _, p := range cat.Params(s) {
-			n++
-			d := slurmconf.Description(s, p.Name)
-			if d == "" {
-				t.Errorf("%s key %s has no description in slurmconf/data/descriptions.tsv", s, p.Name)
-			} else if !strings.HasSuffix(d, ".") || strings.Contains(d, "\t") || len(d) > 200 {
-				t.Errorf("%s key %s: the description should be one sentence of at most 200 bytes: %q", s, p.Name, d)
-			}
-		}
-	}
-	if n != cat.Len() {
-		t.Fatalf("walked %d keys, the catalog has %d", n, cat.Len())
-	}
-}
-
 // cueVet validates a spec file against the exported CUE schema with the
 // cue command when it is installed (make bench-tools), else with the same
 // evaluator through CUE's Go API, and returns the error text.
