@@ -150,9 +150,6 @@ func jsonKeySchema(k configKey) map[string]any {
 			ex[i] = e
 		}
 		s["examples"] = ex
-		if k.Rule.Enum {
-			s["enum"] = ex
-		}
 	}
 	return s
 }

@@ -23,9 +23,6 @@ type valueRule struct {
 	Match    []string
 	NotMatch []string
 	Examples []string
-	// Enum is set when the values are exactly Examples (no other spelling
-	// is accepted).
-	Enum bool
 }
 
 // configKey is one key offered in a config map.

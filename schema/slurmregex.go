@@ -62,9 +62,6 @@ func reAlt(alts []string) string {
 	return "(" + strings.Join(alts, "|") + ")"
 }
 
-// digitChars are the characters of each digit value (both cases for hex).
-var digitChars = [16]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "aA", "bB", "cC", "dD", "eE", "fF"}
-
 // reDigits is a class matching digit values lo..hi.
 func reDigits(lo, hi int) string {
 	if lo == hi && hi < 10 {

@@ -315,7 +315,8 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			root := cuectx.New().CompileBytes(src, cue.Filename("cluster.cue"))
+			ctx := cuectx.New()
+			root := ctx.CompileBytes(src, cue.Filename("cluster.cue"))
 			if err := root.Err(); err != nil {
 				t.Fatal(err)
 			}
@@ -328,7 +329,7 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 				var disagree, skipped, errs, fallbacks int
 				var checked []entry
 				var verdicts []bool
-				cueFlags := cueFlagged(def, entries)
+				cueFlags := cueFlagged(ctx, def, entries)
 				for i, e := range entries {
 					lintErr := len(flagged[i]) > 0
 					if lintErr && combination(e, v, flagged[i]) {
@@ -343,7 +344,7 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 						// A batch may hide an error behind another (CUE
 						// reports errors in rounds): ask about the entry alone.
 						fallbacks++
-						cueErr = def.Unify(def.Context().Encode(map[string]string{e.key: e.value})).Validate(cue.Concrete(true)) != nil
+						cueErr = def.Unify(ctx.Encode(map[string]string{e.key: e.value})).Validate(cue.Concrete(true)) != nil
 					}
 					jsonErr := jdef.Validate(map[string]any{e.key: e.value}) != nil
 					checked, verdicts = append(checked, e), append(verdicts, lintErr)
@@ -369,7 +370,7 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 
 // cueFlagged validates the entries against a config definition in batches
 // of distinct keys and reports which entries CUE flags.
-func cueFlagged(def cue.Value, entries []entry) map[int]bool {
+func cueFlagged(ctx *cue.Context, def cue.Value, entries []entry) map[int]bool {
 	var batches []map[string]int
 	for i, e := range entries {
 		k := strings.ToLower(e.key)
@@ -393,7 +394,7 @@ func cueFlagged(def cue.Value, entries []entry) map[int]bool {
 			data[entries[i].key] = entries[i].value
 			byKey[entries[i].key] = i
 		}
-		err := def.Unify(def.Context().Encode(data)).Validate(cue.Concrete(true))
+		err := def.Unify(ctx.Encode(data)).Validate(cue.Concrete(true))
 		for _, e := range cueerrors.Errors(err) {
 			if p := e.Path(); len(p) > 0 {
 				if i, ok := byKey[p[len(p)-1]]; ok {
