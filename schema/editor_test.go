@@ -137,6 +137,9 @@ type lspClient struct {
 	// diagnostics holds the last publishDiagnostics per document.
 	diagnostics map[string][]any
 	log         []string
+	// settings answer the server's workspace/configuration requests, by
+	// section, as an editor's settings would.
+	settings map[string]any
 }
 
 func (c *lspClient) send(msg map[string]any) {
@@ -181,12 +184,16 @@ func (c *lspClient) call(method string, params any) any {
 		msg := c.read()
 		if m, ok := msg["method"].(string); ok {
 			if msg["id"] != nil { // a request from the server
+				c.log = append(c.log, "request "+m+" "+fmt.Sprint(msg["params"]))
 				var result any
 				if m == "workspace/configuration" {
 					items, _ := msg["params"].(map[string]any)["items"].([]any)
 					res := make([]any, len(items))
-					for i := range res {
-						res[i] = map[string]any{"completion": true, "hover": true, "validate": true}
+					for i, it := range items {
+						res[i] = map[string]any{}
+						if section, _ := it.(map[string]any)["section"].(string); c.settings[section] != nil {
+							res[i] = c.settings[section]
+						}
 					}
 					result = res
 				}
@@ -208,7 +215,8 @@ func (c *lspClient) call(method string, params any) any {
 	}
 }
 
-// TestYAMLLanguageServer drives yaml-language-server as VS Code does:
+// TestYAMLLanguageServer drives yaml-language-server as VS Code does, with
+// the README's settings (yaml.schemas) and with its first-line form:
 // completion after "PreemptType: " offers the three preemption plugins,
 // completion of a key in config offers each key once, hover on a key
 // shows its description, and a bad value is flagged.
@@ -219,7 +227,10 @@ func TestYAMLLanguageServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	schemaFile := filepath.Join(dir, "cluster.schema.json")
+	schemaFile := filepath.Join(dir, ".vscode", "cluster.schema.json")
+	if err := os.MkdirAll(filepath.Dir(schemaFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(schemaFile, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -243,21 +254,25 @@ func TestYAMLLanguageServer(t *testing.T) {
 	}()
 	timer := time.AfterFunc(60*time.Second, func() { _ = cmd.Process.Kill() })
 	defer timer.Stop()
-	c := &lspClient{t: t, in: in, out: bufio.NewReader(out), diagnostics: map[string][]any{}}
+	// The VS Code recipe of the README: .vscode/settings.json maps the
+	// schema to the specs under clusters/.
+	settings := map[string]any{"yaml": map[string]any{
+		"schemas":    map[string]any{".vscode/cluster.schema.json": []string{"clusters/*.yaml"}},
+		"completion": true, "hover": true, "validate": true,
+	}}
+	c := &lspClient{t: t, in: in, out: bufio.NewReader(out), diagnostics: map[string][]any{}, settings: settings}
 	c.call("initialize", map[string]any{
 		"processId": nil, "rootUri": "file://" + dir,
-		"capabilities": map[string]any{"textDocument": map[string]any{
+		"workspaceFolders": []any{map[string]any{"uri": "file://" + dir, "name": "specs"}},
+		"capabilities": map[string]any{"workspace": map[string]any{"configuration": true, "didChangeConfiguration": map[string]any{"dynamicRegistration": false}}, "textDocument": map[string]any{
 			"completion": map[string]any{"completionItem": map[string]any{"snippetSupport": false}},
 			"hover":      map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
 		}},
 	})
 	c.send(map[string]any{"method": "initialized", "params": map[string]any{}})
-	c.send(map[string]any{"method": "workspace/didChangeConfiguration", "params": map[string]any{"settings": map[string]any{
-		"yaml": map[string]any{"completion": true, "hover": true, "validate": true},
-	}}})
-	// The spec names its schema with the modeline the README gives.
-	text := "# yaml-language-server: $schema=" + schemaFile + "\norchestratorSpec:\n  slurmSpec:\n    config:\n      PreemptMode: REQUEUE\n      SelectType: select/bogus\n      PreemptType: \n"
-	uri := "file://" + filepath.Join(dir, "cluster.yaml")
+	c.send(map[string]any{"method": "workspace/didChangeConfiguration", "params": map[string]any{"settings": settings}})
+	text := "# a spec\norchestratorSpec:\n  slurmSpec:\n    config:\n      PreemptMode: REQUEUE\n      SelectType: select/bogus\n      PreemptType: \n"
+	uri := "file://" + filepath.Join(dir, "clusters", "train.yaml")
 	c.send(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
 		"uri": uri, "languageId": "yaml", "version": 1, "text": text}}})
 	labels := func(res any) []string {
@@ -276,6 +291,17 @@ func TestYAMLLanguageServer(t *testing.T) {
 	}
 	pos := func(line, char int) map[string]any {
 		return map[string]any{"textDocument": map[string]any{"uri": uri}, "position": map[string]any{"line": line, "character": char}}
+	}
+	// Diagnostics arrive asynchronously, once the server has pulled the
+	// settings and read the schema; wait for them before asking more.
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) && len(c.diagnostics[uri]) == 0 {
+		c.call("textDocument/hover", pos(4, 8))
+		time.Sleep(200 * time.Millisecond)
+	}
+	db, _ := json.Marshal(c.diagnostics[uri])
+	if !strings.Contains(string(db), `"line":5`) {
+		t.Errorf("no diagnostic on SelectType: select/bogus: %s", db)
 	}
 	got := labels(c.call("textDocument/completion", pos(6, len("      PreemptType: "))))
 	for _, want := range []string{"preempt/none", "preempt/partition_prio", "preempt/qos"} {
@@ -304,15 +330,14 @@ func TestYAMLLanguageServer(t *testing.T) {
 	if !strings.Contains(string(hb), "preempted job") {
 		t.Errorf("hover on PreemptMode does not show its description: %s", hb)
 	}
-	// Diagnostics arrive asynchronously after a change.
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) && len(c.diagnostics[uri]) == 0 {
-		c.call("textDocument/hover", pos(4, 8))
-		time.Sleep(200 * time.Millisecond)
-	}
-	db, _ := json.Marshal(c.diagnostics[uri])
-	if !strings.Contains(string(db), `"line":5`) {
-		t.Errorf("no diagnostic on SelectType: select/bogus: %s", db)
+	// The first-line form, for a spec the settings do not map.
+	other := "file://" + filepath.Join(dir, "other.yaml")
+	c.send(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
+		"uri": other, "languageId": "yaml", "version": 1,
+		"text": "# yaml-language-server: $schema=.vscode/cluster.schema.json\norchestratorSpec:\n  slurmSpec:\n    config:\n      PreemptType: \n"}}})
+	got = labels(c.call("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": other}, "position": map[string]any{"line": 4, "character": len("      PreemptType: ")}}))
+	if len(got) != 3 || !contains(got, "preempt/qos") {
+		t.Errorf("with the modeline, completion of PreemptType offers %v", got)
 	}
 	if t.Failed() {
 		t.Logf("server stderr:\n%s\nserver log:\n%s", stderr.String(), strings.Join(c.log, "\n"))
