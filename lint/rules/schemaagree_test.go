@@ -8,11 +8,13 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
 	"cuelang.org/go/cue"
 	cueerrors "cuelang.org/go/cue/errors"
+	cueyaml "cuelang.org/go/encoding/yaml"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/slurmspec/slurmspec/compiler"
@@ -31,8 +33,10 @@ import (
 // slurm.conf key and value errors that lint finds with the catalog. These
 // tests generate config entries from the catalog (every key of every scope
 // in several spellings, misspelt and reserved keys, each key's values and
-// near misses) and check that the exported CUE, the exported JSON Schema
-// and lint flag exactly the same entries.
+// near misses), lint them in generated specs, and check that the exported
+// CUE (on the whole specs, as cue vet -d '#Cluster' does, and on each
+// entry), the exported JSON Schema (santhosh-tekuri/jsonschema, and ajv
+// when node has it) flag exactly the entries lint flags.
 
 // keyValueRules are lint's rules about one config entry on its own.
 var keyValueRules = map[string]bool{
@@ -161,9 +165,9 @@ const agreeBase = `nodePools:
 
 // lintFlags lints entries and returns, for each, whether a key/value
 // rule reports an error on it, and the messages.
-func lintFlags(t *testing.T, v slurmconf.Version, scope slurmconf.Scope, entries []entry) map[int][]string {
+func lintFlags(t *testing.T, v slurmconf.Version, scope slurmconf.Scope, entries []entry, cluster cue.Value) (flagged map[int][]string, vetted map[int]bool) {
 	t.Helper()
-	flagged := map[int][]string{}
+	flagged, vetted = map[int][]string{}, map[int]bool{}
 	// Entries go into specs in batches; a key appears at most once per map.
 	batch := 150
 	if scope == slurmconf.ScopeGlobal {
@@ -175,7 +179,7 @@ func lintFlags(t *testing.T, v slurmconf.Version, scope slurmconf.Scope, entries
 		paths := map[string]int{}
 		switch scope {
 		case slurmconf.ScopeGlobal:
-			lintGlobal(t, v, chunk, start, flagged)
+			lintGlobal(t, v, chunk, start, flagged, vetted, cluster)
 			continue
 		case slurmconf.ScopePartition:
 			body.WriteString("    partitions:\n    - {id: debug, nodePoolIds: [cpu]}\n")
@@ -198,14 +202,48 @@ func lintFlags(t *testing.T, v slurmconf.Version, scope slurmconf.Scope, entries
 				flagged[i] = append(flagged[i], d.Rule+": "+d.Message)
 			}
 		}
+		vetSpec(t, cluster, src, paths, vetted)
 	}
-	return flagged
+	return flagged, vetted
+}
+
+// vetSpec validates a whole generated spec against the exported #Cluster,
+// as cue vet -d '#Cluster' does, and marks the entries at the paths CUE
+// flags. An error anywhere else fails the test.
+func vetSpec(t *testing.T, cluster cue.Value, src string, paths map[string]int, vetted map[int]bool) {
+	t.Helper()
+	f, err := cueyaml.Extract("spec.yaml", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := cluster.Context().BuildFile(f)
+	for _, e := range cueerrors.Errors(cluster.Unify(data).Validate(cue.Concrete(true))) {
+		var b strings.Builder
+		for _, el := range e.Path() {
+			if el == "#Cluster" {
+				continue
+			}
+			if _, err := strconv.Atoi(el); err == nil {
+				b.WriteString("[" + el + "]")
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(el)
+		}
+		i, ok := paths[b.String()]
+		if !ok {
+			t.Fatalf("cue vet flags %s, which is no generated entry: %v", b.String(), e)
+		}
+		vetted[i] = true
+	}
 }
 
 // lintGlobal lints global entries: the one config map of a spec takes
 // one entry per key (two spellings of a key would be a duplicate), so
 // entries are dealt into as many specs as a key has entries.
-func lintGlobal(t *testing.T, v slurmconf.Version, chunk []entry, start int, flagged map[int][]string) {
+func lintGlobal(t *testing.T, v slurmconf.Version, chunk []entry, start int, flagged map[int][]string, vetted map[int]bool, cluster cue.Value) {
 	t.Helper()
 	var specs []map[string]int
 	for i, e := range chunk {
@@ -230,11 +268,13 @@ func lintGlobal(t *testing.T, v slurmconf.Version, chunk []entry, start int, fla
 			fmt.Fprintf(&body, "      %q: %q\n", chunk[i].key, chunk[i].value)
 			paths["orchestratorSpec.slurmSpec.config."+chunk[i].key] = start + i
 		}
-		for _, d := range lintSpec(t, v, fmt.Sprintf(agreeBase, "", body.String())) {
+		src := fmt.Sprintf(agreeBase, "", body.String())
+		for _, d := range lintSpec(t, v, src) {
 			if i, ok := paths[d.Path]; ok {
 				flagged[i] = append(flagged[i], d.Rule+": "+d.Message)
 			}
 		}
+		vetSpec(t, cluster, src, paths, vetted)
 	}
 }
 
@@ -251,6 +291,11 @@ func lintSpec(t *testing.T, v slurmconf.Version, src string) []diag.Diagnostic {
 		t.Fatalf("load: %v\n%s", l, src)
 	}
 	all := sch.Check(doc)
+	for _, d := range all {
+		if d.Severity == diag.Error && !keyValueRules[d.Rule] {
+			t.Fatalf("a generated spec fails the schema: %v", d)
+		}
+	}
 	if !all.HasErrors() {
 		c, cl := compiler.Compile(doc, compiler.Identity{ClusterID: "c"}, machines.Default())
 		all = append(all, cl...)
@@ -323,7 +368,7 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 			js := compileExportedJSONSchema(t, v)
 			for _, scope := range []slurmconf.Scope{slurmconf.ScopeGlobal, slurmconf.ScopePartition, slurmconf.ScopeNode} {
 				entries := agreementEntries(scope)
-				flagged := lintFlags(t, v, scope, entries)
+				flagged, vetted := lintFlags(t, v, scope, entries, root.LookupPath(cue.ParsePath("#Cluster")))
 				def := root.LookupPath(cue.ParsePath(scopeDefs[scope]))
 				jdef := js[scope]
 				var disagree, skipped, errs, fallbacks int
@@ -346,6 +391,10 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 						fallbacks++
 						cueErr = def.Unify(ctx.Encode(map[string]string{e.key: e.value})).Validate(cue.Concrete(true)) != nil
 					}
+					if vetted[i] != lintErr {
+						disagree++
+						t.Errorf("%s: lint %v %q, cue vet of the whole spec %v", e, lintErr, flagged[i], vetted[i])
+					}
 					jsonErr := jdef.Validate(map[string]any{e.key: e.value}) != nil
 					checked, verdicts = append(checked, e), append(verdicts, lintErr)
 					if cueErr != lintErr || jsonErr != lintErr {
@@ -355,7 +404,8 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 						}
 					}
 				}
-				t.Logf("Slurm %s %s: %d entries, %d errors, %d left to lint (rules between tokens, overflow), %d checked alone", v, scope, len(entries), errs, skipped, fallbacks)
+				t.Logf("Slurm %s %s: %d entries, %d errors, %d left to lint (rules between tokens, overflow); cue vet of the whole specs flags %d, %d checked alone",
+					v, scope, len(entries), errs, skipped, len(vetted), fallbacks)
 				if disagree > 0 {
 					t.Errorf("%s: %d disagreements", scope, disagree)
 				}
