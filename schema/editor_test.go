@@ -271,7 +271,7 @@ func TestYAMLLanguageServer(t *testing.T) {
 	})
 	c.send(map[string]any{"method": "initialized", "params": map[string]any{}})
 	c.send(map[string]any{"method": "workspace/didChangeConfiguration", "params": map[string]any{"settings": settings}})
-	text := "# a spec\norchestratorSpec:\n  slurmSpec:\n    config:\n      PreemptMode: REQUEUE\n      SelectType: select/bogus\n      PreemptType: \n"
+	text := "# a spec\norchestratorSpec:\n  slurmSpec:\n    config:\n      PreemptMode: REQUEUE\n      SelectType: select/bogus\n      PreemptType: \n      ClusterName: x\n"
 	uri := "file://" + filepath.Join(dir, "clusters", "train.yaml")
 	c.send(map[string]any{"method": "textDocument/didOpen", "params": map[string]any{"textDocument": map[string]any{
 		"uri": uri, "languageId": "yaml", "version": 1, "text": text}}})
@@ -300,8 +300,11 @@ func TestYAMLLanguageServer(t *testing.T) {
 		time.Sleep(200 * time.Millisecond)
 	}
 	db, _ := json.Marshal(c.diagnostics[uri])
-	if !strings.Contains(string(db), `"line":5`) {
-		t.Errorf("no diagnostic on SelectType: select/bogus: %s", db)
+	if !strings.Contains(string(db), `"line":5`) || !strings.Contains(string(db), "SelectType takes one of its plugins in Slurm 26.05") {
+		t.Errorf("no diagnostic that says what SelectType takes: %s", db)
+	}
+	if !strings.Contains(string(db), "ClusterName is reserved: the service sets") {
+		t.Errorf("no diagnostic that says why ClusterName is reserved: %s", db)
 	}
 	got := labels(c.call("textDocument/completion", pos(6, len("      PreemptType: "))))
 	for _, want := range []string{"preempt/none", "preempt/partition_prio", "preempt/qos"} {

@@ -94,7 +94,12 @@ func jsonSlurmConfig(v slurmconf.Version) map[string]any {
 		}
 		for _, r := range cs.Reserved {
 			msg := fmt.Sprintf("%s is reserved: %s.", r.Name, r.Reason)
-			patterns[keyPattern(r.Name)] = map[string]any{"not": map[string]any{}, "description": msg, "markdownDescription": "**Reserved.** " + msg}
+			// No value passes: every config value is 1-1024 characters
+			// (SlurmConfig), and only "" matches ^$. A pattern rather than
+			// a false schema, so that editors show the reason
+			// (patternErrorMessage) instead of a generic "not allowed".
+			patterns[keyPattern(r.Name)] = map[string]any{"type": "string", "pattern": "^$", "patternErrorMessage": msg,
+				"description": msg, "markdownDescription": "**Reserved.** " + msg}
 		}
 		out[def] = map[string]any{
 			"type":                 "object",
@@ -130,6 +135,7 @@ func jsonKeySchema(k configKey) map[string]any {
 		s["description"] = desc
 	}
 	s["markdownDescription"] = md
+	s["patternErrorMessage"] = fmt.Sprintf("%s takes %s in Slurm %s (slurmspec explain %s)", k.Param.Name, valueWords(k.Param), k.Status.Version, k.Param.Name)
 	var all []any
 	for i, m := range k.Rule.Match {
 		if i == 0 {
@@ -152,4 +158,17 @@ func jsonKeySchema(k configKey) map[string]any {
 		s["examples"] = ex
 	}
 	return s
+}
+
+// valueWords says briefly what a key's value is.
+func valueWords(p *slurmconf.Param) string {
+	switch p.Kind {
+	case slurmconf.KindEnum:
+		return "one of its values"
+	case slurmconf.KindPlugin:
+		return "one of its plugins"
+	case slurmconf.KindList:
+		return "a comma-separated list of its values"
+	}
+	return kindText(p)
 }
