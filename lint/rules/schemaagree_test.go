@@ -216,7 +216,7 @@ func vetSpec(t *testing.T, cluster cue.Value, src string, paths map[string]int, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := cluster.Context().BuildFile(f)
+	data := cuectx.New().BuildFile(f) // values of separate contexts combine
 	for _, e := range cueerrors.Errors(cluster.Unify(data).Validate(cue.Concrete(true))) {
 		var b strings.Builder
 		for _, el := range e.Path() {
