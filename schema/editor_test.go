@@ -13,8 +13,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // Tests of the exported JSON Schema with the JavaScript tools editors use:
@@ -59,7 +57,7 @@ func nodeModules(t *testing.T, pkg string) (node, dir string) {
 // entries of every kind.
 func TestJSONSchemaWithAjv(t *testing.T) {
 	node, mods := nodeModules(t, "ajv")
-	b, err := JSONSchema(slurmconf.Newest())
+	b, err := JSONSchema()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +220,7 @@ func (c *lspClient) call(method string, params any) any {
 // shows its description, and a bad value is flagged.
 func TestYAMLLanguageServer(t *testing.T) {
 	node, mods := nodeModules(t, "yaml-language-server")
-	b, err := JSONSchema(slurmconf.Newest())
+	b, err := JSONSchema()
 	if err != nil {
 		t.Fatal(err)
 	}

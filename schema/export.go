@@ -24,12 +24,16 @@ import (
 const JSONSchemaID = "https://github.com/slurmspec/slurmspec/schema/cluster.schema.json"
 
 // JSONSchema exports #Cluster as a JSON Schema (draft 2020-12), for editors,
-// with the slurm.conf keys and values of Slurm release v (an invalid v
-// means the newest) in the three config maps. Every property is offered
+// with the slurm.conf keys and values of the newest Slurm release in the
+// three config maps. Every property is offered
 // in the API's camelCase and accepted in snake_case too, as the loader
 // accepts both, and a "$schema" property is allowed so that a spec can
 // name the schema.
-func JSONSchema(release slurmconf.Version) ([]byte, error) {
+func JSONSchema() ([]byte, error) { return JSONSchemaFor(slurmconf.Newest()) }
+
+// JSONSchemaFor is JSONSchema with the slurm.conf keys and values of Slurm
+// release v (an invalid v means the newest).
+func JSONSchemaFor(release slurmconf.Version) ([]byte, error) {
 	if !release.Valid() {
 		release = slurmconf.Newest()
 	}
@@ -299,12 +303,16 @@ func SnakeCase(name string) string {
 }
 
 // CUESource returns the schema as CUE, formatted, for `cue vet -d '#Cluster'`,
-// with the slurm.conf keys and values of Slurm release v (an invalid v means
-// the newest) in the three config maps. As the loader does, it accepts every
+// with the slurm.conf keys and values of the newest Slurm release in the
+// three config maps. As the loader does, it accepts every
 // field in snake_case too (node_pool_ids), and it checks the cross
 // references (#References) on the spec itself, which slurmspec evaluates
 // in Go instead.
-func CUESource(v slurmconf.Version) ([]byte, error) {
+func CUESource() ([]byte, error) { return CUESourceFor(slurmconf.Newest()) }
+
+// CUESourceFor is CUESource with the slurm.conf keys and values of Slurm
+// release v (an invalid v means the newest).
+func CUESourceFor(v slurmconf.Version) ([]byte, error) {
 	if !v.Valid() {
 		v = slurmconf.Newest()
 	}

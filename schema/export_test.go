@@ -9,7 +9,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // asWritten converts a loaded document to plain JSON data with every key as
@@ -67,7 +66,7 @@ func plain(t *testing.T, doc *load.Document) any {
 
 func compileJSONSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	b, err := JSONSchema(slurmconf.Newest())
+	b, err := JSONSchema()
 	if err != nil {
 		t.Fatal(err)
 	}

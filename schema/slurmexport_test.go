@@ -21,7 +21,7 @@ import (
 // evaluator through CUE's Go API, and returns the error text.
 func cueVet(t *testing.T, v slurmconf.Version, spec string) string {
 	t.Helper()
-	src, err := CUESource(v)
+	src, err := CUESourceFor(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func asJSONFile(t *testing.T, file string) string {
 // each field once (no snake_case property names); every regular
 // expression stays within the syntax all validators read.
 func TestJSONSchemaForEditors(t *testing.T) {
-	b, err := JSONSchema(slurmconf.Newest())
+	b, err := JSONSchema()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestJSONSchemaForEditors(t *testing.T) {
 }
 
 func TestCompletionOffersThePreemptionPlugins(t *testing.T) {
-	b, err := JSONSchema(slurmconf.Newest())
+	b, err := JSONSchema()
 	if err != nil {
 		t.Fatal(err)
 	}

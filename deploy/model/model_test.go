@@ -29,7 +29,7 @@ func analyse(t *testing.T, file string, opt pipeline.Options) *pipeline.Result {
 // field of the spec schema and nothing else (besides the identity inputs),
 // so a field added to the schema cannot be rejected or dropped on deploy.
 func TestArgsCoverSchema(t *testing.T) {
-	data, err := schema.JSONSchema(0)
+	data, err := schema.JSONSchema()
 	if err != nil {
 		t.Fatal(err)
 	}

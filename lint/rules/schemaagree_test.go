@@ -356,7 +356,7 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 	}
 	for _, v := range versions {
 		t.Run(v.String(), func(t *testing.T) {
-			src, err := schema.CUESource(v)
+			src, err := schema.CUESourceFor(v)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -458,7 +458,7 @@ func cueFlagged(ctx *cue.Context, def cue.Value, entries []entry) map[int]bool {
 
 func compileExportedJSONSchema(t *testing.T, v slurmconf.Version) map[slurmconf.Scope]*jsonschema.Schema {
 	t.Helper()
-	b, err := schema.JSONSchema(v)
+	b, err := schema.JSONSchemaFor(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -496,7 +496,7 @@ func ajvAgrees(t *testing.T, v slurmconf.Version, scope slurmconf.Scope, entries
 		t.Logf("ajv not installed: the JSON Schema is checked with santhosh-tekuri/jsonschema only")
 		return
 	}
-	b, err := schema.JSONSchema(v)
+	b, err := schema.JSONSchemaFor(v)
 	if err != nil {
 		t.Fatal(err)
 	}

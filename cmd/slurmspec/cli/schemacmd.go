@@ -43,9 +43,9 @@ func newSchemaCmd(e env) *cobra.Command {
 			var err error
 			switch format {
 			case "jsonschema":
-				out, err = schema.JSONSchema(v)
+				out, err = schema.JSONSchemaFor(v)
 			case "cue":
-				out, err = schema.CUESource(v)
+				out, err = schema.CUESourceFor(v)
 			default:
 				return usageError("--format must be jsonschema or cue, not %q", format)
 			}
