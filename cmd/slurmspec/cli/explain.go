@@ -136,7 +136,7 @@ func valueText(p *slurmconf.Param) string {
 		case slurmconf.KindList:
 			what = "a comma-separated list of"
 		case slurmconf.KindPlugin:
-			what = "the plugin"
+			what = "one of the plugins"
 		}
 		if len(vals) == 0 {
 			return "text"
