@@ -120,10 +120,12 @@ func ScriptName(kind string, i, n, width int) string {
 	return fmt.Sprintf("%0*d-%s.sh", width, n-i, kind)
 }
 
-// outputOnly are fields the API sets; they are never sent back.
+// outputOnly are fields the API sets; they are never sent back. "$schema"
+// names the editor's JSON Schema and is not part of the API either.
 var outputOnly = map[string]bool{
 	"name": true, "createTime": true, "updateTime": true, "startTime": true,
 	"clusterStatus": true, "clusterEvents": true, "runtime": true, "state": true,
+	"$schema": true,
 }
 
 // CanonicalBody is the API request body of the cluster: camelCase, comments

@@ -19,6 +19,20 @@ func asWritten(t *testing.T, file string) any {
 	if l.HasErrors() {
 		t.Fatalf("%s: %v", file, l)
 	}
+	return plain(t, doc)
+}
+
+// asWrittenBytes is asWritten for data in memory.
+func asWrittenBytes(t *testing.T, name string, data []byte) any {
+	t.Helper()
+	doc, l := load.Bytes(name, data, load.Options{Verbatim: func(load.Path) bool { return true }})
+	if l.HasErrors() {
+		t.Fatalf("%s: %v", name, l)
+	}
+	return plain(t, doc)
+}
+
+func plain(t *testing.T, doc *load.Document) any {
 	var conv func(n *load.Node) any
 	conv = func(n *load.Node) any {
 		switch n.Kind {
@@ -106,6 +120,21 @@ func TestExportedJSONSchemaRejectsBrokenSpecs(t *testing.T) {
 	}
 	if err := s.Validate(good); err != nil {
 		t.Errorf("control: %v", err)
+	}
+	// A FLEX_START pool with its maximum duration is valid (the generated
+	// schema refused flexStartMaxDuration everywhere).
+	flex := asWritten(t, "../examples/a4-training.yaml").(map[string]any)
+	p := pool(flex)
+	delete(p["machineSpec"].(map[string]any), "reservationAffinity")
+	delete(p["machineSpec"].(map[string]any), "reservation_affinity")
+	p["provisioningModel"], p["flexStartMaxDuration"] = "FLEX_START", "604800s"
+	delete(p, "provisioning_model")
+	if err := s.Validate(flex); err != nil {
+		t.Errorf("FLEX_START pool: %v", err)
+	}
+	p["flexStartMaxDuration"] = "7d"
+	if err := s.Validate(flex); err == nil {
+		t.Errorf("flexStartMaxDuration 7d: accepted")
 	}
 }
 

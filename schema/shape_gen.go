@@ -37,6 +37,7 @@ func generatedShape() *shape {
 	leaf27 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^[a-z]([a-z0-9_-]{0,30}[a-z0-9])?$")}}
 	leaf28 := &leafCheck{kinds: cue.StringKind, maxRunes: 262144, regexps: []*lazyRegexp{compiledLazily("^[^\\x00]*$")}}
 	return &shape{minLen: -1, fields: map[string]*shape{
+		"$schema":       {minLen: -1, leaf: leaf0},
 		"clusterEvents": {minLen: -1, any: true},
 		"clusterStatus": {minLen: -1, any: true},
 		"createTime":    {minLen: -1, any: true},
@@ -116,7 +117,7 @@ func generatedShape() *shape {
 		"startTime":  {minLen: -1, any: true},
 		"state":      {minLen: -1, any: true},
 		"updateTime": {minLen: -1, any: true},
-	}, names: []string{"clusterEvents", "clusterStatus", "createTime", "description", "displayName", "labels", "lustreExportConfig", "name", "network", "nodePools", "orchestratorSpec", "runtime", "runtimeSpec", "startTime", "state", "updateTime"}, required: []string{"nodePools", "orchestratorSpec"}}
+	}, names: []string{"$schema", "clusterEvents", "clusterStatus", "createTime", "description", "displayName", "labels", "lustreExportConfig", "name", "network", "nodePools", "orchestratorSpec", "runtime", "runtimeSpec", "startTime", "state", "updateTime"}, required: []string{"nodePools", "orchestratorSpec"}}
 }
 
 // generatedPatternMsgs returns the @msg message of each regular expression of the schema.

@@ -84,6 +84,9 @@ func walkSchema(s map[string]any, prefix string, defs map[string]any, out map[st
 		}
 		path := join(prefix, name)
 		out[path] = true
+		if name == "config" {
+			continue // a map of slurm.conf keys, whose keys the schema lists
+		}
 		if m, ok := p.(map[string]any); ok {
 			walkSchema(m, path, defs, out, depth+1)
 		}

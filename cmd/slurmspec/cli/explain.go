@@ -2,34 +2,189 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"sort"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/schema"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
+
+const explainHelp = `Print the documentation of a diagnostic id (a lint rule, or an id of
+the loading, schema and render stages) or of a slurm.conf key: what it
+does, where it goes in the spec, its values, and the Slurm releases that
+have it and where it changed.`
 
 func newExplainCmd(e env) *cobra.Command {
 	return &cobra.Command{
-		Use:     "explain RULE",
-		Short:   "Print the documentation of a lint rule",
-		Example: "  slurmspec explain reserved-key",
-		Args:    cobra.ExactArgs(1),
+		Use:   "explain RULE|KEY",
+		Short: "Print the documentation of a diagnostic id or a slurm.conf key",
+		Long:  explainHelp,
+		Example: `  slurmspec explain reserved-key
+  slurmspec explain schema-enum
+  slurmspec explain PreemptMode`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			all := allRules()
-			r := lint.Find(all, args[0])
-			if r == nil {
-				var ids []string
-				for _, r := range all {
-					ids = append(ids, r.ID)
-				}
-				return usageError("unknown rule %q; %s", args[0], diag.DidYouMean(args[0], ids, "see `slurmspec rules`"))
+			if r := lint.Find(all, args[0]); r != nil {
+				fmt.Fprintf(e.stdout, "%s (%s): %s\n\n%s", r.ID, r.Severity, r.Summary, r.Doc)
+				return nil
 			}
-			fmt.Fprintf(e.stdout, "%s (%s): %s\n\n%s", r.ID, r.Severity, r.Summary, r.Doc)
-			return nil
+			if d, ok := stageIDs[args[0]]; ok {
+				fmt.Fprintf(e.stdout, "%s (%s): %s\n\n%s", args[0], d.severity, d.summary, d.doc)
+				return nil
+			}
+			if explainKey(e.stdout, args[0]) {
+				return nil
+			}
+			var ids []string
+			for _, r := range all {
+				ids = append(ids, r.ID)
+			}
+			for id := range stageIDs {
+				ids = append(ids, id)
+			}
+			sort.Strings(ids)
+			for _, s := range []slurmconf.Scope{slurmconf.ScopeGlobal, slurmconf.ScopePartition, slurmconf.ScopeNode} {
+				for _, p := range slurmconf.Default().Params(s) {
+					ids = append(ids, p.Name)
+				}
+			}
+			return usageError("unknown rule or slurm.conf key %q; %s", args[0], diag.DidYouMean(args[0], ids, "see `slurmspec rules`"))
 		},
 	}
+}
+
+// specHome says where a key of a scope goes in a spec.
+func specHome(s slurmconf.Scope) string {
+	switch s {
+	case slurmconf.ScopeGlobal:
+		return "orchestratorSpec.slurmSpec.config"
+	case slurmconf.ScopePartition:
+		return "orchestratorSpec.slurmSpec.partitions[].config"
+	case slurmconf.ScopeNode:
+		return "orchestratorSpec.slurmSpec.nodeSets[].config"
+	}
+	return "a " + s.LineKey() + "= line, which a spec does not write"
+}
+
+// explainKey prints every scope's entry for a slurm.conf key; it reports
+// false when the catalog does not know the key.
+func explainKey(w io.Writer, name string) bool {
+	cat := slurmconf.Default()
+	scopes := cat.ScopesOf(name)
+	if len(scopes) == 0 {
+		return false
+	}
+	for i, s := range scopes {
+		p, _ := cat.Lookup(s, name)
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s (%s key, in %s)\n", p.Name, s, specHome(s))
+		if d := schema.KeyDescription(p); d != "" {
+			fmt.Fprintf(w, "  %s\n", d)
+		}
+		if k, ok := managed.Lookup(p.Name); ok {
+			fmt.Fprintf(w, "  Reserved: %s (reserved-key).\n", k.Reason)
+		}
+		fmt.Fprintf(w, "  Value: %s.\n", valueText(p))
+		fmt.Fprintf(w, "  Slurm releases: %s.\n", p.PresentIn)
+		for _, c := range keyChanges(p) {
+			fmt.Fprintf(w, "  %s\n", c)
+		}
+	}
+	return true
+}
+
+func valueText(p *slurmconf.Param) string {
+	switch p.Kind {
+	case slurmconf.KindBool:
+		return "YES or NO (Slurm also reads TRUE/FALSE, UP/DOWN, 1/0)"
+	case slurmconf.KindUint16:
+		return "an integer 0-65535, or UNLIMITED"
+	case slurmconf.KindUint32:
+		return "an integer 0-4294967295 (a k suffix multiplies by 1024), or UNLIMITED"
+	case slurmconf.KindUint64:
+		return "a non-negative integer (a k suffix multiplies by 1024), or UNLIMITED"
+	case slurmconf.KindLong:
+		return "an integer, or UNLIMITED"
+	case slurmconf.KindFloat:
+		return "a decimal number, or UNLIMITED"
+	case slurmconf.KindTime:
+		return "a time: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED"
+	case slurmconf.KindEnum, slurmconf.KindPlugin, slurmconf.KindList:
+		var vals []string
+		for _, ev := range p.Values {
+			if ev.NotStandalone {
+				continue
+			}
+			v := ev.Name
+			if ev.PresentIn != slurmconf.AllVersions {
+				v += " (" + ev.PresentIn.String() + ")"
+			}
+			vals = append(vals, v)
+		}
+		what := "one of"
+		switch p.Kind {
+		case slurmconf.KindList:
+			what = "a comma-separated list of"
+		case slurmconf.KindPlugin:
+			what = "one of the plugins"
+		}
+		if len(vals) == 0 {
+			return "text"
+		}
+		s := what + " " + strings.Join(vals, ", ")
+		if p.IntTokens {
+			s += ", or an integer"
+		}
+		return s
+	}
+	return "text"
+}
+
+// keyChanges lists where a key changed between releases: its status
+// (deprecated, defunct, removed, ...) and the values added or removed.
+func keyChanges(p *slurmconf.Param) []string {
+	var out []string
+	prev := slurmconf.Status(0)
+	for _, v := range slurmconf.Versions() {
+		st := p.StatusIn(v)
+		switch {
+		case prev == 0 && st.Problem() && st.Status != slurmconf.StatusNotAdded:
+			out = append(out, fmt.Sprintf("In %s: %s.", v, st))
+		case prev == 0 || st.Status == prev:
+		case prev == slurmconf.StatusNotAdded:
+			out = append(out, fmt.Sprintf("Added in %s.", v))
+			if st.Problem() {
+				out = append(out, fmt.Sprintf("In %s: %s.", v, st))
+			}
+		case st.Status == slurmconf.StatusRemoved:
+			out = append(out, fmt.Sprintf("Removed in %s: slurmctld rejects it as an unknown key.", v))
+		default:
+			out = append(out, fmt.Sprintf("Changed in %s: %s.", v, st))
+		}
+		prev = st.Status
+	}
+	for _, ev := range p.Values {
+		if ev.PresentIn == slurmconf.AllVersions || ev.PresentIn.Empty() {
+			continue
+		}
+		if f := ev.PresentIn.First(); f != slurmconf.Oldest() {
+			out = append(out, fmt.Sprintf("Value %s added in %s.", ev.Name, f))
+		}
+		if l := ev.PresentIn.Last(); l != slurmconf.Newest() {
+			out = append(out, fmt.Sprintf("Value %s removed after %s.", ev.Name, l))
+		}
+	}
+	return out
 }
 
 func newRulesCmd(e env) *cobra.Command {

@@ -4,36 +4,48 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/schema"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
-const schemaHelp = `Print the spec schema, exported from the same embedded CUE source that
-lint uses.
+const schemaHelp = `Print the spec schema, exported from the same embedded CUE source and
+Slurm parameter catalog that lint uses.
 
-  --format jsonschema   JSON Schema (draft 2020-12) for editors: every field in
-                        both spellings, for completion and inline errors
-  --format cue          the CUE schema itself, for cue vet -d '#Cluster'
+  --format jsonschema   JSON Schema (draft 2020-12) for editors: completion,
+                        hover descriptions and inline errors
+  --format cue          CUE, for cue vet -d '#Cluster'
+  --slurm-version V     the Slurm release whose slurm.conf keys and values the
+                        config maps accept (default: the newest)
 
-The JSON Schema carries the shape, types, enums, patterns and ranges; rules
-that depend on other fields (provisioning model, references between
-partitions and pools) and every Slurm check are lint's.`
+Both state the shape, types, enums, patterns and ranges, and for each config
+map the keys of its scope in that release with their value constraints
+(reserved keys refused with their reason). The CUE also checks the references
+between partitions, pools and the default partition. Rules between the tokens
+of one value or between fields, and warnings, are lint's.`
 
 func newSchemaCmd(e env) *cobra.Command {
-	var format string
+	var format, version string
 	cmd := &cobra.Command{
 		Use:   "schema",
 		Short: "Export the spec schema as JSON Schema or CUE",
 		Long:  schemaHelp,
-		Example: `  slurmspec schema --format jsonschema > cluster.schema.json
-  slurmspec schema --format cue > cluster.cue && cue vet -d '#Cluster' cluster.cue spec.json`,
+		Example: `  slurmspec schema --format jsonschema --slurm-version 24.11 > cluster.schema.json
+  slurmspec schema --format cue > cluster.cue && cue vet -d '#Cluster' cluster.cue spec.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var out []byte
+			v := slurmconf.Newest()
+			if version != "" {
+				var err error
+				if v, err = slurmconf.ParseVersion(version); err != nil {
+					return usageError("--slurm-version: %v", err)
+				}
+			}
 			var err error
 			switch format {
 			case "jsonschema":
-				out, err = schema.JSONSchema()
+				out, err = schema.JSONSchemaFor(v)
 			case "cue":
-				out, err = schema.CUESource()
+				out, err = schema.CUESourceFor(v)
 			default:
 				return usageError("--format must be jsonschema or cue, not %q", format)
 			}
@@ -45,5 +57,6 @@ func newSchemaCmd(e env) *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "jsonschema", "jsonschema or cue")
+	cmd.Flags().StringVar(&version, "slurm-version", "", "the Slurm release whose slurm.conf keys and values the schema states (default: the newest)")
 	return cmd
 }

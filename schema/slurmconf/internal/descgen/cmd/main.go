@@ -1,0 +1,20 @@
+// Command descgen writes descriptions_gen.go (go generate ./schema/slurmconf).
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/slurmspec/slurmspec/schema/slurmconf/internal/descgen"
+)
+
+func main() {
+	src, err := descgen.Generate("data")
+	if err == nil {
+		err = os.WriteFile(descgen.OutputFile, src, 0o644)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "descgen:", err)
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,351 @@
+package schema
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/managed"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
+)
+
+// The slurm.conf keys of the three config maps as the exported schemas
+// state them, built from the catalog (schema/slurmconf) for one release:
+// which keys exist, each key's value constraint, and the reserved keys.
+// The constraint of a value is what slurmconf.CheckValue reports as an
+// error, restated as regular expressions (slurmregex.go); lint's warnings
+// (deprecated values, loose spellings Slurm accepts) pass.
+
+// valueRule is the constraint of one key's value: the value must match
+// every expression of Match and none of NotMatch. Examples are the
+// canonical values an editor offers.
+type valueRule struct {
+	Match    []string
+	NotMatch []string
+	Examples []string
+}
+
+// configKey is one key offered in a config map.
+type configKey struct {
+	Param *slurmconf.Param
+	// Status is the key's status in the release (deprecated, alias, ...).
+	Status slurmconf.KeyStatus
+	Rule   valueRule
+}
+
+// reservedKey is a managed key, refused with its reason.
+type reservedKey struct {
+	Name   string
+	Reason string
+}
+
+// configScope is the key set of one config map for one release.
+type configScope struct {
+	Scope    slurmconf.Scope
+	Version  slurmconf.Version
+	Keys     []configKey
+	Reserved []reservedKey
+}
+
+// configScopes are the catalog scopes of the three config maps, in the
+// order slurmSpec.config, partitions[].config, nodeSets[].config.
+var configScopes = [...]slurmconf.Scope{slurmconf.ScopeGlobal, slurmconf.ScopePartition, slurmconf.ScopeNode}
+
+// buildConfigScope lists the keys of scope that release v accepts without
+// an error: the option table's keys, less those Slurm rejects or fails on
+// (defunct, accepted-but-fatal) and less the reserved ones.
+func buildConfigScope(scope slurmconf.Scope, v slurmconf.Version) configScope {
+	cs := configScope{Scope: scope, Version: v}
+	for _, k := range managed.Reserved() {
+		cs.Reserved = append(cs.Reserved, reservedKey{k.Name, string(k.Reason)})
+	}
+	if scope == slurmconf.ScopePartition {
+		cs.Reserved = append(cs.Reserved, reservedKey{"Default", "which partition is the default is set by orchestratorSpec.slurmSpec.defaultPartitionId"})
+	}
+	sort.Slice(cs.Reserved, func(i, j int) bool { return cs.Reserved[i].Name < cs.Reserved[j].Name })
+	for _, p := range slurmconf.Default().Params(scope) {
+		if isReserved(cs.Reserved, p.Name) {
+			continue
+		}
+		st := p.StatusIn(v)
+		switch st.Status {
+		case slurmconf.StatusRemoved, slurmconf.StatusNotAdded, slurmconf.StatusDefunct, slurmconf.StatusRemovedFatal:
+			continue
+		}
+		cs.Keys = append(cs.Keys, configKey{Param: p, Status: st, Rule: valueRuleFor(p, v)})
+	}
+	sort.Slice(cs.Keys, func(i, j int) bool { return cs.Keys[i].Param.Name < cs.Keys[j].Param.Name })
+	return cs
+}
+
+func isReserved(rs []reservedKey, name string) bool {
+	for _, r := range rs {
+		if strings.EqualFold(r.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueRuleFor states CheckValue's errors for p in release v.
+func valueRuleFor(p *slurmconf.Param, v slurmconf.Version) valueRule {
+	switch p.Kind {
+	case slurmconf.KindBool:
+		t, f := slurmconf.BoolWords()
+		var alts []string
+		for _, w := range append(t, f...) {
+			alts = append(alts, reCI(w))
+		}
+		return valueRule{Match: []string{"^" + reAlt(alts) + "$"}, Examples: []string{"YES", "NO"}}
+	case slurmconf.KindUint16, slurmconf.KindUint32, slurmconf.KindUint64:
+		return intRule(p, v)
+	case slurmconf.KindTime:
+		return timeRule(p)
+	case slurmconf.KindEnum, slurmconf.KindPlugin, slurmconf.KindList:
+		return tokenRule(p, v)
+	}
+	return valueRule{}
+}
+
+var unlimited = reAlt([]string{reCI("UNLIMITED"), reCI("INFINITE")})
+
+func intRule(p *slurmconf.Param, v slurmconf.Version) valueRule {
+	limit := uint64(math.MaxUint64)
+	switch p.Kind {
+	case slurmconf.KindUint16:
+		limit = math.MaxUint16
+	case slurmconf.KindUint32:
+		limit = math.MaxUint32
+	}
+	k := p.Kind != slurmconf.KindUint16
+	type span struct{ lo, hi uint64 }
+	spans := []span{{0, limit}}
+	var examples []string
+	if len(p.Values) > 0 && p.Unknown == slurmconf.UnknownError {
+		spans = nil
+		for _, ev := range p.ValuesIn(v) {
+			var n uint64
+			ok := ev.Name != ""
+			for i := 0; i < len(ev.Name) && ok; i++ {
+				ok = ev.Name[i] >= '0' && ev.Name[i] <= '9'
+				n = n*10 + uint64(ev.Name[i]-'0')
+			}
+			if ok {
+				spans = append(spans, span{n, n})
+				examples = append(examples, ev.Name)
+			}
+		}
+	}
+	alts := []string{unlimited}
+	for _, s := range spans {
+		if r := reStrtoul(s.lo, s.hi); r != "" {
+			alts = append(alts, r)
+		}
+		if k {
+			lo, hi := (s.lo+1023)/1024, s.hi/1024
+			if lo <= hi {
+				alts = append(alts, reStrtoul(lo, hi)+"[kK]")
+			}
+		}
+	}
+	return valueRule{Match: []string{"^" + reAlt(alts) + "$"}, Examples: examples}
+}
+
+// timeRule follows time_str2secs and the rule read_config.c applies to
+// the result (slurmconf.TimeRule). A string whose total overflows Slurm's
+// 32-bit arithmetic (more than about 68 years) is lint's to report.
+func timeRule(p *slurmconf.Param) valueRule {
+	const d = "[0-9]+"
+	forms := []string{d, d + ":" + d, d + ":" + d + ":" + d, d + "-(" + d + ")?", d + "-" + d + ":" + d, d + "-" + d + ":" + d + ":" + d}
+	infinite := reAlt([]string{"-1", reCI("UNLIMITED"), reCI("INFINITE")})
+	switch p.TimeRule {
+	case slurmconf.TimeSyntaxOnly:
+		return valueRule{Match: []string{"^" + reAlt(append(forms, "-"+d, infinite)) + "$"}}
+	case slurmconf.TimePositive:
+		return valueRule{Match: []string{"^" + reAlt(forms) + "$", "[1-9]"}}
+	}
+	return valueRule{Match: []string{"^" + reAlt(append(forms, "-0+", infinite)) + "$"}}
+}
+
+// tokenRule states which tokens of an enum, plugin or list key CheckValue
+// accepts without an error: a token whose best match (slurmconf's
+// bestMatch) is a value of release v, or any token when the key's value
+// set is open, minus tokens that differ from a case-sensitive plugin name
+// in letter case only.
+func tokenRule(p *slurmconf.Param, v slurmconf.Version) valueRule {
+	var good, bad []string
+	var examples []string
+	open := p.Unknown != slurmconf.UnknownError
+	// Names that some value Slurm accepts matches in any case: a case
+	// variant of a plugin with the same name is that value, not an error.
+	anyCase := map[string]bool{}
+	for i := range p.Values {
+		ev := &p.Values[i]
+		if (ev.PresentIn.Has(v) || open || !ev.Source.Certain()) && ev.Reject == "" && (!ev.CaseSensitive || ev.Match == slurmconf.MatchContains) {
+			anyCase[strings.ToLower(ev.Name)] = true
+		}
+	}
+	for i := range p.Values {
+		ev := &p.Values[i]
+		present := ev.PresentIn.Has(v)
+		fine := present || open || !ev.Source.Certain()
+		if ev.Reject != "" {
+			fine = false
+		}
+		if fine && !open {
+			good = append(good, tokenPatterns(p, ev)...)
+		}
+		if present && ev.Reject == "" && !ev.NotStandalone && ev.Match != slurmconf.MatchTemplate {
+			examples = append(examples, ev.Name)
+		}
+		if ev.Reject != "" {
+			bad = append(bad, tokenPatterns(p, ev)...)
+		}
+		if ev.CaseSensitive && ev.Match != slurmconf.MatchContains && (present || (!open && ev.Source.Certain())) {
+			bad = append(bad, caseVariants(p, ev, anyCase)...)
+		}
+	}
+	if p.IntTokens {
+		hi := uint64(math.MaxInt64)
+		if p.IntMax >= 0 {
+			hi = uint64(p.IntMax)
+		}
+		if r := reStrtol10(uint64(max(p.IntMin, 0)), hi); r != "" {
+			good = append(good, r)
+		}
+	}
+	tok := reAlt(good)
+	if open {
+		tok = "[^,]+"
+	}
+	var r valueRule
+	r.Examples = examples
+	if tok == "" {
+		tok = "[^\\s\\S]" // nothing: no value is valid in this release
+	}
+	if p.Kind == slurmconf.KindList {
+		// Empty items (a,,b) are only warned about.
+		r.Match = []string{"^(" + tok + ")?(,(" + tok + ")?)*$"}
+		if len(bad) > 0 {
+			r.NotMatch = []string{"(^|,)" + reAlt(bad) + "(,|$)"}
+		}
+	} else {
+		r.Match = []string{"^" + tok + "$"}
+		if len(bad) > 0 {
+			r.NotMatch = []string{"^" + reAlt(bad) + "$"}
+		}
+	}
+	return r
+}
+
+// argTail is what may follow a token's name: its separator and argument.
+func argTail(ev *slurmconf.EnumValue) string {
+	sep := ev.ArgSep
+	if sep == 0 {
+		sep = '='
+	}
+	return "(" + reLit(string(sep)) + "[^,]*)?"
+}
+
+// tokenPatterns are the tokens that match ev well enough for Slurm to
+// take them as ev (exactly, or by its prefix or substring compare).
+func tokenPatterns(p *slurmconf.Param, ev *slurmconf.EnumValue) []string {
+	sep := ev.ArgSep
+	if sep == 0 {
+		sep = '='
+	}
+	nameChar := "[^," + reClassLit(sep) + "]"
+	tail := argTail(ev)
+	lname := strings.ToLower(ev.Name)
+	switch ev.Match {
+	case slurmconf.MatchContains:
+		sub := reCI(ev.Substr)
+		return []string{reCI(ev.Name) + tail, "[^,]*" + sub + "[^,]*"}
+	case slurmconf.MatchTemplate:
+		prefix := lname[:strings.IndexByte(lname, '<')]
+		return []string{reCI(prefix) + nameChar + "+" + tail}
+	}
+	name := reCI(ev.Name)
+	if ev.CaseSensitive {
+		name = reLit(ev.Name)
+	}
+	out := []string{name + tail}
+	if len(p.OptionalPrefixes) > 0 {
+		stripped := stripPrefix(ev.Name, p.OptionalPrefixes)
+		var pre []string
+		for _, op := range p.OptionalPrefixes {
+			pre = append(pre, reCI(op))
+		}
+		s := reCI(stripped)
+		if ev.CaseSensitive {
+			s = reLit(stripped)
+		}
+		out = append(out, reAlt(pre)+"?"+s+tail)
+	}
+	if ev.Match == slurmconf.MatchPrefix {
+		// The name starts with the value, or is a prefix of it at least
+		// two characters long.
+		out = append(out, reCI(ev.Name)+nameChar+"*"+tail)
+		if len(lname) >= 2 {
+			chain := ""
+			for i := len(lname) - 1; i >= 2; i-- {
+				chain = "(" + reCI(lname[i:i+1]) + chain + ")?"
+			}
+			out = append(out, reCI(lname[:2])+chain+tail)
+		}
+	}
+	return out
+}
+
+// caseVariants are the spellings of a case-sensitive value that differ
+// from it in letter case only, which Slurm would turn into a missing
+// plugin file.
+func caseVariants(p *slurmconf.Param, ev *slurmconf.EnumValue, anyCase map[string]bool) []string {
+	tail := argTail(ev)
+	var out []string
+	if r := reCINotExact(ev.Name); r != "" && !anyCase[strings.ToLower(ev.Name)] {
+		out = append(out, r+tail)
+	}
+	if len(p.OptionalPrefixes) > 0 {
+		stripped := stripPrefix(ev.Name, p.OptionalPrefixes)
+		var pre []string
+		for _, op := range p.OptionalPrefixes {
+			pre = append(pre, reCI(op))
+		}
+		if r := reCINotExact(stripped); r != "" && !anyCase[strings.ToLower(stripped)] {
+			out = append(out, reAlt(pre)+"?"+r+tail)
+		}
+	}
+	return out
+}
+
+func stripPrefix(s string, prefixes []string) string {
+	for _, p := range prefixes {
+		if len(s) > len(p) && strings.EqualFold(s[:len(p)], p) {
+			return s[len(p):]
+		}
+	}
+	return s
+}
+
+func reClassLit(c byte) string {
+	switch c {
+	case ']', '\\', '^', '-':
+		return "\\" + string(c)
+	}
+	return string(c)
+}
+
+// reStrtol10 matches what strconv.ParseInt(s, 10, 64) reads as a number
+// in lo..hi: an optional sign, then decimal digits (leading zeros allowed).
+func reStrtol10(lo, hi uint64) string {
+	var alts []string
+	if lo == 0 {
+		alts = append(alts, "[+-]?0+")
+	}
+	from := max(lo, 1)
+	if from <= hi {
+		alts = append(alts, `\+?0*`+reRange(from, hi, 10))
+	}
+	return reAlt(alts)
+}
