@@ -36,7 +36,7 @@ const (
 // may use every feature of CUE (references, comprehensions, defaults), but
 // the result must be concrete data, within the limits on what it expands
 // to.
-func parseCUE(li *lineIndex, data []byte, b *budget) (root *Node, l diag.List) {
+func parseCUE(li *lineIndex, data []byte, b *budget, timeout time.Duration) (root *Node, l diag.List) {
 	name := li.file
 	f, err := parser.ParseFile(name, data, parser.ParseComments)
 	if err != nil {
@@ -64,7 +64,7 @@ func parseCUE(li *lineIndex, data []byte, b *budget) (root *Node, l diag.List) {
 		}()
 		r.root, r.l = evalCUE(li, f, b)
 	}()
-	r, stopped := watch(done, CUETimeout, CUEMaxHeap)
+	r, stopped := watch(done, timeout, CUEMaxHeap)
 	if stopped != "" {
 		l.Errorf(RuleLimit, li.lineCol(1, 1), "", "simplify the CUE: a cluster spec evaluates in well under a second and a few MiB",
 			"CUE evaluation %s; abandoned", stopped)

@@ -9,11 +9,13 @@ package load
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -83,6 +85,8 @@ type Options struct {
 	Verbatim func(Path) bool
 	// Stdin is read when the file name is "-".
 	Stdin io.Reader
+	// cueTimeout overrides CUETimeout (in tests).
+	cueTimeout time.Duration
 }
 
 // Document is a loaded spec.
@@ -195,7 +199,7 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 	case FormatYAML:
 		root, l = parseYAML(lines, data, b)
 	case FormatCUE:
-		root, l = parseCUE(lines, data, b)
+		root, l = parseCUE(lines, data, b, cmp.Or(opt.cueTimeout, CUETimeout))
 	}
 	if root == nil {
 		return doc, l // Root is nil: the source is kept for excerpts
