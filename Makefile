@@ -80,6 +80,8 @@ fuzz:
 	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./render/slurmconf/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./compiler/importconf/ -run '^$$' -fuzz '^FuzzExpandHostlist$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./compiler/yamlwrite/ -run '^$$' -fuzz '^FuzzStr$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzPulumiYAML$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 # Benchmarks (docs/performance.md): the Go benchmarks of load, schema,
 # compile, lint and render, then the whole-process comparison of
