@@ -40,7 +40,7 @@ func parseCUE(li *lineIndex, data []byte, b *budget, timeout time.Duration) (roo
 	name := li.file
 	f, err := parser.ParseFile(name, data, parser.ParseComments)
 	if err != nil {
-		return nil, cueErrors(li, err, RuleSyntax, "CUE syntax error: ", "fix the CUE syntax at this position")
+		return nil, cueErrors(li, nil, err, RuleSyntax, "CUE syntax error: ", "fix the CUE syntax at this position")
 	}
 	if pos, deep := cueTooDeep(f); deep {
 		l.Errorf(RuleLimit, li.cuePos(pos), "", "flatten the expression; a cluster spec is a few levels deep",
@@ -108,10 +108,10 @@ func watch[T any](done <-chan T, timeout time.Duration, maxHeap uint64) (T, stri
 func evalCUE(li *lineIndex, f *ast.File, b *budget) (*Node, diag.List) {
 	v := cuectx.New().BuildFile(f)
 	if err := v.Err(); err != nil {
-		return nil, cueErrors(li, err, RuleSyntax, "CUE evaluation error: ", "")
+		return nil, cueErrors(li, f, err, RuleSyntax, "CUE evaluation error: ", "fix the CUE at this position")
 	}
 	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
-		return nil, cueErrors(li, err, RuleSyntax, "CUE spec is not concrete data: ", "give every field a concrete value")
+		return nil, cueErrors(li, f, err, RuleSyntax, "CUE spec is not concrete data: ", "give every field a concrete value")
 	}
 	n := cueNode(li, v, b, 0)
 	if b.exceeded() {
@@ -141,12 +141,18 @@ func cueTooDeep(f *ast.File) (token.Pos, bool) {
 	return at, deep
 }
 
-func cueErrors(li *lineIndex, err error, rule, prefix, hint string) diag.List {
+// cueErrors converts CUE's errors. An error without a position (a
+// structural cycle, an incomplete value) is placed at the field its path
+// names in f, or at the start of the file: every diagnostic has a line
+// and column.
+func cueErrors(li *lineIndex, f *ast.File, err error, rule, prefix, hint string) diag.List {
 	var l diag.List
 	for _, e := range errors.Errors(err) {
-		pos := diag.Pos{File: li.file}
-		if ps := errors.Positions(e); len(ps) > 0 {
+		pos := li.lineCol(1, 1)
+		if ps := errors.Positions(e); len(ps) > 0 && ps[0].IsValid() {
 			pos = li.cuePos(ps[0])
+		} else if p := fieldPos(f, e.Path()); p.IsValid() {
+			pos = li.cuePos(p)
 		}
 		format, args := e.Msg()
 		path := strings.Join(e.Path(), ".")
@@ -157,6 +163,36 @@ func cueErrors(li *lineIndex, err error, rule, prefix, hint string) diag.List {
 		l.Errorf(rule, pos, "", hint, "%s%s", prefix, msg)
 	}
 	return l
+}
+
+// fieldPos returns the position of the deepest field of f that path
+// names, or an invalid position.
+func fieldPos(f *ast.File, path []string) token.Pos {
+	if f == nil {
+		return token.NoPos
+	}
+	var found token.Pos
+	decls := f.Decls
+	for _, name := range path {
+		var next *ast.Field
+		for _, d := range decls {
+			if fd, ok := d.(*ast.Field); ok {
+				if n, _, err := ast.LabelName(fd.Label); err == nil && n == name {
+					next = fd
+				}
+			}
+		}
+		if next == nil {
+			break
+		}
+		found = next.Pos()
+		st, ok := next.Value.(*ast.StructLit)
+		if !ok {
+			break
+		}
+		decls = st.Elts
+	}
+	return found
 }
 
 func cueNode(li *lineIndex, v cue.Value, b *budget, depth int) *Node {

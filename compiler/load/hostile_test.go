@@ -276,3 +276,28 @@ func TestOnlyRegularFiles(t *testing.T) {
 		t.Errorf("at the limit: %q %v", b, err)
 	}
 }
+
+// CUE errors without a position of their own (cycles, incomplete values)
+// are placed at the field their path names.
+func TestCUEErrorsHavePositions(t *testing.T) {
+	for src, want := range map[string]string{
+		"x: 1\na: {x: a}\n":             "a.cue:2:5", // the field x of the cycle
+		"x: 1\na: b\nb: a\n":            "a.cue:2:4",
+		"x: 1\nn: m: {k: n}\n":          "a.cue:2:8",
+		"x: 1\nn: {\n  \"é\": int\n}\n": "a.cue:3:8", // characters, not bytes
+	} {
+		_, l := Bytes("a.cue", []byte(src), Options{})
+		if len(l) == 0 {
+			t.Errorf("%q: no error", src)
+			continue
+		}
+		for _, d := range l {
+			if !d.Pos.IsValid() {
+				t.Errorf("%q: %v has no line", src, d)
+			}
+		}
+		if l[0].Pos.String() != want {
+			t.Errorf("%q: %v, want it at %s", src, l, want)
+		}
+	}
+}
