@@ -301,3 +301,26 @@ func TestCUEErrorsHavePositions(t *testing.T) {
 		}
 	}
 }
+
+// A file within the size limit that holds millions of values is refused
+// by counting before any parser builds them (16 MiB of "0," took 17 s and
+// 3 GB); between the estimate and the limit, the loader's own count
+// refuses it.
+func TestManyValuesAreRefusedEarly(t *testing.T) {
+	for name, src := range map[string]string{
+		"a.json": `{"a": [` + strings.Repeat("0,", 4<<20) + `0]}`,
+		"a.yaml": "a:\n" + strings.Repeat("- 0\n", 2<<20),
+		"b.yaml": "a: [" + strings.Repeat("0,", 4<<20) + "0]\n",
+		"a.cue":  "a: [" + strings.Repeat("0,", 4<<20) + "0]\n",
+	} {
+		var d diag.Diagnostic
+		bounded(t, 2*time.Second, 64<<20, func() { d = loadErr(t, name, src) })
+		if d.Rule != RuleLimit || d.Message != fmt.Sprintf("the spec holds more than %d values", MaxValues) {
+			t.Errorf("%s: %v", name, d)
+		}
+	}
+	src := `{"a": [` + strings.Repeat("0,", MaxValues+10) + `0]}`
+	if d := loadErr(t, "c.json", src); d.Rule != RuleLimit || !strings.Contains(d.Message, "expands to more than") {
+		t.Errorf("over the limit, under the estimate: %v", d)
+	}
+}

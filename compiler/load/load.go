@@ -174,6 +174,14 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 		l.Errorf(RuleEncoding, filePos, "", "save it as UTF-8", "spec is UTF-16 (or UTF-32) encoded, not UTF-8")
 		return nil, l
 	}
+	// Count before indexing lines: a file of millions of short lines is
+	// refused without building anything for it.
+	deepAt, deep, items := scan(data, MaxDepth, format == FormatCUE, format != FormatJSON)
+	if items > 2*MaxValues {
+		l.Errorf(RuleLimit, filePos, "", "a cluster spec holds far fewer values; split the file or remove generated bulk",
+			"the spec holds more than %d values", MaxValues)
+		return nil, l
+	}
 	early := newLineIndex(name, data)
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		l.Errorf(RuleEncoding, early.pos(i), "", "remove the NUL byte; specs are text", "spec contains a NUL byte")
@@ -184,11 +192,12 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 		l.Errorf(RuleEncoding, early.pos(i), "", "save the file as UTF-8", "spec is not valid UTF-8")
 		return nil, l
 	}
-	if i, deep := tooDeep(data, MaxDepth, format == FormatCUE); deep {
-		l.Errorf(RuleLimit, early.pos(i), "", "flatten the structure; a cluster spec is a few levels deep",
+	if deep {
+		l.Errorf(RuleLimit, early.pos(deepAt), "", "flatten the structure; a cluster spec is a few levels deep",
 			"nesting deeper than %d levels", MaxDepth)
 		return nil, l
 	}
+
 	doc := &Document{File: name, Format: format, Source: data}
 	var root *Node
 	lines := early
@@ -228,16 +237,23 @@ func firstInvalidUTF8(b []byte) int {
 	return 0
 }
 
-// tooDeep reports whether brackets and braces outside double-quoted strings
-// nest deeper than limit, and the offset of the first one beyond it. It runs
-// before any parser so that a hostile input cannot recurse a parser into a
-// stack overflow. For CUE, parentheses and label chains on one line
-// (a: b: c: 1) nest too, and // comments are skipped.
-func tooDeep(b []byte, limit int, cue bool) (at int, deep bool) {
+// scan runs before any parser so that a hostile input can neither recurse
+// a parser into a stack overflow nor make it build millions of values. It
+// reports whether brackets and braces outside double-quoted strings nest
+// deeper than limit, and the offset of the first one beyond it; for CUE,
+// parentheses and label chains on one line (a: b: c: 1) nest too, and //
+// comments are skipped. It also estimates how many values the input
+// holds: commas outside strings, plus, for YAML and CUE, lines with text
+// (a block sequence or mapping has one entry per line). The estimate errs
+// high (a comment line counts) by a small factor.
+func scan(b []byte, limit int, cue, lines bool) (at int, deep bool, items int) {
 	depth, chain := 0, 0
-	inString := false
+	inString, text := false, false
 	for i := 0; i < len(b); i++ {
 		c := b[i]
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			text = true
+		}
 		switch {
 		case inString && c == '\\':
 			i++
@@ -247,11 +263,18 @@ func tooDeep(b []byte, limit int, cue bool) (at int, deep bool) {
 			// YAML and CUE strings never span lines without quotes that
 			// this scanner sees; resynchronise on each line to stay robust.
 			inString, chain = false, 0
+			if lines && text {
+				items++
+			}
+			text = false
 		case inString:
+		case c == ',':
+			items++
+			chain = 0
 		case c == '[' || c == '{' || cue && c == '(':
 			depth++
 			if depth+chain > limit {
-				return i, true
+				return i, true, items
 			}
 		case c == ']' || c == '}' || cue && c == ')':
 			depth--
@@ -259,10 +282,8 @@ func tooDeep(b []byte, limit int, cue bool) (at int, deep bool) {
 		case c == ':':
 			chain++
 			if depth+chain > limit {
-				return i, true
+				return i, true, items
 			}
-		case c == ',':
-			chain = 0
 		case c == '/' && i+1 < len(b) && b[i+1] == '/':
 			for i < len(b) && b[i] != '\n' {
 				i++
@@ -270,5 +291,5 @@ func tooDeep(b []byte, limit int, cue bool) (at int, deep bool) {
 			i--
 		}
 	}
-	return 0, false
+	return 0, false, items
 }

@@ -34,12 +34,12 @@ func (t Text) Format(w io.Writer, r Run) error {
 			sources[f.Name] = f.Source
 		}
 	}
-	lines := map[string][][]byte{}
-	linesOf := func(file string) [][]byte {
+	lines := map[string]*lineCache{}
+	linesOf := func(file string) *lineCache {
 		l, ok := lines[file]
 		if !ok {
 			if src := sources[file]; src != nil {
-				l = bytes.Split(src, []byte("\n"))
+				l = &lineCache{src: src, starts: []int{0}}
 			}
 			lines[file] = l
 		}
@@ -83,13 +83,44 @@ func colour(s diag.Severity) string {
 	return "\x1b[1;36m"
 }
 
+// lineCache finds the lines of a source, scanning it only as far as the
+// furthest line asked for, once.
+type lineCache struct {
+	src    []byte
+	starts []int // offsets of the lines found so far
+	done   bool  // the whole source is scanned
+}
+
+// line returns line n (1-based) without its newline, and whether it exists.
+func (c *lineCache) line(n int) ([]byte, bool) {
+	for len(c.starts) <= n && !c.done {
+		last := c.starts[len(c.starts)-1]
+		i := bytes.IndexByte(c.src[last:], '\n')
+		if i < 0 {
+			c.done = true
+			break
+		}
+		c.starts = append(c.starts, last+i+1)
+	}
+	switch {
+	case n < 1 || n > len(c.starts):
+		return nil, false
+	case n < len(c.starts):
+		return c.src[c.starts[n-1] : c.starts[n]-1], true
+	}
+	return c.src[c.starts[n-1]:], true // the last line
+}
+
 // excerpt prints the source line of pos with a caret under its column,
 // which counts characters.
-func excerpt(b *bytes.Buffer, lines [][]byte, pos diag.Pos) {
-	if lines == nil || !pos.IsValid() || pos.Line > len(lines) {
+func excerpt(b *bytes.Buffer, lines *lineCache, pos diag.Pos) {
+	if lines == nil || !pos.IsValid() {
 		return
 	}
-	raw := lines[pos.Line-1]
+	raw, ok := lines.line(pos.Line)
+	if !ok {
+		return
+	}
 	if len(raw) > 200 {
 		return // minified or generated input: the excerpt would not help
 	}
