@@ -1,0 +1,76 @@
+package load
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+)
+
+// The tests of this file leave abandoned CUE evaluations running: its name
+// sorts it after the tests that measure allocations.
+
+func TestCUEExpansionIsBounded(t *testing.T) {
+	var dbl strings.Builder
+	dbl.WriteString("s0: \"xxxxxxxxxxxxxxxx\"\n")
+	for i := 1; i <= 21; i++ { // 32 MiB
+		fmt.Fprintf(&dbl, "s%d: s%d + s%d\n", i, i-1, i-1)
+	}
+	for _, tc := range []struct{ name, src, want string }{
+		{"label chain", strings.Repeat("a: ", 30000) + "1\n", "nesting deeper"},
+		{"label chain over lines", strings.Repeat("a: {\n", 100) + strings.Repeat("}\n", 100), "nesting deeper"},
+		{"parentheses", "a: " + strings.Repeat("(", 30000) + "1" + strings.Repeat(")", 30000) + "\n", "nesting deeper"},
+		{"operator chain", "a: 1" + strings.Repeat(" + 1", 30000) + "\n", "CUE nesting deeper"},
+		{"string doubling", dbl.String(), "MiB"},
+		{"range", "import \"list\"\na: list.Range(0, 2000000, 1)\n", "values|abandoned"},
+		{"comprehensions", "import \"list\"\nr: list.Range(0, 1000, 1)\na: [for x in r for y in r for z in r {x}]\n", "values|abandoned"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var d diag.Diagnostic
+			// Evaluations the watchdog abandons keep running until the
+			// process exits: only time is measured here.
+			bounded(t, 4*time.Second, 1<<62, func() {
+				_, l := Bytes("a.cue", []byte(tc.src), Options{cueTimeout: 2 * time.Second})
+				if len(l) > 0 {
+					d = l[0]
+				}
+			})
+			if d.Rule != RuleLimit || !regexp.MustCompile(tc.want).MatchString(d.Message) {
+				t.Errorf("got %v, want %q", d, tc.want)
+			}
+		})
+	}
+}
+
+func TestCUEWatchdog(t *testing.T) {
+	block := make(chan int)
+	if _, why := watch(block, 50*time.Millisecond, 1<<30); !strings.Contains(why, "longer than") {
+		t.Errorf("timeout: %q", why)
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // grows the heap until stopped
+		var keep [][]byte
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				keep = append(keep, make([]byte, 1<<20))
+				time.Sleep(100 * time.Microsecond)
+			}
+		}
+	}()
+	if _, why := watch(block, 10*time.Second, 64<<20); !strings.Contains(why, "more than 64 MiB") {
+		t.Errorf("heap: %q", why)
+	}
+	done := make(chan int, 1)
+	done <- 7
+	if v, why := watch(done, time.Second, 1<<30); v != 7 || why != "" {
+		t.Errorf("done: %v %q", v, why)
+	}
+}
+
