@@ -51,12 +51,14 @@ func TestCUEWatchdog(t *testing.T) {
 		t.Errorf("timeout: %q", why)
 	}
 	stop := make(chan struct{})
-	defer close(stop)
+	kept := make(chan [][]byte)
+	defer func() { close(stop); <-kept }()
 	go func() { // grows the heap until stopped
 		var keep [][]byte
 		for {
 			select {
 			case <-stop:
+				kept <- keep
 				return
 			default:
 				keep = append(keep, make([]byte, 1<<20))
