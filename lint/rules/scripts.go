@@ -69,13 +69,16 @@ func newScriptMap(doc *load.Document, s ir.Script) scriptMap {
 
 // at returns the file position of the script's line and byte column (both
 // 1-based) and, when the script is not a block scalar, a " (script line N,
-// column C)" note for the message.
+// column C)" note for the message, whose column counts characters.
 func (m scriptMap) at(line, col int) (diag.Pos, string) {
 	text := strings.Split(m.s.Text, "\n")
 	if m.block && line >= 1 && line <= len(text) {
 		l := text[line-1]
 		col = min(max(col, 1), len(l)+1)
 		return diag.Pos{File: m.s.Pos.File, Line: m.s.Pos.Line + line, Col: m.indent + utf8.RuneCountInString(l[:col-1]) + 1}, ""
+	}
+	if line >= 1 && line <= len(text) && col >= 1 && col <= len(text[line-1])+1 {
+		col = utf8.RuneCountInString(text[line-1][:col-1]) + 1 // characters, as every column
 	}
 	return m.s.Pos, fmt.Sprintf(" (script line %d, column %d)", line, col)
 }

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/slurmspec/slurmspec/compiler/ir"
 )
 
 // A script within the size limits but nested 200,000 levels deep is
@@ -30,5 +32,14 @@ func TestDeepScriptIsNotParsed(t *testing.T) {
 		strings.Repeat("(", 50) + "true" + strings.Repeat(")", 50) + "\n"
 	if _, err := parseShell(ok, syntax.LangBash); err != nil {
 		t.Errorf("within the bound: %v", err)
+	}
+}
+
+// The note of a script that is not a block scalar gives its column in
+// characters, as every position does.
+func TestScriptNoteColumnInCharacters(t *testing.T) {
+	m := scriptMap{s: ir.Script{Text: "#!/bin/bash\necho \"é\" (\n", Path: "p"}}
+	if _, note := m.at(2, len("echo \"é\" (")); note != " (script line 2, column 10)" {
+		t.Errorf("note %q", note)
 	}
 }
