@@ -22,11 +22,12 @@ import (
 // refused and the evaluation abandoned (a command exits once it has
 // reported, which ends it).
 const (
-	// CUETimeout bounds the time one CUE spec may take to evaluate.
-	CUETimeout = 10 * time.Second
+	// CUETimeout bounds the time one CUE spec may take to evaluate: the
+	// 2000-pool benchmark spec, as CUE, evaluates in half a second.
+	CUETimeout = 5 * time.Second
 	// CUEMaxHeap bounds how much the live heap may grow while a CUE spec
-	// evaluates.
-	CUEMaxHeap = 1 << 30
+	// evaluates: the 2000-pool spec needs less than 100 MB in all.
+	CUEMaxHeap = 512 << 20
 	// maxCUEExprDepth bounds the nesting of the CUE syntax tree (data,
 	// expressions and parentheses together).
 	maxCUEExprDepth = 4 * MaxDepth
