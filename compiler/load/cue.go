@@ -27,7 +27,7 @@ const (
 	CUETimeout = 5 * time.Second
 	// CUEMaxHeap bounds how much the live heap may grow while a CUE spec
 	// evaluates: the 2000-pool spec needs less than 100 MB in all.
-	CUEMaxHeap = 512 << 20
+	CUEMaxHeap = 256 << 20
 	// maxCUEExprDepth bounds the nesting of the CUE syntax tree (data,
 	// expressions and parentheses together).
 	maxCUEExprDepth = 4 * MaxDepth
