@@ -100,6 +100,7 @@ func TestYAMLRefusals(t *testing.T) {
 		{"binary", "a: !!binary aGk=\n", "a.yaml:1:4", "!!binary"},
 		{"control character", "a: 1\nb: \"x\x01\"\n", "a.yaml:2:6", "U+0001"},
 		{"C1 control character", "a: 1\nb: x\u0080\n", "a.yaml:2:5", "U+0080"},
+		{"too deep for go-yaml, which gives no line", strings.Repeat("- ", 20000) + "1\n", "a.yaml:1:1", "exceeded max depth"},
 	} {
 		d := loadErr(t, "a.yaml", tc.src)
 		if d.Pos.String() != tc.pos || !strings.Contains(d.Message, tc.want) {

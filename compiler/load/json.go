@@ -24,7 +24,7 @@ func parseJSON(li *lineIndex, data []byte, b *budget) (*Node, diag.List) {
 	v, err := hujson.Parse(data)
 	if err != nil {
 		var l diag.List
-		pos := diag.Pos{File: li.file}
+		pos := li.lineCol(1, 1) // when the parser names no position
 		msg := err.Error()
 		if m := hujsonErrPos().FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])

@@ -57,7 +57,7 @@ func parseYAML(li *lineIndex, data []byte, b *budget) (*Node, diag.List) {
 		err = nil // an empty stream: reported below
 	}
 	if err != nil {
-		pos, msg := diag.Pos{File: li.file}, err.Error()
+		pos, msg := li.lineCol(1, 1), err.Error() // when the parser names no position
 		if m := yamlErrLine().FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
 			pos, msg = li.yamlPos(line, 1), m[2]
