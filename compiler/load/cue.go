@@ -58,7 +58,7 @@ func parseCUE(li *lineIndex, data []byte, b *budget, timeout time.Duration) (roo
 		defer func() {
 			if p := recover(); p != nil {
 				r = result{}
-				r.l.Errorf(RuleSyntax, diag.Pos{File: name}, "", "simplify the CUE; this is a bug in the CUE evaluator",
+				r.l.Errorf(RuleSyntax, li.lineCol(1, 1), "", "simplify the CUE; this is a bug in the CUE evaluator",
 					"internal error: CUE evaluation panicked: %v", p)
 			}
 			done <- r
@@ -114,7 +114,7 @@ func evalCUE(li *lineIndex, f *ast.File, b *budget) (*Node, diag.List) {
 	if err := v.Validate(cue.Concrete(true), cue.Final()); err != nil {
 		return nil, cueErrors(li, f, err, RuleSyntax, "CUE spec is not concrete data: ", "give every field a concrete value")
 	}
-	n := cueNode(li, v, b, 0)
+	n := cueNode(li, v, b, 0, li.lineCol(1, 1))
 	if b.exceeded() {
 		return nil, diag.List{b.diag}
 	}
@@ -196,10 +196,12 @@ func fieldPos(f *ast.File, path []string) token.Pos {
 	return found
 }
 
-func cueNode(li *lineIndex, v cue.Value, b *budget, depth int) *Node {
+// cueNode converts an evaluated value. A value without a position of its
+// own (computed by a builtin or a comprehension) takes its parent's.
+func cueNode(li *lineIndex, v cue.Value, b *budget, depth int, parent diag.Pos) *Node {
 	n := &Node{Pos: li.cuePos(v.Pos())}
-	if n.Pos.File == "" {
-		n.Pos.File = li.file
+	if !n.Pos.IsValid() {
+		n.Pos = parent
 	}
 	if !b.value(n.Pos, depth, 0) {
 		return n
@@ -211,14 +213,14 @@ func cueNode(li *lineIndex, v cue.Value, b *budget, depth int) *Node {
 		for it.Next() && !b.exceeded() {
 			key := it.Selector().Unquoted()
 			b.text(len(key))
-			child := cueNode(li, it.Value(), b, depth+1)
+			child := cueNode(li, it.Value(), b, depth+1, n.Pos)
 			n.Fields = append(n.Fields, &Field{Name: key, Written: key, KeyPos: child.Pos, Value: child})
 		}
 	case cue.ListKind:
 		n.Kind = Array
 		it, _ := v.List()
 		for it.Next() && !b.exceeded() {
-			n.Items = append(n.Items, cueNode(li, it.Value(), b, depth+1))
+			n.Items = append(n.Items, cueNode(li, it.Value(), b, depth+1, n.Pos))
 		}
 	case cue.StringKind:
 		n.Kind = String

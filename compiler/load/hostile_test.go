@@ -265,3 +265,22 @@ func TestManyValuesAreRefusedEarly(t *testing.T) {
 		t.Errorf("over the limit, under the estimate: %v", d)
 	}
 }
+
+// Values CUE computes (list.Range, comprehensions) have a line: their own,
+// or the nearest enclosing value's.
+func TestCUEComputedValuesHavePositions(t *testing.T) {
+	doc := mustLoad(t, "a.cue", "import \"list\"\nx: 1\nn: list.Range(0, 3, 1)\nm: [for i in n {i}]\n")
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if !n.Pos.IsValid() || n.Pos.File != "a.cue" {
+			t.Errorf("%+v has no position", n)
+		}
+		for _, f := range n.Fields {
+			walk(f.Value)
+		}
+		for _, it := range n.Items {
+			walk(it)
+		}
+	}
+	walk(doc.Root)
+}
