@@ -75,4 +75,3 @@ func TestCUEWatchdog(t *testing.T) {
 		t.Errorf("done: %v %q", v, why)
 	}
 }
-
