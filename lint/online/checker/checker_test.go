@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -366,8 +365,8 @@ func TestNoCredentials(t *testing.T) {
 			switch name {
 			case "fifo":
 				path = filepath.Join(t.TempDir(), "key.json")
-				if err := syscall.Mkfifo(path, 0o600); err != nil {
-					t.Fatal(err)
+				if err := mkfifo(path); err != nil {
+					t.Skip(err) // no FIFOs on this system
 				}
 			case "huge":
 				path = filepath.Join(t.TempDir(), "key.json")
