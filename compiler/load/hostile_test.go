@@ -176,7 +176,6 @@ func TestUTF16IsNamed(t *testing.T) {
 	}
 }
 
-
 // CUE errors without a position of their own (cycles, incomplete values)
 // are placed at the field their path names.
 func TestCUEErrorsHavePositions(t *testing.T) {
