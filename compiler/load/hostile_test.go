@@ -97,6 +97,11 @@ func TestYAMLRefusals(t *testing.T) {
 		{"binary", "a: !!binary aGk=\n", "a.yaml:1:4", "!!binary"},
 		{"control character", "a: 1\nb: \"x\x01\"\n", "a.yaml:2:6", "U+0001"},
 		{"C1 control character", "a: 1\nb: x\u0080\n", "a.yaml:2:5", "U+0080"},
+		{"unclosed flow sequence", "x: 1\n\ny: [1, 2\nz: 3\n", "a.yaml:3:1", "did not find expected ',' or ']'"},
+		{"sequence item in a mapping", "x: 1\n- a\n", "a.yaml:2:1", "did not find expected key"},
+		{"bad indentation", "a:\n  b: 1\n c: 2\n", "a.yaml:3:1", "did not find expected key"},
+		{"scanner error", "x: 1\n y: 2\n", "a.yaml:2:1", "mapping values are not allowed"},
+		{"unknown anchor", "x: 1\ny: *nope\n", "a.yaml:2:4", "unknown anchor 'nope'"},
 		{"too deep for go-yaml, which gives no line", strings.Repeat("- ", 20000) + "1\n", "a.yaml:1:1", "exceeded max depth"},
 	} {
 		d := loadErr(t, "a.yaml", tc.src)

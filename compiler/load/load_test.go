@@ -73,7 +73,7 @@ func TestProblems(t *testing.T) {
 	}{
 		{"json syntax", "a.json", "{\n  \"a\": 1\n  \"b\": 2\n}", RuleSyntax, "a.json:3:3"},
 		{"truncated json", "a.json", "{\"a\": [1, 2", RuleSyntax, "a.json:1:12"},
-		{"yaml syntax", "a.yaml", "a: [1, 2\n", RuleSyntax, "a.yaml:1:1"},
+		{"yaml syntax", "a.yaml", "a: [1, 2\n", RuleSyntax, "a.yaml:2:1"}, // the end of the file, where "]" was expected
 		{"yaml tab", "a.yaml", "a:\n\t- 1\n", RuleSyntax, "a.yaml:2:1"},
 		{"cue syntax", "a.cue", "a: {\n", RuleSyntax, "a.cue:2:1"}, // the end of the file
 		{"cue not concrete", "a.cue", "a: int\n", RuleSyntax, "a.cue:1:4"},

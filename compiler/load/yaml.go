@@ -60,7 +60,17 @@ func parseYAML(li *lineIndex, data []byte, b *budget) (*Node, diag.List) {
 		pos, msg := li.lineCol(1, 1), err.Error() // when the parser names no position
 		if m := yamlErrLine().FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
+			if parserError(m[2]) {
+				// go-yaml's parser (not its scanner) errors name the
+				// 0-based line of the collection being parsed.
+				line++
+			}
 			pos, msg = li.yamlPos(line, 1), m[2]
+		} else if m := yamlUnknownAnchor().FindStringSubmatch(msg); m != nil {
+			if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
+				pos = li.pos(i)
+			}
+			msg = strings.TrimPrefix(msg, "yaml: ")
 		} else if i := nonPrintable(data); i >= 0 {
 			// go-yaml says "control characters are not allowed" without
 			// a position.
@@ -191,6 +201,20 @@ func (c *yamlConverter) scalar(n *Node, y *yaml.Node) {
 		c.diags.Errorf(RuleSyntax, n.Pos, "", "remove the YAML tag", "unsupported YAML tag %s", y.Tag)
 		n.Kind, n.Text = String, y.Value
 	}
+}
+
+// yamlUnknownAnchor matches go-yaml's error for an alias to no anchor,
+// which has no position.
+var yamlUnknownAnchor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`) })
+
+// parserError reports whether a go-yaml error message comes from its
+// parser, whose "line N" is off by one, rather than its scanner.
+func parserError(msg string) bool {
+	switch strings.TrimPrefix(msg, "did not find expected ") {
+	case "key", "'-' indicator", "',' or ']'", "',' or '}'", "node content", "<document start>":
+		return strings.HasPrefix(msg, "did not find expected ")
+	}
+	return false
 }
 
 // nonPrintable returns the offset of the first character YAML does not
