@@ -48,6 +48,11 @@ func parseCUE(li *lineIndex, data []byte, b *budget, timeout time.Duration) (roo
 			"CUE nesting deeper than %d levels", maxCUEExprDepth)
 		return nil, l
 	}
+	if est, at := cueGrowth(f); at.IsValid() {
+		l.Errorf(RuleLimit, li.cuePos(at), "", "a cluster spec holds far fewer values; remove the references, concatenations or comprehensions that multiply them",
+			"the CUE expands to about %.3g values or copies of text, more than %d (estimated before evaluating)", est, MaxValues)
+		return nil, l
+	}
 	type result struct {
 		root *Node
 		l    diag.List
