@@ -26,8 +26,11 @@ const (
 	// 2000-pool benchmark spec, as CUE, evaluates in half a second.
 	CUETimeout = 5 * time.Second
 	// CUEMaxHeap bounds how much the live heap may grow while a CUE spec
-	// evaluates: the 2000-pool spec needs less than 100 MB in all.
-	CUEMaxHeap = 256 << 20
+	// evaluates: the 2000-pool spec needs less than 100 MB in all. The
+	// heap is the process's, so other files linted at the same time count
+	// too: the bound is a backstop for what the estimate before
+	// evaluation (cueGrowth) cannot see, and generous.
+	CUEMaxHeap = 1 << 30
 	// maxCUEExprDepth bounds the nesting of the CUE syntax tree (data,
 	// expressions and parentheses together).
 	maxCUEExprDepth = 4 * MaxDepth

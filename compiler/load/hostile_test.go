@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/specgen"
 )
 
 // loadErr loads src and returns its first error, failing when there is none.
@@ -246,4 +247,26 @@ func TestCUEComputedValuesHavePositions(t *testing.T) {
 		}
 	}
 	walk(doc.Root)
+}
+
+// The estimate lets real specs through: the 2000-pool benchmark spec as
+// CUE, and a spec that builds its pools with a comprehension.
+func TestCUEGrowthAllowsSpecs(t *testing.T) {
+	for name, src := range map[string]string{
+		"gen-2000": string(specgen.JSON(2000)),
+		"comprehension": `import "list"
+_zones: ["us-central1-a", "us-central1-b"]
+nodePools: [for i in list.Range(0, 100, 1) for z in _zones {id: "p\(i)-\(z)", zone: z, machineSpec: {machineType: "n2-standard-8"}}]
+name: "projects/" + _project + "/locations/" + _region + "/modelDevelopmentClusters/c"
+_project: "my-project"
+_region: "us-central1"
+`,
+	} {
+		_, l := Bytes("a.cue", []byte(src), Options{})
+		for _, d := range l {
+			if d.Rule == RuleLimit {
+				t.Errorf("%s: %v", name, d)
+			}
+		}
+	}
 }
