@@ -80,6 +80,8 @@ fuzz:
 	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./render/slurmconf/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./compiler/importconf/ -run '^$$' -fuzz '^FuzzExpandHostlist$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./compiler/yamlwrite/ -run '^$$' -fuzz '^FuzzStr$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzPulumiYAML$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 # Benchmarks (docs/performance.md): the Go benchmarks of load, schema,
 # compile, lint and render, then the whole-process comparison of
@@ -88,7 +90,7 @@ fuzz:
 # BENCH_WAIT=10m waits up to that long for a load average below 1.5.
 CUE_VERSION := v0.17.1
 CUE         := $(GOBIN)/cue
-BENCH_PKGS  ?= ./compiler/load/ ./schema/... ./compiler/ ./lint/ ./render/ ./cmd/slurmspec/cli/
+BENCH_PKGS  ?= ./compiler/load/ ./schema/... ./compiler/ ./lint/ ./lint/format/ ./render/ ./cmd/slurmspec/cli/
 BENCHTIME   ?= 1s
 BENCH_WAIT  ?= 0
 BENCH_OUT   := bin/bench.txt

@@ -1,16 +1,14 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/yamlwrite"
 	"github.com/slurmspec/slurmspec/deploy/model"
 )
 
@@ -75,16 +73,11 @@ func PulumiYAML(m *model.Model) ([]byte, error) {
 	root.HeadComment = "Rendered by slurmspec: the Pulumi YAML project of " + m.ClusterName() + ".\n" +
 		"Do not edit; render again. Deploy with `pulumi up` in this directory\n" +
 		"(pulumi-gcp " + m.ProviderVersion + "; see docs/deploy.md)."
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}}); err != nil {
-		return nil, err
+	out, err := yamlwrite.Encode(&yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}})
+	if err != nil {
+		return nil, fmt.Errorf("encoding Pulumi.yaml: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
 func mapping() *yaml.Node { return &yaml.Node{Kind: yaml.MappingNode} }
@@ -93,22 +86,8 @@ func add(m *yaml.Node, key string, v *yaml.Node) {
 	m.Content = append(m.Content, str(key), v)
 }
 
-func str(s string) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	switch {
-	case strings.Contains(s, "\n"):
-		n.Style = yaml.LiteralStyle
-	case ambiguous().MatchString(s):
-		n.Style = yaml.DoubleQuotedStyle
-	}
-	return n
-}
-
-// ambiguous matches strings that some YAML reader (YAML 1.1 booleans,
-// sexagesimal numbers) could take for something else: they are quoted.
-var ambiguous = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null|~|[-+.0-9].*)$`)
-})
+// str is a string scalar that reads back as exactly s.
+func str(s string) *yaml.Node { return yamlwrite.StrStrict(s) }
 
 // yamlValue converts model plain data to a YAML node.
 func yamlValue(v any) (*yaml.Node, error) {

@@ -39,6 +39,7 @@ import (
 	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
@@ -520,7 +521,7 @@ func readScripts(dir string) ([]string, error) {
 		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".sh") {
 			continue
 		}
-		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		b, err := load.ReadFile(filepath.Join(dir, e.Name()), load.MaxFileSize) // regular files only, bounded
 		if err != nil {
 			return nil, fmt.Errorf("reading scripts: %w", err)
 		}

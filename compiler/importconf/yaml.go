@@ -1,12 +1,10 @@
 package importconf
 
 import (
-	"bytes"
 	"fmt"
 	"github.com/slurmspec/slurmspec/compiler/machines"
-	"regexp"
+	"github.com/slurmspec/slurmspec/compiler/yamlwrite"
 	"strconv"
-	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -76,9 +74,7 @@ func (im *importer) yaml() ([]byte, error) {
 		}
 		list := seq()
 		for _, t := range s.texts {
-			n := str(t)
-			n.Style = yaml.LiteralStyle
-			list.Content = append(list.Content, n)
+			list.Content = append(list.Content, str(t)) // a literal block when that reads back exactly
 		}
 		add(slurm, s.key, list)
 	}
@@ -86,16 +82,11 @@ func (im *importer) yaml() ([]byte, error) {
 
 	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root},
 		HeadComment: "Imported from slurm.conf by slurmspec import. Review every placeholder\n(TODO, PROJECT_ID, ZONE, ...) and the notes the import printed."}
-	var b bytes.Buffer
-	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(2)
-	if err := enc.Encode(doc); err != nil {
+	out, err := yamlwrite.Encode(doc)
+	if err != nil {
 		return nil, fmt.Errorf("encoding YAML: %w", err)
 	}
-	if err := enc.Close(); err != nil {
-		return nil, fmt.Errorf("encoding YAML: %w", err)
-	}
-	return b.Bytes(), nil
+	return out, nil
 }
 
 func (im *importer) poolNode(p *pool) *yaml.Node {
@@ -163,20 +154,8 @@ func seq(items ...*yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items}
 }
 
-// yaml11Special are plain scalars that YAML 1.1 readers take for booleans
-// or null; they are quoted so that every reader sees a string.
-var yaml11Special = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(?i:y|n|yes|no|on|off|true|false|null|~)$`) })
-
-// str is a string scalar; the encoder quotes it where a plain scalar would
-// read back as something else ("10", "true"), and so do we for YAML 1.1
-// booleans ("OFF").
-func str(s string) *yaml.Node {
-	n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s}
-	if yaml11Special().MatchString(s) {
-		n.Style = yaml.DoubleQuotedStyle
-	}
-	return n
-}
+// str is a string scalar that reads back as exactly s (yamlwrite).
+func str(s string) *yaml.Node { return yamlwrite.Str(s) }
 
 func integer(i int64) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(i, 10)}

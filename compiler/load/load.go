@@ -9,11 +9,13 @@ package load
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -71,15 +73,6 @@ func IsSpecFile(name string) bool {
 	return ok
 }
 
-// Limits bound what the loader accepts, so that no input can exhaust memory
-// or the stack.
-const (
-	// MaxFileSize is the largest spec file accepted: 16 MiB.
-	MaxFileSize = 16 << 20
-	// MaxDepth is the deepest nesting of objects and arrays accepted.
-	MaxDepth = 64
-)
-
 // Options control loading.
 type Options struct {
 	// Format overrides the format chosen by extension; it is required for
@@ -92,6 +85,8 @@ type Options struct {
 	Verbatim func(Path) bool
 	// Stdin is read when the file name is "-".
 	Stdin io.Reader
+	// cueTimeout overrides CUETimeout (in tests).
+	cueTimeout time.Duration
 }
 
 // Document is a loaded spec.
@@ -138,22 +133,16 @@ func File(name string, opt Options) (*Document, diag.List) {
 	return Bytes(pos.File, data, opt)
 }
 
+// readFile reads a spec file. Only regular files are read: a FIFO would
+// block forever and a device (/dev/zero) never ends. The file is opened
+// without blocking so that opening a FIFO cannot hang either, and the
+// read is bounded whatever the file claims its size is.
 func readFile(name string) ([]byte, error) {
-	f, err := os.Open(name)
+	f, err := openRegular(name)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if st.IsDir() {
-		return nil, fmt.Errorf("%s is a directory, not a spec file", name)
-	}
-	if !st.Mode().IsRegular() && st.Mode()&os.ModeNamedPipe == 0 && st.Mode()&os.ModeCharDevice == 0 {
-		return nil, fmt.Errorf("%s is not a regular file", name)
-	}
 	return io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 }
 
@@ -181,6 +170,18 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 		return nil, l
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark is harmless; drop it
+	if utf16BOM(data) || (len(data) >= 2 && (data[0] == 0) != (data[1] == 0)) {
+		l.Errorf(RuleEncoding, filePos, "", "save it as UTF-8", "spec is UTF-16 (or UTF-32) encoded, not UTF-8")
+		return nil, l
+	}
+	// Count before indexing lines: a file of millions of short lines is
+	// refused without building anything for it.
+	deepAt, deep, items := scan(data, MaxDepth, format == FormatCUE, format != FormatJSON)
+	if items > 2*MaxValues {
+		l.Errorf(RuleLimit, filePos, "", "a cluster spec holds far fewer values; split the file or remove generated bulk",
+			"the spec holds more than %d values", MaxValues)
+		return nil, l
+	}
 	early := newLineIndex(name, data)
 	if i := bytes.IndexByte(data, 0); i >= 0 {
 		l.Errorf(RuleEncoding, early.pos(i), "", "remove the NUL byte; specs are text", "spec contains a NUL byte")
@@ -191,21 +192,23 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 		l.Errorf(RuleEncoding, early.pos(i), "", "save the file as UTF-8", "spec is not valid UTF-8")
 		return nil, l
 	}
-	if i, deep := tooDeep(data, MaxDepth); deep {
-		l.Errorf(RuleLimit, early.pos(i), "", "flatten the structure; a cluster spec is a few levels deep",
+	if deep {
+		l.Errorf(RuleLimit, early.pos(deepAt), "", "flatten the structure; a cluster spec is a few levels deep",
 			"nesting deeper than %d levels", MaxDepth)
 		return nil, l
 	}
+
 	doc := &Document{File: name, Format: format, Source: data}
 	var root *Node
 	lines := early
+	b := &budget{}
 	switch format {
 	case FormatJSON:
-		root, l = parseJSON(lines, data)
+		root, l = parseJSON(lines, data, b)
 	case FormatYAML:
-		root, l = parseYAML(lines, data)
+		root, l = parseYAML(lines, data, b)
 	case FormatCUE:
-		root, l = parseCUE(name, data)
+		root, l = parseCUE(lines, data, b, cmp.Or(opt.cueTimeout, CUETimeout))
 	}
 	if root == nil {
 		return doc, l // Root is nil: the source is kept for excerpts
@@ -214,6 +217,13 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 	n.node(root, make(Path, 0, 16))
 	doc.Root = root
 	return doc, append(l, n.diags...)
+}
+
+// utf16BOM reports whether data starts with a UTF-16 or UTF-32 byte order
+// mark.
+func utf16BOM(data []byte) bool {
+	return bytes.HasPrefix(data, []byte{0xff, 0xfe}) || bytes.HasPrefix(data, []byte{0xfe, 0xff}) ||
+		bytes.HasPrefix(data, []byte{0, 0, 0xfe, 0xff})
 }
 
 func firstInvalidUTF8(b []byte) int {
@@ -227,67 +237,59 @@ func firstInvalidUTF8(b []byte) int {
 	return 0
 }
 
-// tooDeep reports whether brackets and braces outside double-quoted strings
-// nest deeper than limit, and the offset of the first one beyond it. It runs
-// before any parser so that a hostile input cannot recurse a parser into a
-// stack overflow.
-func tooDeep(b []byte, limit int) (at int, deep bool) {
-	depth := 0
-	inString := false
+// scan runs before any parser so that a hostile input can neither recurse
+// a parser into a stack overflow nor make it build millions of values. It
+// reports whether brackets and braces outside double-quoted strings nest
+// deeper than limit, and the offset of the first one beyond it; for CUE,
+// parentheses and label chains on one line (a: b: c: 1) nest too, and //
+// comments are skipped. It also estimates how many values the input
+// holds: commas outside strings, plus, for YAML and CUE, lines with text
+// (a block sequence or mapping has one entry per line). The estimate errs
+// high (a comment line counts) by a small factor.
+func scan(b []byte, limit int, cue, lines bool) (at int, deep bool, items int) {
+	depth, chain := 0, 0
+	inString, text := false, false
 	for i := 0; i < len(b); i++ {
 		c := b[i]
+		if c != ' ' && c != '\t' && c != '\r' && c != '\n' {
+			text = true
+		}
 		switch {
 		case inString && c == '\\':
 			i++
 		case c == '"':
 			inString = !inString
-		case inString:
-		case c == '[' || c == '{':
-			depth++
-			if depth > limit {
-				return i, true
-			}
-		case c == ']' || c == '}':
-			depth--
 		case c == '\n':
 			// YAML and CUE strings never span lines without quotes that
 			// this scanner sees; resynchronise on each line to stay robust.
-			inString = false
+			inString, chain = false, 0
+			if lines && text {
+				items++
+			}
+			text = false
+		case inString:
+		case c == ',':
+			items++
+			chain = 0
+		case c == '[' || c == '{' || cue && c == '(':
+			depth++
+			if depth+chain > limit {
+				return i, true, items
+			}
+		case c == ']' || c == '}' || cue && c == ')':
+			depth--
+		case !cue:
+		case c == ':':
+			chain++
+			if depth+chain > limit {
+				return i, true, items
+			}
+		case c == '/' && i+1 < len(b) && b[i+1] == '/':
+			for i < len(b) && b[i] != '\n' {
+				i++
+			}
+			i--
 		}
 	}
-	return 0, false
-}
-
-// lineIndex converts byte offsets to positions.
-type lineIndex struct {
-	file  string
-	start []int // offset of the first byte of each line
-}
-
-func newLineIndex(file string, b []byte) *lineIndex {
-	li := &lineIndex{file: file, start: []int{0}}
-	for i, c := range b {
-		if c == '\n' {
-			li.start = append(li.start, i+1)
-		}
-	}
-	return li
-}
-
-func (li *lineIndex) pos(off int) diag.Pos {
-	lo, hi := 0, len(li.start)
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if li.start[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return diag.Pos{File: li.file, Line: lo + 1, Col: off - li.start[lo] + 1}
-}
-
-// lineCol returns the position of a 1-based line and column.
-func (li *lineIndex) lineCol(line, col int) diag.Pos {
-	return diag.Pos{File: li.file, Line: line, Col: col}
+	return 0, false, items
 }

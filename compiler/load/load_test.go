@@ -73,9 +73,9 @@ func TestProblems(t *testing.T) {
 	}{
 		{"json syntax", "a.json", "{\n  \"a\": 1\n  \"b\": 2\n}", RuleSyntax, "a.json:3:3"},
 		{"truncated json", "a.json", "{\"a\": [1, 2", RuleSyntax, "a.json:1:12"},
-		{"yaml syntax", "a.yaml", "a: [1, 2\n", RuleSyntax, "a.yaml:1:1"},
+		{"yaml syntax", "a.yaml", "a: [1, 2\n", RuleSyntax, "a.yaml:2:1"}, // the end of the file, where "]" was expected
 		{"yaml tab", "a.yaml", "a:\n\t- 1\n", RuleSyntax, "a.yaml:2:1"},
-		{"cue syntax", "a.cue", "a: {\n", RuleSyntax, "a.cue:1:6"},
+		{"cue syntax", "a.cue", "a: {\n", RuleSyntax, "a.cue:2:1"}, // the end of the file
 		{"cue not concrete", "a.cue", "a: int\n", RuleSyntax, "a.cue:1:4"},
 		{"cue conflict", "a.cue", "a: 1\na: 2\n", RuleSyntax, "a.cue:1:4"},
 		{"nul", "a.json", "{\"a\": \"x\x00\"}", RuleEncoding, "a.json:1:9"},
@@ -148,7 +148,8 @@ func TestFileErrors(t *testing.T) {
 func TestCamelCase(t *testing.T) {
 	for in, want := range map[string]string{
 		"node_pool_ids": "nodePoolIds", "nodePoolIds": "nodePoolIds", "boot_disk_size_gb": "bootDiskSizeGb",
-		"id": "id", "_x": "x", "a__b": "aB",
+		"id": "id", "_x": "_x", "a__b": "a__b", "_display_name_": "_display_name_", "display_name_": "display_name_",
+		"Display_Name": "Display_Name", "display_Name": "display_Name", "node_pool_2": "nodePool2",
 	} {
 		if got := CamelCase(in); got != want {
 			t.Errorf("CamelCase(%q) = %q, want %q", in, got, want)

@@ -6,11 +6,13 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 )
 
-// CamelCase converts an API field name from snake_case to the camelCase
-// spelling used everywhere downstream. Names without an underscore are
-// returned unchanged.
+// CamelCase converts an API field name from exact snake_case (lower-case
+// words of letters and digits joined by single underscores, such as
+// node_pool_ids) to the camelCase spelling used everywhere downstream. Other
+// names are returned unchanged, so that the schema reports them: a reader
+// must not take _display_name_ or Node__Pools for a field it knows.
 func CamelCase(name string) string {
-	if !strings.Contains(name, "_") {
+	if !isSnakeCase(name) {
 		return name
 	}
 	var b strings.Builder
@@ -28,6 +30,27 @@ func CamelCase(name string) string {
 		}
 	}
 	return b.String()
+}
+
+// isSnakeCase reports whether name is exact snake_case with at least one
+// underscore.
+func isSnakeCase(name string) bool {
+	if !strings.Contains(name, "_") || name[0] < 'a' || name[0] > 'z' || name[len(name)-1] == '_' {
+		return false
+	}
+	prev := byte(0)
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' && prev == '_':
+			return false
+		case c == '_', c >= 'a' && c <= 'z', c >= '0' && c <= '9':
+		default:
+			return false
+		}
+		prev = c
+	}
+	return true
 }
 
 // normaliser renames fields to camelCase and reports keys given twice,

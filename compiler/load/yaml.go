@@ -1,32 +1,82 @@
 package load
 
 import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 )
 
-// decimal matches a plain decimal integer literal. The regular
-// expressions of the loader are compiled on first use, not at start-up.
-var decimal = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[-+]?[0-9]+$`) })
+// jsonNumber matches a number as JSON writes it. The regular expressions
+// of the loader are compiled on first use, not at start-up.
+var jsonNumber = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?$`)
+})
 
 // yamlErrLine matches the line number go-yaml puts in its syntax errors.
 var yamlErrLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
-// parseYAML parses one YAML document, keeping the position of every value.
-func parseYAML(li *lineIndex, data []byte) (*Node, diag.List) {
+// parseYAML parses a YAML stream that must hold exactly one document,
+// keeping the position of every value.
+func parseYAML(li *lineIndex, data []byte, b *budget) (*Node, diag.List) {
 	var l diag.List
 	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		pos, msg := diag.Pos{File: li.file}, err.Error()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	err := dec.Decode(&doc)
+	for err == nil {
+		// A second document would be ignored by a reader of the first:
+		// refuse it, so that what is linted is what is read. An empty
+		// document (a trailing ---) is harmless.
+		var next yaml.Node
+		err2 := dec.Decode(&next)
+		if errors.Is(err2, io.EOF) {
+			break
+		}
+		if err2 != nil {
+			err = err2
+			break
+		}
+		if len(next.Content) == 1 && next.Content[0].Kind == yaml.ScalarNode && next.Content[0].ShortTag() == "!!null" && next.Content[0].Value == "" {
+			continue
+		}
+		l.Errorf(RuleSyntax, li.yamlPos(next.Line, next.Column), "", "keep one cluster spec per file; remove the '---' and what follows",
+			"a second YAML document starts here; a spec file holds one document")
+		return nil, l
+	}
+	if errors.Is(err, io.EOF) {
+		err = nil // an empty stream: reported below
+	}
+	if err != nil {
+		pos, msg := li.lineCol(1, 1), err.Error() // when the parser names no position
 		if m := yamlErrLine().FindStringSubmatch(msg); m != nil {
 			line, _ := strconv.Atoi(m[1])
-			pos, msg = li.lineCol(line, 1), m[2]
+			if parserError(m[2]) {
+				// go-yaml's parser (not its scanner) errors name the
+				// 0-based line of the collection being parsed.
+				line++
+			}
+			pos, msg = li.yamlPos(line, 1), m[2]
+		} else if m := yamlUnknownAnchor().FindStringSubmatch(msg); m != nil {
+			if i := bytes.Index(data, []byte("*"+m[1])); i >= 0 {
+				pos = li.pos(i)
+			}
+			msg = strings.TrimPrefix(msg, "yaml: ")
+		} else if i := nonPrintable(data); i >= 0 {
+			// go-yaml says "control characters are not allowed" without
+			// a position.
+			pos = li.pos(i)
+			r, _ := utf8.DecodeRune(data[i:])
+			msg = fmt.Sprintf("%s (%U)", strings.TrimPrefix(msg, "yaml: "), r)
 		}
 		l.Errorf(RuleSyntax, pos, "", "fix the YAML syntax at this position", "YAML syntax error: %s", msg)
 		return nil, l
@@ -35,45 +85,53 @@ func parseYAML(li *lineIndex, data []byte) (*Node, diag.List) {
 		l.Errorf(RuleSyntax, li.lineCol(1, 1), "", "write the cluster spec as a YAML mapping", "spec is empty")
 		return nil, l
 	}
-	c := yamlConverter{li: li}
+	c := yamlConverter{li: li, budget: b}
 	n := c.node(doc.Content[0], 0)
+	if c.budget.exceeded() {
+		return nil, append(c.diags, c.budget.diag)
+	}
 	return n, c.diags
 }
 
 type yamlConverter struct {
-	li    *lineIndex
-	diags diag.List
+	li     *lineIndex
+	budget *budget
+	diags  diag.List
 }
 
-func (c *yamlConverter) pos(y *yaml.Node) diag.Pos { return c.li.lineCol(y.Line, y.Column) }
+func (c *yamlConverter) pos(y *yaml.Node) diag.Pos { return c.li.yamlPos(y.Line, y.Column) }
 
-// node converts a YAML node. Aliases are expanded; depth bounds that
-// expansion so that alias bombs cannot exhaust memory.
+// node converts a YAML node. Aliases are expanded: the budget bounds the
+// expanded tree (values, text and depth), so that an alias bomb cannot
+// exhaust memory or time.
 func (c *yamlConverter) node(y *yaml.Node, depth int) *Node {
 	n := &Node{Pos: c.pos(y)}
-	if depth > MaxDepth {
-		c.diags.Errorf(RuleLimit, n.Pos, "", "flatten the structure or remove recursive aliases", "nesting deeper than %d levels", MaxDepth)
+	if !c.budget.value(n.Pos, depth, len(y.Value)) {
 		return n
 	}
 	switch y.Kind {
 	case yaml.AliasNode:
-		a := c.node(y.Alias, depth+1)
+		a := c.node(y.Alias, depth)
 		a.Pos = n.Pos
 		return a
 	case yaml.MappingNode:
 		n.Kind = Object
-		for i := 0; i+1 < len(y.Content); i += 2 {
+		for i := 0; i+1 < len(y.Content) && !c.budget.exceeded(); i += 2 {
 			k, v := y.Content[i], y.Content[i+1]
 			if k.Kind != yaml.ScalarNode || k.ShortTag() == "!!merge" {
 				c.diags.Errorf(RuleSyntax, c.pos(k), "", "use plain string keys and no merge keys (<<)", "unsupported YAML key")
 				continue
 			}
+			c.budget.text(len(k.Value))
 			n.Fields = append(n.Fields, &Field{Name: k.Value, Written: k.Value, KeyPos: c.pos(k), Value: c.node(v, depth+1)})
 		}
 	case yaml.SequenceNode:
 		n.Kind = Array
 		n.Items = make([]*Node, 0, len(y.Content))
 		for _, it := range y.Content {
+			if c.budget.exceeded() {
+				break
+			}
 			n.Items = append(n.Items, c.node(it, depth+1))
 		}
 	case yaml.ScalarNode:
@@ -84,37 +142,100 @@ func (c *yamlConverter) node(y *yaml.Node, depth int) *Node {
 	return n
 }
 
+// scalar converts a scalar with the JSON data model's one spelling per
+// value: numbers and booleans must be written as JSON writes them, so a
+// YAML spec and a JSON spec with the same text mean the same thing (YAML
+// reads 010 as 8 and 1_000 as 1000; JSON refuses both).
 func (c *yamlConverter) scalar(n *Node, y *yaml.Node) {
+	quoteHint := func(canon string) string {
+		h := "quote it (\"" + y.Value + "\") if it is text"
+		if canon != "" {
+			return "write " + canon + ", or " + h
+		}
+		return h
+	}
 	switch y.ShortTag() {
 	case "!!null":
 		n.Kind = Null
 	case "!!bool":
-		var b bool
-		if err := y.Decode(&b); err != nil {
-			c.diags.Errorf(RuleSyntax, n.Pos, "", "", "bad boolean %q", y.Value)
+		n.Kind = Bool
+		switch y.Value {
+		case "true":
+			n.True = true
+		case "false":
+		default:
+			c.diags.Errorf(RuleSyntax, n.Pos, "", quoteHint(strings.ToLower(y.Value)),
+				"%q is read as a boolean only by YAML; write true or false", y.Value)
 		}
-		n.Kind, n.True = Bool, b
-	case "!!int":
-		var i int64
+	case "!!int", "!!float":
 		n.Kind, n.Text = Number, y.Value
-		if err := y.Decode(&i); err == nil {
-			n.Text = strconv.FormatInt(i, 10)
-		} else if !decimal().MatchString(y.Value) {
-			c.diags.Errorf(RuleSyntax, n.Pos, "", "write a decimal integer", "bad integer %q: %v", y.Value, err)
+		if jsonNumber().MatchString(y.Value) {
+			return // kept as written: "16.0" stays a float, so the schema says an integer is expected
 		}
-	case "!!float":
-		var f float64
-		if err := y.Decode(&f); err != nil || math.IsInf(f, 0) || math.IsNaN(f) {
-			c.diags.Errorf(RuleSyntax, n.Pos, "", "write a finite number", "bad number %q", y.Value)
+		canon := ""
+		if i, err := strconv.ParseInt(y.Value, 0, 64); err == nil {
+			canon = strconv.FormatInt(i, 10)
+		} else if f, err := strconv.ParseFloat(strings.ReplaceAll(y.Value, "_", ""), 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+			canon = strconv.FormatFloat(f, 'g', -1, 64)
 		}
-		n.Kind, n.Text = Number, strconv.FormatFloat(f, 'g', -1, 64)
-		if decimal().MatchString(y.Value) {
-			n.Text = y.Value // an integer too large for int64: keep it exact
+		if strings.HasPrefix(strings.TrimLeft(y.Value, "+-"), "0") && len(strings.TrimLeft(y.Value, "+-")) > 1 && isDigits(strings.TrimLeft(y.Value, "+-")) {
+			// YAML 1.1 readers take 010 as octal 8, YAML 1.2 as 10.
+			if d, err := strconv.ParseInt(y.Value, 10, 64); err == nil {
+				canon = strconv.FormatInt(d, 10)
+			}
 		}
-	case "!!str", "!!binary", "!!timestamp":
+		// Later stages see the plain value (or the text), not a literal
+		// that only YAML reads, so the one error is reported once.
+		if n.Text = canon; canon == "" {
+			n.Kind, n.Text = String, y.Value
+		}
+		c.diags.Errorf(RuleSyntax, n.Pos, "", quoteHint(canon),
+			"number %s is not written as JSON writes numbers (no leading zeros, hex, octal, binary, '_', '+', '.5', inf or nan); its value is ambiguous", y.Value)
+	case "!!str", "!!timestamp":
+		n.Kind, n.Text = String, y.Value
+	case "!!binary":
+		c.diags.Errorf(RuleSyntax, n.Pos, "", "remove the !!binary tag and write the text itself",
+			"!!binary values are not supported: the spec would use the base64 text, not the bytes")
 		n.Kind, n.Text = String, y.Value
 	default:
 		c.diags.Errorf(RuleSyntax, n.Pos, "", "remove the YAML tag", "unsupported YAML tag %s", y.Tag)
 		n.Kind, n.Text = String, y.Value
 	}
+}
+
+// yamlUnknownAnchor matches go-yaml's error for an alias to no anchor,
+// which has no position.
+var yamlUnknownAnchor = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: unknown anchor '(.*)' referenced$`) })
+
+// parserError reports whether a go-yaml error message comes from its
+// parser, whose "line N" is off by one, rather than its scanner.
+func parserError(msg string) bool {
+	switch strings.TrimPrefix(msg, "did not find expected ") {
+	case "key", "'-' indicator", "',' or ']'", "',' or '}'", "node content", "<document start>":
+		return strings.HasPrefix(msg, "did not find expected ")
+	}
+	return false
+}
+
+// nonPrintable returns the offset of the first character YAML does not
+// allow in a stream (C0 controls other than tab, LF and CR; DEL; C1
+// controls other than NEL), or -1.
+func nonPrintable(data []byte) int {
+	for i, r := range string(data) {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || r == '\u0085':
+		case r < 0x20, r >= 0x7f && r <= 0x9f:
+			return i
+		}
+	}
+	return -1
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
 }

@@ -259,16 +259,17 @@ func TestBaseDir(t *testing.T) {
 }
 
 // TestTextEscaping checks that control characters from the spec cannot
-// forge lines or reach the terminal, and that the caret stays aligned.
+// forge lines or reach the terminal, and that the caret stays aligned
+// (columns count characters: U+0085 is one).
 func TestTextEscaping(t *testing.T) {
 	src := "k:\n  \tv: \"\x1b[2J\u0085x\" # tail\n"
 	r := Run{Files: []File{{Name: "e.yaml", Source: []byte(src), Diags: diag.List{
-		{Rule: "r", Severity: diag.Error, Pos: diag.Pos{File: "e.yaml", Line: 2, Col: 15}, Path: "k.v\n",
+		{Rule: "r", Severity: diag.Error, Pos: diag.Pos{File: "e.yaml", Line: 2, Col: 14}, Path: "k.v\n",
 			Message: "bad \"\x1b[2J\"\nok: forged line", Hint: "a\rb",
 			Related: []diag.Related{{Pos: diag.Pos{File: "e.yaml", Line: 1, Col: 1}, Message: "x\ty\x00"}}},
 	}}}}
 	got := string(format(t, "text", Options{}, r))
-	want := `e.yaml:2:15: error: bad "\x1b[2J"\nok: forged line [r]
+	want := `e.yaml:2:14: error: bad "\x1b[2J"\nok: forged line [r]
     2 |    v: "?[2J?x" # tail
       |              ^
     path: k.v\n

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 )
@@ -67,13 +68,18 @@ func githubCommand(s diag.Severity) string {
 	return "notice"
 }
 
+// The escapers of workflow commands, built once on first use (a Replacer
+// is safe for concurrent use and costs kilobytes to build).
+var (
+	dataEscaper     = sync.OnceValue(func() *strings.Replacer { return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A") })
+	propertyEscaper = sync.OnceValue(func() *strings.Replacer {
+		return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
+	})
+)
+
 // escapeData escapes a workflow command's message.
-func escapeData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
-}
+func escapeData(s string) string { return dataEscaper().Replace(s) }
 
 // escapeProperty escapes a workflow command's property value, which also
 // may not hold the separators ':' and ','.
-func escapeProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
-}
+func escapeProperty(s string) string { return propertyEscaper().Replace(s) }

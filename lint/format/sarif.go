@@ -44,6 +44,8 @@ func (s SARIF) Report(r Run) *sarif.Report {
 		run.Tool.Driver.WithVersion(r.ToolVersion)
 	}
 	run.Tool.Driver.WithRules(rules)
+	// Columns count characters (Unicode code points), in every format.
+	run.WithColumnKind("unicodeCodePoints")
 	ok := true
 	for _, f := range files {
 		ok = ok && !f.Error

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 )
@@ -23,13 +24,26 @@ type Text struct {
 	FileSummary bool
 }
 
-// Format implements Formatter.
+// Format implements Formatter. Its time is linear in the number of
+// diagnostics and the size of the sources: each source is split into lines
+// once.
 func (t Text) Format(w io.Writer, r Run) error {
 	sources := map[string][]byte{}
 	for _, f := range r.Files {
 		if f.Source != nil {
 			sources[f.Name] = f.Source
 		}
+	}
+	lines := map[string]*lineCache{}
+	linesOf := func(file string) *lineCache {
+		l, ok := lines[file]
+		if !ok {
+			if src := sources[file]; src != nil {
+				l = &lineCache{src: src, starts: []int{0}}
+			}
+			lines[file] = l
+		}
+		return l
 	}
 	var b bytes.Buffer
 	for _, f := range sorted(r) {
@@ -39,7 +53,7 @@ func (t Text) Format(w io.Writer, r Run) error {
 				sev = colour(d.Severity) + sev + "\x1b[0m"
 			}
 			fmt.Fprintf(&b, "%s: %s: %s [%s]\n", clean(d.Pos.String()), sev, clean(d.Message), clean(d.Rule))
-			excerpt(&b, sources[d.Pos.File], d.Pos)
+			excerpt(&b, linesOf(d.Pos.File), d.Pos)
 			if d.Path != "" {
 				fmt.Fprintf(&b, "    path: %s\n", clean(d.Path))
 			}
@@ -69,56 +83,89 @@ func colour(s diag.Severity) string {
 	return "\x1b[1;36m"
 }
 
-// excerpt prints the source line of pos with a caret under its column.
-func excerpt(b *bytes.Buffer, src []byte, pos diag.Pos) {
-	if src == nil || !pos.IsValid() {
+// lineCache finds the lines of a source, scanning it only as far as the
+// furthest line asked for, once.
+type lineCache struct {
+	src    []byte
+	starts []int // offsets of the lines found so far
+	done   bool  // the whole source is scanned
+}
+
+// line returns line n (1-based) without its newline, and whether it exists.
+func (c *lineCache) line(n int) ([]byte, bool) {
+	for len(c.starts) <= n && !c.done {
+		last := c.starts[len(c.starts)-1]
+		i := bytes.IndexByte(c.src[last:], '\n')
+		if i < 0 {
+			c.done = true
+			break
+		}
+		c.starts = append(c.starts, last+i+1)
+	}
+	switch {
+	case n < 1 || n > len(c.starts):
+		return nil, false
+	case n < len(c.starts):
+		return c.src[c.starts[n-1] : c.starts[n]-1], true
+	}
+	return c.src[c.starts[n-1]:], true // the last line
+}
+
+// excerpt prints the source line of pos with a caret under its column,
+// which counts characters.
+func excerpt(b *bytes.Buffer, lines *lineCache, pos diag.Pos) {
+	if lines == nil || !pos.IsValid() {
 		return
 	}
-	lines := bytes.Split(src, []byte("\n"))
-	if pos.Line > len(lines) {
+	raw, ok := lines.line(pos.Line)
+	if !ok {
 		return
 	}
-	line := strings.TrimRight(string(lines[pos.Line-1]), "\r")
-	if len(line) > 200 {
+	if len(raw) > 200 {
 		return // minified or generated input: the excerpt would not help
 	}
+	line := strings.TrimRight(string(raw), "\r")
 	col := max(pos.Col, 1)
-	pad := strings.Repeat(" ", len([]rune(prefixBytes(line, col-1))))
-	// One rune for one keeps the caret aligned.
+	// One rune for one keeps the caret aligned; characters that would
+	// break or reorder the line (controls, line separators, bidi and
+	// zero-width characters) are shown as '?'.
 	line = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\t':
 			return ' '
-		case unicode.IsControl(r):
+		case hidden(r):
 			return '?'
 		}
 		return r
 	}, line)
-	num := fmt.Sprint(pos.Line)
+	pad := strings.Repeat(" ", min(col-1, utf8.RuneCountInString(line)))
+	num := strconv.Itoa(pos.Line)
 	fmt.Fprintf(b, "    %s | %s\n", num, line)
 	fmt.Fprintf(b, "    %s | %s^\n", strings.Repeat(" ", len(num)), pad)
 }
 
-// clean escapes control characters, Go-style ("\n", "\x1b").
+// hidden reports whether a character would forge or reorder output if
+// printed as is: control characters, line and paragraph separators, and
+// format characters (bidi controls, zero-width characters).
+func hidden(r rune) bool {
+	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Cf)
+}
+
+// clean escapes control characters, line separators and format
+// characters (bidi controls, zero-width characters), Go-style ("\n",
+// "\x1b", "\u202e").
 func clean(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
+	if !strings.ContainsFunc(s, hidden) {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if unicode.IsControl(r) {
-			q := strconv.QuoteRune(r)
+		if hidden(r) {
+			q := strconv.QuoteRuneToASCII(r)
 			b.WriteString(q[1 : len(q)-1])
 			continue
 		}
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-func prefixBytes(s string, n int) string {
-	if n > len(s) {
-		return s
-	}
-	return s[:n]
 }

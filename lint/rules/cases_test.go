@@ -1,5 +1,7 @@
 package rules_test
 
+import "strings"
+
 // ruleCase is one spec for one rule. Markers (») in the spec mark every
 // position where the rule must report; a case without markers is a good
 // example, on which the rule must stay silent.
@@ -61,6 +63,12 @@ var cases = []ruleCase{
 	{rule: "unsafe-config-value", spec: spec{Config: "MaxJobCount: »\"10000\\u2028\"",
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxTime: »\"60\\u00a0\"}}"}},
 	{rule: "unsafe-config-value", spec: spec{Config: "MaxJobCount: \"10000\"\nSchedulerParameters: \"bf_window=60,bf_continue\""}},
+	// hidden-character
+	{rule: "hidden-character", spec: spec{Config: "MaxJobCount: »\"10000\\u200b\"",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxTime: »\"60\\u202e\"}}",
+		Prolog:     "- |\n  #!/bin/bash\n  if [ \"$USER\" != \"admin»\u202e \u2066\" ]; then exit 0; fi",
+		Epilog:     "- »\"#!/bin/bash\\necho \\u009b\""}},
+	{rule: "hidden-character", spec: spec{Config: "MaxJobCount: \"10000\"", Prolog: "- |\n  #!/bin/bash\n  echo \"é ü 😀 \\t\""}},
 	// rendered-key-override
 	{rule: "rendered-key-override", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {»CPUs: \"4\"}}"}},
 	{rule: "rendered-key-override", name: "state and nodes", spec: spec{Pools: scaling,
@@ -309,6 +317,8 @@ var cases = []ruleCase{
     "prologBashScripts": [»"#!/bin/bash\nfor x in a b; do\n  echo $x\n"]
   }}
 }`},
+	{rule: "script-syntax", name: "nested too deeply", spec: spec{Prolog: "- |\n  #!/bin/bash\n  echo '((((' # (((\n  " +
+		strings.Repeat("(", 100) + "»" + strings.Repeat("(", 1000) + "true" + strings.Repeat(")", 1100)}},
 	{rule: "script-syntax", spec: spec{Prolog: "- |\n  #!/bin/bash\n  if [ -d /scratch ]; then\n    mkdir -p /scratch/$SLURM_JOB_ID\n  fi"}},
 	{rule: "script-syntax", name: "python is not parsed", spec: spec{Prolog: "- |\n  #!/usr/bin/python3\n  print('fi')"}},
 	{rule: "script-shebang", spec: spec{Prolog: "- »\"echo hi\"", Epilog: "- |\n  »#!/usr/bin/env python3\n  print(1)"}},

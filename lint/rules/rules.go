@@ -22,6 +22,7 @@ func All() []*lint.Rule {
 		DeprecatedConfigKey,
 		InvalidConfigValue,
 		UnsafeConfigValue,
+		HiddenCharacter,
 		RenderedKeyOverride,
 		CloudDNSDropped,
 

@@ -69,13 +69,16 @@ func newScriptMap(doc *load.Document, s ir.Script) scriptMap {
 
 // at returns the file position of the script's line and byte column (both
 // 1-based) and, when the script is not a block scalar, a " (script line N,
-// column C)" note for the message.
+// column C)" note for the message, whose column counts characters.
 func (m scriptMap) at(line, col int) (diag.Pos, string) {
 	text := strings.Split(m.s.Text, "\n")
 	if m.block && line >= 1 && line <= len(text) {
 		l := text[line-1]
 		col = min(max(col, 1), len(l)+1)
 		return diag.Pos{File: m.s.Pos.File, Line: m.s.Pos.Line + line, Col: m.indent + utf8.RuneCountInString(l[:col-1]) + 1}, ""
+	}
+	if line >= 1 && line <= len(text) && col >= 1 && col <= len(text[line-1])+1 {
+		col = utf8.RuneCountInString(text[line-1][:col-1]) + 1 // characters, as every column
 	}
 	return m.s.Pos, fmt.Sprintf(" (script line %d, column %d)", line, col)
 }
@@ -145,7 +148,11 @@ var ScriptSyntax = &lint.Rule{
 			m := newScriptMap(p.Cluster.Doc, s)
 			var pe syntax.ParseError
 			var le syntax.LangError
+			var deep *errTooDeep
 			switch {
+			case errors.As(err, &deep):
+				pos, note := m.at(deep.line, deep.col)
+				p.Report(pos, s.Path, "split the script into functions; a prolog nests a few levels", "%s %v%s", m.name(), err, note)
 			case errors.As(err, &pe):
 				pos, note := m.at(int(pe.Pos.Line()), int(pe.Pos.Col()))
 				p.Report(pos, s.Path, "fix the shell syntax; check it with bash -n", "%s: %s%s", m.name(), pe.Text, note)
@@ -163,11 +170,84 @@ var ScriptSyntax = &lint.Rule{
 // parseScript parses a script, ignoring carriage returns (script-crlf
 // reports them).
 func parseScript(text string, lang syntax.LangVariant) error {
-	_, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(strings.ReplaceAll(text, "\r", "")), "")
-	if err != nil {
-		return fmt.Errorf("parse script: %w", err)
+	_, err := parseShell(text, lang)
+	return err
+}
+
+// maxScriptNesting bounds how deeply a script's parentheses, braces and
+// brackets may nest. The shell parser's time grows with the square of the
+// nesting: 100,000 nested subshells in a file within the size limit take
+// it minutes and a GiB. Real prolog scripts nest a handful of levels.
+const maxScriptNesting = 100
+
+// errTooDeep is reported for a script nested beyond maxScriptNesting.
+type errTooDeep struct{ line, col int }
+
+func (e *errTooDeep) Error() string {
+	return fmt.Sprintf("nests parentheses, braces or brackets deeper than %d levels; not parsed", maxScriptNesting)
+}
+
+// parseShell parses a script as the given shell, ignoring carriage
+// returns, after checking its nesting.
+func parseShell(text string, lang syntax.LangVariant) (*syntax.File, error) {
+	text = strings.ReplaceAll(text, "\r", "")
+	if line, col, deep := scriptTooDeep(text); deep {
+		return nil, &errTooDeep{line, col}
 	}
-	return nil
+	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(text), "")
+	if err != nil {
+		return nil, fmt.Errorf("parse script: %w", err)
+	}
+	return f, nil
+}
+
+// scriptTooDeep reports whether (, {, [ and backquotes nest deeper than
+// maxScriptNesting outside single-quoted strings and comments, and the
+// line and byte column of the first one beyond. It over-counts rather
+// than under-counts: a bracket inside a double-quoted string counts.
+func scriptTooDeep(text string) (line, col int, deep bool) {
+	depth, backquote := 0, false
+	line, lineStart := 1, 0
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; c {
+		case '\n':
+			line, lineStart = line+1, i+1
+		case '\\':
+			i++
+		case '\'':
+			if j := strings.IndexByte(text[i+1:], '\''); j >= 0 {
+				line += strings.Count(text[i:i+1+j], "\n")
+				if k := strings.LastIndexByte(text[i:i+1+j], '\n'); k >= 0 {
+					lineStart = i + k + 1
+				}
+				i += j + 1
+			}
+		case '#':
+			if i == 0 || text[i-1] == ' ' || text[i-1] == '\t' || text[i-1] == '\n' || text[i-1] == ';' {
+				if j := strings.IndexByte(text[i:], '\n'); j >= 0 {
+					i += j - 1
+				} else {
+					i = len(text)
+				}
+			}
+		case '(', '{', '[', '`':
+			if c == '`' && backquote {
+				depth--
+				backquote = false
+				continue
+			}
+			if c == '`' {
+				backquote = true
+			}
+			depth++
+			if depth > maxScriptNesting {
+				return line, i - lineStart + 1, true
+			}
+		case ')', '}', ']':
+			depth = max(depth-1, 0)
+		}
+	}
+	return 0, 0, false
 }
 
 // ScriptShebang reports scripts without a bash #! line.
@@ -241,7 +321,7 @@ var ScriptEmpty = &lint.Rule{
 			if interp != "" && interp != "bash" && !posixShells[interp] {
 				continue
 			}
-			f, err := syntax.NewParser().Parse(strings.NewReader(strings.ReplaceAll(s.Text, "\r", "")), "")
+			f, err := parseShell(s.Text, syntax.LangBash)
 			if err == nil && len(f.Stmts) == 0 {
 				p.Report(s.Pos, s.Path, "remove the entry, or add the commands", "%s has no commands", m.name())
 			}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/compiler/importconf"
+	"github.com/slurmspec/slurmspec/compiler/load"
 )
 
 const importHelp = `Turn an existing slurm.conf (and optionally its gres.conf) into a spec.
@@ -31,13 +32,13 @@ func newImportCmd(e env) *cobra.Command {
   slurmspec import out/slurm.conf --scripts-dir out -o cluster.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			conf, err := os.ReadFile(args[0])
+			conf, err := load.ReadFile(args[0], load.MaxFileSize) // regular files only, bounded
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			var gresData []byte
 			if gres != "" {
-				if gresData, err = os.ReadFile(gres); err != nil {
+				if gresData, err = load.ReadFile(gres, load.MaxFileSize); err != nil {
 					return &exitError{code: exitUsage, msg: err.Error()}
 				}
 			}

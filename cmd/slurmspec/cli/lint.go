@@ -115,7 +115,9 @@ func expandArgs(args []string) ([]string, error) {
 			if d.IsDir() && p != arg && strings.HasPrefix(d.Name(), ".") {
 				return filepath.SkipDir
 			}
-			if !d.IsDir() && load.IsSpecFile(p) {
+			// Regular files only: a symbolic link, FIFO or device in a
+			// checkout is skipped, never opened.
+			if d.Type().IsRegular() && load.IsSpecFile(p) {
 				found = append(found, p)
 			}
 			return nil

@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -193,9 +194,56 @@ func Check(ctx context.Context, c *ir.Cluster, opt Options) (diag.List, error) {
 	return out.Sort(), nil
 }
 
+// MaxCredentialsSize bounds a credentials file: a service account key is a
+// few KiB.
+const MaxCredentialsSize = 1 << 20
+
+// credentialsFiles returns the files Application Default Credentials
+// read: GOOGLE_APPLICATION_CREDENTIALS, then gcloud's well-known file.
+func credentialsFiles() []string {
+	var out []string
+	if p := os.Getenv("GOOGLE_APPLICATION_CREDENTIALS"); p != "" {
+		out = append(out, p)
+	}
+	dir := os.Getenv("CLOUDSDK_CONFIG")
+	if dir == "" {
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, ".config", "gcloud")
+		}
+	}
+	if dir != "" {
+		out = append(out, filepath.Join(dir, "application_default_credentials.json"))
+	}
+	return out
+}
+
+// checkCredentialsFiles refuses a credentials file that is not a regular
+// file of at most MaxCredentialsSize before the Google client reads it
+// whole: a FIFO would hang the read and /dev/zero would exhaust memory.
+func checkCredentialsFiles() *online.Error {
+	for _, p := range credentialsFiles() {
+		st, err := os.Stat(p)
+		if err != nil {
+			continue // missing: the client reports it in its own words
+		}
+		switch {
+		case !st.Mode().IsRegular():
+			return online.Errorf(online.KindNoCredentials, fs.ErrInvalid,
+				fmt.Sprintf("the credentials file %s is not a regular file (%s): %s", p, st.Mode().Type(), adcHint))
+		case st.Size() > MaxCredentialsSize:
+			return online.Errorf(online.KindNoCredentials, fs.ErrInvalid,
+				fmt.Sprintf("the credentials file %s is larger than %d KiB, which no credentials file is: %s", p, MaxCredentialsSize>>10, adcHint))
+		}
+	}
+	return nil
+}
+
 // newClient creates the Filestore client within the timeout: finding
 // Application Default Credentials may probe the metadata server.
 func newClient(ctx context.Context, opt Options) (*filestore.CloudFilestoreManagerClient, error) {
+	if err := checkCredentialsFiles(); err != nil {
+		return nil, err
+	}
 	type result struct {
 		c   *filestore.CloudFilestoreManagerClient
 		err error

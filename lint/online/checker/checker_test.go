@@ -358,6 +358,33 @@ func TestNoCredentials(t *testing.T) {
 			t.Fatalf("err = %v (kind %s), want no-credentials", err, online.KindOf(err))
 		}
 	})
+	// A key file that is a FIFO or a device is refused before the Google
+	// client reads it whole: quickly, without blocking or reading /dev/zero.
+	for name, path := range map[string]string{"fifo": "", "device": "/dev/zero", "huge": ""} {
+		t.Run(name, func(t *testing.T) {
+			switch name {
+			case "fifo":
+				path = filepath.Join(t.TempDir(), "key.json")
+				if err := mkfifo(path); err != nil {
+					t.Skip(err) // no FIFOs on this system
+				}
+			case "huge":
+				path = filepath.Join(t.TempDir(), "key.json")
+				if err := os.WriteFile(path, make([]byte, checker.MaxCredentialsSize+1), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", path)
+			start := time.Now()
+			_, err := checker.Check(context.Background(), cluster(), checker.Options{Timeout: 30 * time.Second})
+			if online.KindOf(err) != online.KindNoCredentials || !strings.Contains(err.Error(), "the credentials file "+path) {
+				t.Errorf("err = %v (kind %s)", err, online.KindOf(err))
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
 	t.Run("none found", func(t *testing.T) {
 		dir := t.TempDir()
 		t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", "")

@@ -15,6 +15,7 @@ import (
 	"bufio"
 	"bytes"
 	"debug/buildinfo"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -110,6 +111,9 @@ func run(cfg config) error {
 	r.seed = compare(cfg.runs*4, "lint seed", lint(d.seed), "cue vet seed", vet(d.seed))
 	r.big = compare(cfg.runs, "lint 1000-pool", lint(d.gen1000), "cue vet 1000-pool", vet(d.gen1000))
 	r.scale = compare(cfg.runs, "lint 1000-pool", lint(d.gen1000), "lint 100-pool", lint(d.gen100))
+	// The text format with many findings (issue #18.3: it was quadratic).
+	r.findings = compare(cfg.runs, "lint 1000-pool text", lint(d.gen1000), "cue vet 1000-pool", vet(d.gen1000))
+	r.findScale = compare(cfg.runs, "lint 2000-pool text", lint(d.gen2000), "lint 1000-pool text", lint(d.gen1000))
 	r.many = compare(max(3, cfg.runs/3), "lint 1000 files", lint(d.many...), "cue vet 1000 files", vet(d.many...))
 	if r.rssKB, err = peakRSS(lint(d.gen1000)); err != nil {
 		return err
@@ -136,9 +140,11 @@ func run(cfg config) error {
 // data are the measured inputs, all camelCase JSON so that cue vet reads
 // them as slurmspec does.
 type data struct {
-	schema, seed, gen100, gen1000 string
-	many                          []string
-	seedBytes                     int
+	schema, seed, gen100, gen1000, gen2000 string
+	many                                   []string
+	seedBytes                              int
+	// findings1000 is how many findings lint reports on gen1000.
+	findings1000 int
 }
 
 func prepare(cfg config) (data, error) {
@@ -147,6 +153,7 @@ func prepare(cfg config) (data, error) {
 		seed:    filepath.Join(cfg.work, "seed.json"),
 		gen100:  filepath.Join(cfg.work, "gen-100.json"),
 		gen1000: filepath.Join(cfg.work, "gen-1000.json"),
+		gen2000: filepath.Join(cfg.work, "gen-2000.json"),
 	}
 	src, err := exec.Command(cfg.slurmspec, "schema", "--format", "cue").Output()
 	if err != nil {
@@ -163,7 +170,7 @@ func prepare(cfg config) (data, error) {
 	d.seedBytes = len(seed)
 	files := map[string][]byte{
 		d.schema: src, d.seed: seed,
-		d.gen100: specgen.JSON(100), d.gen1000: specgen.JSON(1000),
+		d.gen100: specgen.JSON(100), d.gen1000: specgen.JSON(1000), d.gen2000: specgen.JSON(2000),
 	}
 	manyDir := filepath.Join(cfg.work, "many")
 	if err := os.MkdirAll(manyDir, 0o755); err != nil {
@@ -182,12 +189,27 @@ func prepare(cfg config) (data, error) {
 	}
 	// Both tools must accept every input, or the comparison is meaningless.
 	for _, argv := range [][]string{
-		{cfg.cue, "vet", "-d", "#Cluster", d.schema, d.seed, d.gen100, d.gen1000},
-		{cfg.slurmspec, "lint", d.seed, d.gen100, d.gen1000},
+		{cfg.cue, "vet", "-d", "#Cluster", d.schema, d.seed, d.gen100, d.gen1000, d.gen2000},
+		{cfg.slurmspec, "lint", d.seed, d.gen100, d.gen1000, d.gen2000},
 	} {
 		if out, err := exec.Command(argv[0], argv[1:]...).CombinedOutput(); err != nil {
 			return d, fmt.Errorf("%s: %v\n%s", strings.Join(argv, " "), err, out)
 		}
+	}
+	// The many-findings rows need the findings: count them.
+	out, err := exec.Command(cfg.slurmspec, "lint", "--format", "json", d.gen1000).Output()
+	if err != nil {
+		return d, fmt.Errorf("slurmspec lint --format json %s: %w", d.gen1000, err)
+	}
+	var rep struct {
+		Summary struct{ Errors, Warnings, Infos int }
+	}
+	if err := json.Unmarshal(out, &rep); err != nil {
+		return d, fmt.Errorf("slurmspec lint --format json: %w", err)
+	}
+	d.findings1000 = rep.Summary.Errors + rep.Summary.Warnings + rep.Summary.Infos
+	if d.findings1000 < 1000 {
+		return d, fmt.Errorf("the 1000-pool spec gives %d findings, the many-findings case needs 1000", d.findings1000)
 	}
 	return d, nil
 }
@@ -404,6 +426,7 @@ func waitQuiet(limit float64, maxWait time.Duration) string {
 
 type results struct {
 	seed, big, scale, many [2]stats
+	findings, findScale    [2]stats
 	rssKB                  int
 	init                   time.Duration
 	inits                  []string
@@ -432,6 +455,9 @@ func format(m machine, r results, d data, cfg config) string {
 	row("1000 pools: `slurmspec lint` / `cue vet`", r.big, "≤ 0.8", ratio(r.big[0], r.big[1]) <= 0.8)
 	row("`slurmspec lint`: 1000 pools / 100 pools", r.scale, "≤ 15", ratio(r.scale[0], r.scale[1]) <= 15)
 	row("1000 seed files, one call: `slurmspec lint` / `cue vet`", r.many, "≤ 0.5", ratio(r.many[0], r.many[1]) <= 0.5)
+	row(fmt.Sprintf("1000 pools, %d findings, text output: `slurmspec lint` / `cue vet`", d.findings1000), r.findings, "≤ 0.5",
+		ratio(r.findings[0], r.findings[1]) <= 0.5)
+	row("text output with findings: 2000 pools / 1000 pools", r.findScale, "≤ 2.5", ratio(r.findScale[0], r.findScale[1]) <= 2.5)
 	fmt.Fprintf(&b, "\nPeak RSS of `slurmspec lint` on the 1000-pool spec (`/usr/bin/time -v`): **%.1f MB** (target ≤ 150 MB: %s).\n",
 		float64(r.rssKB)*1024/1e6, verdict(r.rssKB*1024 <= 150e6))
 	fmt.Fprintf(&b, "\n`GODEBUG=inittrace=1 slurmspec lint seed.json`: package initialisers total **%.2f ms** (median of 9); largest: %s.\n",

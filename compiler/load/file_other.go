@@ -1,0 +1,10 @@
+//go:build !unix
+
+package load
+
+// openFlags: elsewhere a symbolic link is refused by an Lstat before opening.
+const openFlags = 0
+
+const noFollowOpen = false
+
+func isLoop(error) bool { return false }

@@ -1,0 +1,53 @@
+//go:build unix
+
+package load
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+)
+
+// Only regular files are read: a FIFO neither blocks nor is read, a
+// device is refused, and a symbolic link is not followed.
+func TestOnlyRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "f.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "l.yaml")
+	if err := os.Symlink("/proc/self/environ", link); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{fifo: "FIFO", "/dev/zero": "device", link: "symbolic link", dir: "directory"} {
+		done := make(chan diag.List, 1)
+		go func() { _, l := File(name, Options{Format: FormatYAML}); done <- l }()
+		select {
+		case l := <-done:
+			if len(l) != 1 || l[0].Rule != RuleIO || !strings.Contains(l[0].Message, want) {
+				t.Errorf("%s: %v", name, l)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%s: File blocked", name)
+		}
+	}
+	if _, err := ReadFile(fifo, 10); err == nil {
+		t.Error("ReadFile read a FIFO")
+	}
+	reg := filepath.Join(dir, "r")
+	if err := os.WriteFile(reg, []byte("12345678901"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadFile(reg, 10); err == nil || !strings.Contains(err.Error(), "larger than the 10 bytes limit") {
+		t.Errorf("over the limit: %v", err)
+	}
+	if b, err := ReadFile(reg, 11); err != nil || string(b) != "12345678901" {
+		t.Errorf("at the limit: %q %v", b, err)
+	}
+}
