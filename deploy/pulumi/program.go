@@ -1,12 +1,12 @@
 // Package pulumi is the Go Pulumi program of a cluster: it registers the
-// resources of a deployment model (package deploy/model) with the pinned
+// resources of a deployment model (package render/pulumimodel) with the pinned
 // pulumi-gcp provider and exports the stack outputs. The rendered Pulumi
 // YAML project (render.PulumiYAML) is the same model written as YAML; a
 // test proves both send identical inputs.
 //
 // pulumi-gcp's Go SDK with the cluster resource (v10) is not available, so
 // resources are registered by type token with inputs written against the
-// provider's schema (model.ClusterArgs).
+// provider's schema (pulumimodel.ClusterArgs).
 package pulumi
 
 import (
@@ -14,7 +14,7 @@ import (
 
 	sdk "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // Resource is the state of a registered resource: its id, and the name
@@ -24,8 +24,8 @@ type Resource struct {
 	Name sdk.StringOutput `pulumi:"name"`
 }
 
-// Program returns the Pulumi program of a model.
-func Program(m *model.Model) sdk.RunFunc {
+// Program returns the Pulumi program of a pulumimodel.
+func Program(m *pulumimodel.Model) sdk.RunFunc {
 	return func(ctx *sdk.Context) error {
 		exports, err := register(ctx, m)
 		if err != nil {
@@ -39,9 +39,9 @@ func Program(m *model.Model) sdk.RunFunc {
 }
 
 // register registers every resource of m and returns the stack outputs.
-func register(ctx *sdk.Context, m *model.Model) (map[string]sdk.Input, error) {
+func register(ctx *sdk.Context, m *pulumimodel.Model) (map[string]sdk.Input, error) {
 	registered := map[string]*Resource{}
-	ref := func(r model.Ref) (sdk.Input, error) {
+	ref := func(r pulumimodel.Ref) (sdk.Input, error) {
 		res := registered[r.Resource]
 		if res == nil {
 			return nil, fmt.Errorf("internal error: %s references %s, which is not registered before it", r, r.Resource)
@@ -77,7 +77,7 @@ func register(ctx *sdk.Context, m *model.Model) (map[string]sdk.Input, error) {
 }
 
 // input converts model plain data to Pulumi inputs.
-func input(v any, ref func(model.Ref) (sdk.Input, error)) (sdk.Input, error) {
+func input(v any, ref func(pulumimodel.Ref) (sdk.Input, error)) (sdk.Input, error) {
 	switch v := v.(type) {
 	case string:
 		return sdk.String(v), nil
@@ -87,7 +87,7 @@ func input(v any, ref func(model.Ref) (sdk.Input, error)) (sdk.Input, error) {
 		return sdk.Int(int(v)), nil
 	case float64:
 		return sdk.Float64(v), nil
-	case model.Ref:
+	case pulumimodel.Ref:
 		return ref(v)
 	case []any:
 		out := make(sdk.Array, len(v))

@@ -16,10 +16,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	sdk "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // registration is what the mocks received for one resource.
@@ -55,10 +55,10 @@ func (r *recorder) NewResource(args sdk.MockResourceArgs) (string, resource.Prop
 	outs := resource.NewPropertyMapFromMap(inputs)
 	id := ""
 	switch args.TypeToken {
-	case model.ClusterType:
-		id = model.ClusterName(inputs["project"].(string), inputs["region"].(string), inputs["modelDevelopmentClusterId"].(string))
+	case pulumimodel.ClusterType:
+		id = pulumimodel.ClusterName(inputs["project"].(string), inputs["region"].(string), inputs["modelDevelopmentClusterId"].(string))
 		outs["name"] = resource.NewProperty(id)
-	case model.FilestoreType:
+	case pulumimodel.FilestoreType:
 		id = fmt.Sprintf("projects/%s/locations/%s/instances/%s", inputs["project"], inputs["location"], inputs["name"])
 	}
 	return id, outs, nil
@@ -70,7 +70,7 @@ func (r *recorder) Call(args sdk.MockCallArgs) (resource.PropertyMap, error) {
 
 // run runs the Go program of m with mocks and returns what the mocks
 // received and the stack outputs.
-func run(t *testing.T, m *model.Model) ([]registration, map[string]any) {
+func run(t *testing.T, m *pulumimodel.Model) ([]registration, map[string]any) {
 	t.Helper()
 	rec := &recorder{}
 	var mu sync.Mutex
@@ -115,7 +115,7 @@ func run(t *testing.T, m *model.Model) ([]registration, map[string]any) {
 type example struct {
 	name   string
 	file   string
-	opt    model.Options
+	opt    pulumimodel.Options
 	golden string
 }
 
@@ -123,10 +123,10 @@ var examples = []example{
 	{name: "seed", file: "../../examples/seed.jsonc", golden: "seed.json"},
 	{name: "a4-training", file: "../../examples/a4-training.yaml", golden: "a4-training.json"},
 	{name: "a4-training-filestore", file: "../../examples/a4-training.yaml", golden: "a4-training-filestore.json",
-		opt: model.Options{CreateHomeFilestore: true, FilestoreTier: "ZONAL", FilestoreCapacityGb: 2048, FilestoreShare: "homes"}},
+		opt: pulumimodel.Options{CreateHomeFilestore: true, FilestoreTier: "ZONAL", FilestoreCapacityGb: 2048, FilestoreShare: "homes"}},
 }
 
-func loadModel(t *testing.T, file string, opt model.Options) (*model.Model, *pipeline.Result) {
+func loadModel(t *testing.T, file string, opt pulumimodel.Options) (*pulumimodel.Model, *pipeline.Result) {
 	t.Helper()
 	r, err := pipeline.Analyse(file, pipeline.Options{})
 	if err != nil {
@@ -192,12 +192,12 @@ func TestProgramSendsCanonicalBody(t *testing.T) {
 				t.Fatal(err)
 			}
 			want["project"], want["region"], want["modelDevelopmentClusterId"] = r.Cluster.Project.Value, r.Cluster.Region.Value, r.Cluster.ID.Value
-			cluster := find(t, regs, model.ClusterType)
+			cluster := find(t, regs, pulumimodel.ClusterType)
 			if !reflect.DeepEqual(cluster.Inputs, want) {
 				t.Errorf("cluster inputs differ from cluster.json:\ngot  %v\nwant %v", cluster.Inputs, want)
 			}
-			if cluster.Name != model.ClusterResource || cluster.Version != model.ProviderVersion {
-				t.Errorf("cluster registered as %q version %q, want %q version %q", cluster.Name, cluster.Version, model.ClusterResource, model.ProviderVersion)
+			if cluster.Name != pulumimodel.ClusterResource || cluster.Version != pulumimodel.ProviderVersion {
+				t.Errorf("cluster registered as %q version %q, want %q version %q", cluster.Name, cluster.Version, pulumimodel.ClusterResource, pulumimodel.ProviderVersion)
 			}
 			slurm := cluster.Inputs["orchestratorSpec"].(map[string]any)["slurmSpec"].(map[string]any)
 			if slurm["defaultPartitionId"] != r.Cluster.Slurm.DefaultPartitionID.Value || slurm["defaultPartitionId"] == "" {
@@ -218,11 +218,11 @@ func TestProgramSendsCanonicalBody(t *testing.T) {
 				t.Errorf("outputs = %v, want %v", outputs, wantOut)
 			}
 			if ex.opt.CreateHomeFilestore {
-				fs := find(t, regs, model.FilestoreType)
-				if fs.Version != model.ProviderVersion || fs.Name != model.FilestoreResource {
+				fs := find(t, regs, pulumimodel.FilestoreType)
+				if fs.Version != pulumimodel.ProviderVersion || fs.Name != pulumimodel.FilestoreResource {
 					t.Errorf("filestore registered as %q version %q", fs.Name, fs.Version)
 				}
-				if !reflect.DeepEqual(cluster.Deps, []string{model.FilestoreResource}) {
+				if !reflect.DeepEqual(cluster.Deps, []string{pulumimodel.FilestoreResource}) {
 					t.Errorf("cluster depends on %v, want the Filestore instance", cluster.Deps)
 				}
 			} else if len(regs) != 1 {
@@ -259,10 +259,10 @@ func TestGoAndYAMLSendIdenticalInputs(t *testing.T) {
 					return nil, fmt.Errorf("unknown resource %s", res)
 				}
 				switch {
-				case prop == "id" && reg.Type == model.FilestoreType:
+				case prop == "id" && reg.Type == pulumimodel.FilestoreType:
 					in := reg.Inputs
 					return fmt.Sprintf("projects/%s/locations/%s/instances/%s", in["project"], in["location"], in["name"]), nil
-				case prop == "name" && reg.Type == model.ClusterType:
+				case prop == "name" && reg.Type == pulumimodel.ClusterType:
 					return m.ClusterName(), nil
 				}
 				return nil, fmt.Errorf("unknown output %s.%s", res, prop)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // PulumiVersion is the Pulumi CLI version the end-to-end tests use; it is
@@ -109,7 +109,7 @@ func Setup(t *testing.T) *Env {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the provider test double: %v\n%s", err, out)
 	}
-	e.Pulumi(t, "", "plugin", "install", "resource", model.ProviderPackage, "v"+model.ProviderVersion, "--file", provider)
+	e.Pulumi(t, "", "plugin", "install", "resource", pulumimodel.ProviderPackage, "v"+pulumimodel.ProviderVersion, "--file", provider)
 	return e
 }
 

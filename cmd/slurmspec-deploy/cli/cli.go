@@ -17,10 +17,10 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumi/driver"
 	"github.com/slurmspec/slurmspec/render/diff"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // Exit codes, as slurmspec's.
@@ -86,7 +86,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 const rootHelp = `Deploy a cluster spec with Pulumi: the spec is checked exactly as
 ` + "`slurmspec lint`" + ` checks it (a spec with errors is never deployed), turned into
 the cluster resource gcp:vertex/aiModelDevelopmentCluster:AiModelDevelopmentCluster
-(pulumi-gcp ` + model.ProviderVersion + `), and previewed, deployed or destroyed in one
+(pulumi-gcp ` + pulumimodel.ProviderVersion + `), and previewed, deployed or destroyed in one
 Pulumi stack through the Automation API.
 
 Before preview and up, the update's impact is printed: the stack's last
@@ -137,7 +137,7 @@ var opShort = map[op]string{
 // flags are every operation's flags.
 type flags struct {
 	spec            pipeline.Options
-	deploy          model.Options
+	deploy          pulumimodel.Options
 	stack           string
 	backend         string
 	secretsProvider string
@@ -258,7 +258,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 
 // impact prints what the update does to the deployed cluster, and says
 // whether it replaces something (so that up needs --yes).
-func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, m *model.Model, stack string) (needsYes bool, reason string, err error) {
+func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, m *pulumimodel.Model, stack string) (needsYes bool, reason string, err error) {
 	inputs, found, err := st.Deployed(ctx)
 	if err != nil {
 		return false, "", err

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
-	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
 	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // deploy runs slurmspec-deploy in process.
@@ -56,7 +56,7 @@ func ops(calls []fakegcp.Call) string {
 
 // expectedInputs is what the provider must receive for a resource of the
 // spec's model: the model's inputs as the engine delivers them (JSON).
-func expectedInputs(t *testing.T, file string, opt model.Options, resource string) (map[string]any, *model.Model) {
+func expectedInputs(t *testing.T, file string, opt pulumimodel.Options, resource string) (map[string]any, *pulumimodel.Model) {
 	t.Helper()
 	r, err := pipeline.Analyse(file, pipeline.Options{})
 	if err != nil || r.Failed() {
@@ -68,8 +68,8 @@ func expectedInputs(t *testing.T, file string, opt model.Options, resource strin
 	}
 	// The only reference is homeDirectoryStorage to the Filestore
 	// instance's id, which is the name the spec gives.
-	in := model.Resolve(m.Resource(resource).Inputs, func(ref model.Ref) any {
-		if ref != (model.Ref{Resource: model.FilestoreResource, Property: "id"}) {
+	in := pulumimodel.Resolve(m.Resource(resource).Inputs, func(ref pulumimodel.Ref) any {
+		if ref != (pulumimodel.Ref{Resource: pulumimodel.FilestoreResource, Property: "id"}) {
 			t.Fatalf("unexpected reference %s", ref)
 		}
 		return r.Cluster.Slurm.HomeDirectoryStorage.Value
@@ -112,7 +112,7 @@ func copyExample(t *testing.T, dir string) string {
 	return spec
 }
 
-func renderYAML(t *testing.T, spec, dir string, opt model.Options) {
+func renderYAML(t *testing.T, spec, dir string, opt pulumimodel.Options) {
 	t.Helper()
 	r, err := pipeline.Analyse(spec, pipeline.Options{})
 	if err != nil || r.Failed() {
@@ -141,7 +141,7 @@ func TestEndToEnd(t *testing.T) {
 	start := time.Now()
 	dir := t.TempDir()
 	spec := copyExample(t, dir)
-	wantCluster, m := expectedInputs(t, spec, model.Options{}, model.ClusterResource)
+	wantCluster, m := expectedInputs(t, spec, pulumimodel.Options{}, pulumimodel.ClusterResource)
 	var goCreated map[string]any
 
 	t.Run("go-program", func(t *testing.T) {
@@ -162,7 +162,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		mustContain(t, "up output", out, "Stack e2e is up: 2 create", `"`+m.ClusterName()+`"`, `loginNodePool       : "login"`)
 		a := applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Create" || a[0].Type != model.ClusterType || a[0].Name != model.ClusterResource {
+		if len(a) != 1 || a[0].Method != "Create" || a[0].Type != pulumimodel.ClusterType || a[0].Name != pulumimodel.ClusterResource {
 			t.Fatalf("up: provider calls %s, want Create cluster", ops(a))
 		}
 		if !reflect.DeepEqual(a[0].Inputs, wantCluster) {
@@ -173,7 +173,7 @@ func TestEndToEnd(t *testing.T) {
 		// The rendered YAML project, run against the stack the Go program
 		// deployed, changes nothing: both send the same inputs.
 		same := filepath.Join(dir, "yaml-same")
-		renderYAML(t, spec, same, model.Options{})
+		renderYAML(t, spec, same, pulumimodel.Options{})
 		mark = env.Mark(t)
 		env.Pulumi(t, same, "preview", "--stack", "e2e", "--expect-no-changes")
 		if a := applied(env.Since(t, mark)); len(a) != 0 {
@@ -198,7 +198,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		mustContain(t, "partition change output", out, "partition train MaxTime", "7-00:00:00 -> 5-00:00:00", "Stack e2e is up: 1 same, 1 update")
 		a = applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != model.ClusterResource {
+		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != pulumimodel.ClusterResource {
 			t.Fatalf("partition change: provider calls %s, want Update cluster", ops(a))
 		}
 		if got := partitionConfig(a[0].Inputs, 0)["MaxTime"]; got != "5-00:00:00" {
@@ -247,7 +247,7 @@ func TestEndToEnd(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("destroy: exit %d\n%s\n%s", code, out, errOut)
 		}
-		if a := applied(env.Since(t, mark)); len(a) != 1 || a[0].Method != "Delete" || a[0].Type != model.ClusterType {
+		if a := applied(env.Since(t, mark)); len(a) != 1 || a[0].Method != "Delete" || a[0].Type != pulumimodel.ClusterType {
 			t.Errorf("destroy: provider calls %s, want Delete cluster", ops(a))
 		}
 	})
@@ -255,7 +255,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("yaml-project", func(t *testing.T) {
 		ydir := filepath.Join(dir, "yaml")
 		yspec := copyExample(t, t.TempDir())
-		opt := model.Options{CreateHomeFilestore: true}
+		opt := pulumimodel.Options{CreateHomeFilestore: true}
 		renderYAML(t, yspec, ydir, opt)
 		env.Pulumi(t, ydir, "stack", "init", "yaml")
 
@@ -268,10 +268,10 @@ func TestEndToEnd(t *testing.T) {
 		mark = env.Mark(t)
 		env.Pulumi(t, ydir, "up", "--yes")
 		a := applied(env.Since(t, mark))
-		if len(a) != 2 || a[0].Name != model.FilestoreResource || a[1].Name != model.ClusterResource || a[0].Method != "Create" || a[1].Method != "Create" {
+		if len(a) != 2 || a[0].Name != pulumimodel.FilestoreResource || a[1].Name != pulumimodel.ClusterResource || a[0].Method != "Create" || a[1].Method != "Create" {
 			t.Fatalf("up: provider calls %s, want Create homeFilestore, Create cluster", ops(a))
 		}
-		wantFS, _ := expectedInputs(t, yspec, opt, model.FilestoreResource)
+		wantFS, _ := expectedInputs(t, yspec, opt, pulumimodel.FilestoreResource)
 		if !reflect.DeepEqual(a[0].Inputs, wantFS) {
 			t.Errorf("Filestore inputs\n%v\nwant\n%v", a[0].Inputs, wantFS)
 		}
@@ -297,7 +297,7 @@ func TestEndToEnd(t *testing.T) {
 		mark = env.Mark(t)
 		env.Pulumi(t, ydir, "up", "--yes")
 		a = applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != model.ClusterResource {
+		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != pulumimodel.ClusterResource {
 			t.Fatalf("partition change: provider calls %s, want Update cluster", ops(a))
 		}
 		if got := partitionConfig(a[0].Inputs, 1)["PriorityTier"]; got != "2" {

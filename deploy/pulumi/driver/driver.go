@@ -26,8 +26,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
 	deploypulumi "github.com/slurmspec/slurmspec/deploy/pulumi"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // Config selects the stack and where output goes.
@@ -55,14 +55,14 @@ var ErrNoBackend = errors.New("no Pulumi backend: run `pulumi login` (Pulumi Clo
 
 // Stack is one stack of a cluster's program.
 type Stack struct {
-	m     *model.Model
+	m     *pulumimodel.Model
 	cfg   Config
 	stack auto.Stack
 }
 
 // Open checks the prerequisites and opens the stack of m: it is created
 // when create is true and it does not exist yet.
-func Open(ctx context.Context, m *model.Model, cfg Config, create bool) (*Stack, error) {
+func Open(ctx context.Context, m *pulumimodel.Model, cfg Config, create bool) (*Stack, error) {
 	cmd, err := CLI()
 	if err != nil {
 		return nil, err
@@ -254,7 +254,7 @@ func (s *Stack) Deployed(ctx context.Context) (inputs map[string]any, found bool
 		return nil, false, fmt.Errorf("reading stack %s's state: %w", s.cfg.Stack, err)
 	}
 	for _, r := range d.Resources {
-		if string(r.Type) == model.ClusterType && r.Custom && !r.Delete {
+		if string(r.Type) == pulumimodel.ClusterType && r.Custom && !r.Delete {
 			return r.Inputs, true, nil
 		}
 	}

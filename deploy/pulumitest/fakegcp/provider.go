@@ -1,8 +1,8 @@
 // Package fakegcp is a test double of the pulumi-gcp provider plugin
-// (version model.ProviderVersion) for the two resource types slurmspec
+// (version pulumimodel.ProviderVersion) for the two resource types slurmspec
 // registers. It lets the real Pulumi engine run preview, up, update and
 // destroy offline: it checks inputs against the provider input types of
-// package deploy/model, answers diffs (replacing a resource when an
+// package render/pulumimodel, answers diffs (replacing a resource when an
 // immutable field changes), creates, updates and deletes nothing but a log
 // line, and serves a package schema for Pulumi YAML.
 //
@@ -27,7 +27,7 @@ import (
 	"google.golang.org/protobuf/types/known/emptypb"
 	"google.golang.org/protobuf/types/known/structpb"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // EnvLog names the file calls are logged to.
@@ -49,7 +49,7 @@ type Call struct {
 
 // Main serves the provider; it is the plugin binary's main function.
 func Main() error {
-	return provider.Main(model.ProviderPackage, func(*provider.HostClient) (pulumirpc.ResourceProviderServer, error) {
+	return provider.Main(pulumimodel.ProviderPackage, func(*provider.HostClient) (pulumirpc.ResourceProviderServer, error) {
 		return &server{log: os.Getenv(EnvLog)}, nil
 	})
 }
@@ -81,7 +81,7 @@ func (s *server) record(c Call) {
 }
 
 func (s *server) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
-	return &pulumirpc.PluginInfo{Version: model.ProviderVersion}, nil
+	return &pulumirpc.PluginInfo{Version: pulumimodel.ProviderVersion}, nil
 }
 
 func (s *server) GetSchema(context.Context, *pulumirpc.GetSchemaRequest) (*pulumirpc.GetSchemaResponse, error) {
@@ -123,10 +123,10 @@ func (s *server) Check(_ context.Context, req *pulumirpc.CheckRequest) (*pulumir
 func checkInputs(typ string, inputs map[string]any) error {
 	var into any
 	switch typ {
-	case model.ClusterType:
-		into = &model.ClusterArgs{}
-	case model.FilestoreType:
-		into = &model.FilestoreArgs{}
+	case pulumimodel.ClusterType:
+		into = &pulumimodel.ClusterArgs{}
+	case pulumimodel.FilestoreType:
+		into = &pulumimodel.FilestoreArgs{}
 	default:
 		return fmt.Errorf("unknown resource type %s", typ)
 	}
@@ -143,8 +143,8 @@ func checkInputs(typ string, inputs map[string]any) error {
 // A node pool's immutable fields replace the pool, which the API does
 // inside an update of the cluster.
 var immutable = map[string]map[string]bool{
-	model.ClusterType:   {"project": true, "region": true, "modelDevelopmentClusterId": true, "network": true, "runtimeSpec": true},
-	model.FilestoreType: {"project": true, "location": true, "name": true, "tier": true, "networks": true},
+	pulumimodel.ClusterType:   {"project": true, "region": true, "modelDevelopmentClusterId": true, "network": true, "runtimeSpec": true},
+	pulumimodel.FilestoreType: {"project": true, "location": true, "name": true, "tier": true, "networks": true},
 }
 
 func (s *server) Diff(_ context.Context, req *pulumirpc.DiffRequest) (*pulumirpc.DiffResponse, error) {
@@ -212,17 +212,17 @@ func id(typ string, in resource.PropertyMap) string {
 		}
 		return ""
 	}
-	if typ == model.FilestoreType {
+	if typ == pulumimodel.FilestoreType {
 		return fmt.Sprintf("projects/%s/locations/%s/instances/%s", str("project"), str("location"), str("name"))
 	}
-	return model.ClusterName(str("project"), str("region"), str("modelDevelopmentClusterId"))
+	return pulumimodel.ClusterName(str("project"), str("region"), str("modelDevelopmentClusterId"))
 }
 
 // outputs are the inputs plus the computed name of a cluster (unknown in
 // a preview).
 func outputs(typ string, in resource.PropertyMap, preview bool) (*structpb.Struct, error) {
 	out := in.Copy()
-	if typ == model.ClusterType {
+	if typ == pulumimodel.ClusterType {
 		if preview {
 			out["name"] = resource.MakeComputed(resource.NewProperty(""))
 		} else {
@@ -313,7 +313,7 @@ func plainValue(v resource.PropertyValue) any {
 
 // Schema is the package schema the double serves: the two resources, with
 // input and output properties derived from the provider input types of
-// package deploy/model.
+// package deploy/pulumimodel.
 func Schema() ([]byte, error) {
 	types := map[string]any{}
 	res := map[string]any{}
@@ -322,9 +322,9 @@ func Schema() ([]byte, error) {
 		args                              reflect.Type
 		extra                             map[string]any
 	}{
-		{model.ClusterType, "vertex", "Cluster", "AiModelDevelopmentCluster", reflect.TypeOf(model.ClusterArgs{}),
+		{pulumimodel.ClusterType, "vertex", "Cluster", "AiModelDevelopmentCluster", reflect.TypeOf(pulumimodel.ClusterArgs{}),
 			map[string]any{"name": map[string]any{"type": "string", "description": "projects/P/locations/R/modelDevelopmentClusters/ID"}}},
-		{model.FilestoreType, "filestore", "Filestore", "Instance", reflect.TypeOf(model.FilestoreArgs{}), nil},
+		{pulumimodel.FilestoreType, "filestore", "Filestore", "Instance", reflect.TypeOf(pulumimodel.FilestoreArgs{}), nil},
 	} {
 		g := &schemaGen{module: r.module, prefix: r.prefix, typePrefix: r.typePrefix, types: types}
 		props, required := g.object(r.args)
@@ -344,8 +344,8 @@ func Schema() ([]byte, error) {
 		}
 	}
 	return json.MarshalIndent(map[string]any{
-		"name":      model.ProviderPackage,
-		"version":   model.ProviderVersion,
+		"name":      pulumimodel.ProviderPackage,
+		"version":   pulumimodel.ProviderVersion,
 		"meta":      map[string]any{"moduleFormat": "(.*)(?:/[^/]*)"},
 		"resources": res,
 		"types":     types,
@@ -389,7 +389,7 @@ func (g *schemaGen) typ(t reflect.Type) map[string]any {
 		return map[string]any{"type": "object", "additionalProperties": g.typ(t.Elem())}
 	case reflect.Struct:
 		name := g.typePrefix + strings.TrimPrefix(t.Name(), g.prefix)
-		token := fmt.Sprintf("%s:%s/%s:%s", model.ProviderPackage, g.module, name, name)
+		token := fmt.Sprintf("%s:%s/%s:%s", pulumimodel.ProviderPackage, g.module, name, name)
 		if _, ok := g.types[token]; !ok {
 			g.types[token] = map[string]any{} // break cycles
 			props, required := g.object(t)

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 func TestSchema(t *testing.T) {
@@ -25,17 +25,17 @@ func TestSchema(t *testing.T) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "gcp" || s.Version != model.ProviderVersion {
+	if s.Name != "gcp" || s.Version != pulumimodel.ProviderVersion {
 		t.Errorf("package %s %s", s.Name, s.Version)
 	}
-	c := s.Resources[model.ClusterType]
+	c := s.Resources[pulumimodel.ClusterType]
 	if want := []string{"modelDevelopmentClusterId", "nodePools", "orchestratorSpec", "project", "region"}; !reflect.DeepEqual(c.RequiredInputs, want) {
 		t.Errorf("cluster required inputs %v, want %v", c.RequiredInputs, want)
 	}
 	if c.Properties["name"] == nil || c.InputProperties["name"] != nil {
 		t.Error("name must be an output of the cluster, not an input")
 	}
-	if s.Resources[model.FilestoreType].InputProperties["fileShares"] == nil {
+	if s.Resources[pulumimodel.FilestoreType].InputProperties["fileShares"] == nil {
 		t.Error("no Filestore fileShares")
 	}
 	if s.Types["gcp:vertex/AiModelDevelopmentClusterSlurmSpec:AiModelDevelopmentClusterSlurmSpec"] == nil {

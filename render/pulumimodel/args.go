@@ -1,4 +1,4 @@
-package model
+package pulumimodel
 
 // The input types of the resources, written against the pulumi-gcp
 // provider's schema (10.x), whose Go SDK is not available here. The field

@@ -1,4 +1,4 @@
-// Package model is slurmspec's resource model of a deployment: the Pulumi
+// Package pulumimodel is slurmspec's resource model of a deployment: the Pulumi
 // resources a cluster spec becomes, their inputs as plain data, and the
 // stack outputs. It is derived from the IR and the canonical request body
 // (the same bytes as cluster.json), and it feeds both the Go Pulumi
@@ -7,7 +7,7 @@
 //
 // The package links no Pulumi SDK: slurmspec itself renders the YAML
 // project, and it must start fast.
-package model
+package pulumimodel
 
 import (
 	"bytes"
