@@ -181,6 +181,7 @@ func New(c *ir.Cluster, body []byte, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	inputs = ToPulumi(inputs)
 	inputs["project"] = c.Project.Value
 	inputs["region"] = c.Region.Value
 	inputs["modelDevelopmentClusterId"] = c.ID.Value
@@ -382,13 +383,13 @@ func Resolve(v any, ref func(Ref) any) any {
 
 // SpecFromInputs turns the inputs a cluster resource was deployed with
 // (as recorded in a stack's state) back into a spec: the request body with
-// the cluster's name instead of the provider's identity inputs. It is how
-// the deploy tool reconstructs the deployed side of an update's impact.
+// the cluster's name instead of the provider's identity inputs, API names
+// instead of the provider's (FromPulumi), and no client-side inputs
+// (deletionPolicy). It is how the deploy tool reconstructs the deployed
+// side of an update's impact.
 func SpecFromInputs(inputs map[string]any) ([]byte, error) {
-	spec := make(map[string]any, len(inputs))
-	for k, v := range inputs {
-		spec[k] = v
-	}
+	spec := FromPulumi(inputs)
+	delete(spec, "deletionPolicy")
 	var id [3]string
 	for i, k := range identityInputs {
 		s, _ := spec[k].(string)
