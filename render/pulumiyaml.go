@@ -53,6 +53,19 @@ func PulumiYAML(m *pulumimodel.Model) ([]byte, error) {
 		add(res, "properties", props)
 		opts := mapping()
 		add(opts, "version", str(m.ProviderVersion))
+		if len(r.Options.DependsOn) > 0 {
+			deps := &yaml.Node{Kind: yaml.SequenceNode}
+			for _, d := range r.Options.DependsOn {
+				deps.Content = append(deps.Content, str("${"+d+"}"))
+			}
+			add(opts, "dependsOn", deps)
+		}
+		if r.Options.DeleteBeforeReplace {
+			add(opts, "deleteBeforeReplace", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		}
+		if r.Options.Protect {
+			add(opts, "protect", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		}
 		add(res, "options", opts)
 		add(resources, r.Name, res)
 	}

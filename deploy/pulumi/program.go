@@ -17,11 +17,13 @@ import (
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
-// Resource is the state of a registered resource: its id, and the name
-// output that both the cluster and a Filestore instance have.
+// Resource is the state of a registered resource: its id, and the
+// outputs other resources of a model reference.
 type Resource struct {
 	sdk.CustomResourceState
-	Name sdk.StringOutput `pulumi:"name"`
+	Name   sdk.StringOutput `pulumi:"name"`
+	Email  sdk.StringOutput `pulumi:"email"`
+	Member sdk.StringOutput `pulumi:"member"`
 }
 
 // Program returns the Pulumi program of a pulumimodel.
@@ -51,6 +53,10 @@ func register(ctx *sdk.Context, m *pulumimodel.Model) (map[string]sdk.Input, err
 			return res.ID().ToStringOutput(), nil
 		case "name":
 			return res.Name, nil
+		case "email":
+			return res.Email, nil
+		case "member":
+			return res.Member, nil
 		}
 		return nil, fmt.Errorf("internal error: %s: unknown output property %q", r, r.Property)
 	}
@@ -59,8 +65,26 @@ func register(ctx *sdk.Context, m *pulumimodel.Model) (map[string]sdk.Input, err
 		if err != nil {
 			return nil, fmt.Errorf("resource %s: %w", r.Name, err)
 		}
+		opts := []sdk.ResourceOption{sdk.Version(m.ProviderVersion)}
+		var deps []sdk.Resource
+		for _, d := range r.Options.DependsOn {
+			dep := registered[d]
+			if dep == nil {
+				return nil, fmt.Errorf("internal error: %s depends on %s, which is not registered before it", r.Name, d)
+			}
+			deps = append(deps, dep)
+		}
+		if len(deps) > 0 {
+			opts = append(opts, sdk.DependsOn(deps))
+		}
+		if r.Options.DeleteBeforeReplace {
+			opts = append(opts, sdk.DeleteBeforeReplace(true))
+		}
+		if r.Options.Protect {
+			opts = append(opts, sdk.Protect(true))
+		}
 		res := &Resource{}
-		if err := ctx.RegisterResource(r.Type, r.Name, props, res, sdk.Version(m.ProviderVersion)); err != nil {
+		if err := ctx.RegisterResource(r.Type, r.Name, props, res, opts...); err != nil {
 			return nil, fmt.Errorf("registering %s (%s): %w", r.Name, r.Type, err)
 		}
 		registered[r.Name] = res

@@ -195,6 +195,10 @@ func TestNewErrors(t *testing.T) {
 		{"regional tier in a zone", a4, pulumimodel.Options{CreateHomeFilestore: true, FilestoreTier: "REGIONAL"}, "a REGIONAL instance lives in a region"},
 		{"bad share", a4, pulumimodel.Options{CreateHomeFilestore: true, FilestoreShare: "Home"}, `--filestore-share "Home"`},
 		{"options without create", a4, pulumimodel.Options{FilestoreTier: "ZONAL"}, "need --create-home-filestore"},
+		{"network without subnetwork", seed, pulumimodel.Options{CreateNetwork: true}, "--create-network: the spec needs network.subnetwork"},
+		{"bad range", a4, pulumimodel.Options{CreateNetwork: true, SubnetCIDR: "10.0.0.1/16"}, "--subnet-cidr \"10.0.0.1/16\": want an IPv4 range"},
+		{"range without network", a4, pulumimodel.Options{SubnetCIDR: "10.1.0.0/16"}, "--subnet-cidr needs --create-network"},
+		{"no service account", a4, pulumimodel.Options{CreateServiceAccount: true}, "--create-service-account: the spec needs runtimeSpec.serviceAccount"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := pipeline.Model(tt.r.Cluster, tt.opt)

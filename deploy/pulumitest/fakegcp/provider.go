@@ -259,36 +259,24 @@ func sortedSet(m map[string]bool) []string {
 
 var reTemplate = regexp.MustCompile(`\{([A-Za-z]+)\}`)
 
-// expand fills a template ("projects/{project}/...") from the inputs.
-func expand(tmpl string, in resource.PropertyMap) string {
-	return reTemplate.ReplaceAllStringFunc(tmpl, func(m string) string {
-		if v := in[resource.PropertyKey(m[1:len(m)-1])]; v.IsString() {
-			return v.StringValue()
-		}
-		return ""
-	})
-}
-
 // outputs are the inputs plus the outputs the description gives a value
-// (unknown in a preview), the cluster's name being its id.
+// (ResourceSpec.Created), unknown in a preview.
 func (s *server) outputs(typ string, in resource.PropertyMap, preview bool) (*structpb.Struct, error) {
 	spec, err := s.spec(typ)
 	if err != nil {
 		return nil, err
 	}
 	out := in.Copy()
-	for name, f := range spec.Outputs {
-		val := f.Value
-		if name == "name" || name == "selfLink" {
-			val = spec.ID
-		}
-		if val == "" {
+	_, outs := spec.Created(plain(in))
+	for name := range spec.Outputs {
+		v, ok := outs[name]
+		if !ok {
 			continue
 		}
 		if preview {
 			out[resource.PropertyKey(name)] = resource.MakeComputed(resource.NewProperty(""))
 		} else {
-			out[resource.PropertyKey(name)] = resource.NewProperty(expand(val, in))
+			out[resource.PropertyKey(name)] = resource.NewPropertyValue(v)
 		}
 	}
 	return plugin.MarshalProperties(out, marshal)
@@ -345,7 +333,7 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 	}
 	rid := ""
 	if !req.GetPreview() {
-		rid = expand(spec.ID, in)
+		rid, _ = spec.Created(plain(in))
 	}
 	return &pulumirpc.CreateResponse{Id: rid, Properties: props}, nil
 }

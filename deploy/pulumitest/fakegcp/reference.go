@@ -134,3 +134,29 @@ func (r *ResourceSpec) Leaves() []Leaf {
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out
 }
+
+// Created returns the id a resource gets from plain inputs and its
+// outputs: the inputs plus every output the description gives a value
+// (a cluster's name and a resource's selfLink are its id).
+func (r *ResourceSpec) Created(inputs map[string]any) (string, map[string]any) {
+	fill := func(tmpl string) string {
+		return reTemplate.ReplaceAllStringFunc(tmpl, func(m string) string {
+			s, _ := inputs[m[1:len(m)-1]].(string)
+			return s
+		})
+	}
+	id := fill(r.ID)
+	out := make(map[string]any, len(inputs)+len(r.Outputs))
+	for k, v := range inputs {
+		out[k] = v
+	}
+	for name, f := range r.Outputs {
+		switch {
+		case name == "name" || name == "selfLink":
+			out[name] = id
+		case f.Value != "":
+			out[name] = fill(f.Value)
+		}
+	}
+	return id, out
+}
