@@ -99,6 +99,11 @@ type Model struct {
 	Resources []Resource
 	// Outputs are the stack outputs, in order.
 	Outputs []Output
+	// IDs are the ids that resources of the model get, by logical name,
+	// where they are known in advance (the cluster, the home Filestore,
+	// a created network and subnetwork): an interrupted create is
+	// imported with them.
+	IDs map[string]string
 }
 
 // Resource returns the resource with the given logical name, or nil.
@@ -245,7 +250,10 @@ func New(c *ir.Cluster, body []byte, opt Options) (*Model, error) {
 		return nil, err
 	}
 	m.Resources = append(m.Resources, f.resources...)
+	m.IDs = map[string]string{ClusterResource: m.ClusterName()}
 	if f.network != nil {
+		m.IDs[NetworkResource] = str(inputs, "network", "network")
+		m.IDs[SubnetworkResource] = str(inputs, "network", "subnetwork")
 		inputs["network"] = map[string]any{"network": f.network, "subnetwork": f.subnetwork}
 	}
 	if f.serviceAccount != nil {
@@ -259,6 +267,7 @@ func New(c *ir.Cluster, body []byte, opt Options) (*Model, error) {
 		}
 		fs.Options.DependsOn = append(fs.Options.DependsOn, f.services...)
 		m.Resources = append(m.Resources, fs)
+		m.IDs[FilestoreResource] = c.Slurm.HomeDirectoryStorage.Value
 		home = Ref{Resource: FilestoreResource, Property: "id"}
 		slurm := inputs["orchestratorSpec"].(map[string]any)["slurmSpec"].(map[string]any)
 		slurm["homeDirectoryStorage"] = home

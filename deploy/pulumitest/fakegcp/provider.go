@@ -79,7 +79,7 @@ func Main() error {
 		}
 	}
 	return provider.Main(ref.Package, func(*provider.HostClient) (pulumirpc.ResourceProviderServer, error) {
-		return &server{log: os.Getenv(EnvLog), ref: ref, delay: delay, cancel: make(chan struct{})}, nil
+		return &server{log: os.Getenv(EnvLog), ref: ref, delay: delay, cancel: make(chan struct{}), cloud: cloud{dir: os.Getenv(EnvCloud)}}, nil
 	})
 }
 
@@ -91,6 +91,7 @@ type server struct {
 	mu         sync.Mutex
 	cancel     chan struct{}
 	cancelOnce sync.Once
+	cloud      cloud
 }
 
 var marshal = plugin.MarshalOptions{KeepUnknowns: true, KeepSecrets: true, KeepResources: true, KeepOutputValues: true}
@@ -321,7 +322,19 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 		return nil, err
 	}
 	c := Call{Method: "Create", Type: req.GetType(), Name: nameOf(req.GetUrn()), URN: req.GetUrn(), Preview: req.GetPreview(), Inputs: plain(in)}
+	rid := ""
 	if !req.GetPreview() {
+		var outs map[string]any
+		rid, outs = spec.Created(plain(in))
+		c.ID = rid
+		// The API accepts the request: the resource exists from now on,
+		// whatever happens to this call.
+		if err := s.cloud.create(cloudResource{Type: req.GetType(), ID: rid, Inputs: plain(in), Outputs: outs}); err != nil {
+			c.Method = "CreateFailed"
+			c.Failures = []string{err.Error()}
+			s.record(c)
+			return nil, fmt.Errorf("creating %s: %w", c.Name, err)
+		}
 		if err := s.wait(ctx, spec, c); err != nil {
 			return nil, err
 		}
@@ -330,10 +343,6 @@ func (s *server) Create(ctx context.Context, req *pulumirpc.CreateRequest) (*pul
 	props, err := s.outputs(req.GetType(), in, req.GetPreview())
 	if err != nil {
 		return nil, err
-	}
-	rid := ""
-	if !req.GetPreview() {
-		rid, _ = spec.Created(plain(in))
 	}
 	return &pulumirpc.CreateResponse{Id: rid, Properties: props}, nil
 }
@@ -353,6 +362,10 @@ func (s *server) Update(ctx context.Context, req *pulumirpc.UpdateRequest) (*pul
 	}
 	c := Call{Method: "Update", Type: req.GetType(), Name: nameOf(req.GetUrn()), URN: req.GetUrn(), ID: req.GetId(), Preview: req.GetPreview(), Inputs: plain(news), Olds: plain(olds)}
 	if !req.GetPreview() {
+		_, outs := spec.Created(plain(news))
+		if err := s.cloud.put(cloudResource{Type: req.GetType(), ID: req.GetId(), Inputs: plain(news), Outputs: outs}); err != nil {
+			return nil, err
+		}
 		if err := s.wait(ctx, spec, c); err != nil {
 			return nil, err
 		}
@@ -371,6 +384,9 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 		return nil, err
 	}
 	c := Call{Method: "Delete", Type: req.GetType(), Name: nameOf(req.GetUrn()), URN: req.GetUrn(), ID: req.GetId()}
+	if err := s.cloud.delete(req.GetId()); err != nil {
+		return nil, err
+	}
 	if err := s.wait(ctx, spec, c); err != nil {
 		return nil, err
 	}
@@ -386,9 +402,34 @@ func nameOf(urn string) string {
 	return urn
 }
 
+// Read returns the resource as the cloud has it; without a cloud
+// directory, the state the engine sent.
 func (s *server) Read(_ context.Context, req *pulumirpc.ReadRequest) (*pulumirpc.ReadResponse, error) {
-	s.record(Call{Method: "Read", Type: resource.URN(req.GetUrn()).Type().String(), Name: nameOf(req.GetUrn()), URN: req.GetUrn(), ID: req.GetId()})
-	return &pulumirpc.ReadResponse{Id: req.GetId(), Properties: req.GetProperties(), Inputs: req.GetInputs()}, nil
+	typ := resource.URN(req.GetUrn()).Type().String()
+	s.record(Call{Method: "Read", Type: typ, Name: nameOf(req.GetUrn()), URN: req.GetUrn(), ID: req.GetId()})
+	if s.cloud.dir == "" {
+		return &pulumirpc.ReadResponse{Id: req.GetId(), Properties: req.GetProperties(), Inputs: req.GetInputs()}, nil
+	}
+	r, err := s.cloud.get(req.GetId())
+	if err != nil {
+		return nil, err
+	}
+	if r == nil {
+		return &pulumirpc.ReadResponse{}, nil // gone
+	}
+	spec, err := s.spec(typ)
+	if err != nil {
+		return nil, err
+	}
+	props, err := plugin.MarshalProperties(resource.NewPropertyMapFromMap(r.Outputs), marshal)
+	if err != nil {
+		return nil, err
+	}
+	inputs, err := plugin.MarshalProperties(resource.NewPropertyMapFromMap(spec.WithDefaults(r.Inputs)), marshal)
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.ReadResponse{Id: r.ID, Properties: props, Inputs: inputs}, nil
 }
 
 func (s *server) Cancel(context.Context, *emptypb.Empty) (*emptypb.Empty, error) {
