@@ -35,6 +35,30 @@ func mustContain(t *testing.T, what, got string, want ...string) {
 	}
 }
 
+// stripped drops the reserved "__" keys a bridged provider's Check adds
+// (the engine passes checked inputs on to Create and Update).
+func stripped(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range v {
+			if !strings.HasPrefix(k, "__") {
+				out[k] = stripped(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = stripped(e)
+		}
+		return out
+	}
+	return v
+}
+
+func strippedMap(m map[string]any) map[string]any { return stripped(m).(map[string]any) }
+
 // applied returns the calls that changed something (not previews).
 func applied(calls []fakegcp.Call) []fakegcp.Call {
 	var out []fakegcp.Call
@@ -165,10 +189,13 @@ func TestEndToEnd(t *testing.T) {
 		if len(a) != 1 || a[0].Method != "Create" || a[0].Type != pulumimodel.ClusterType || a[0].Name != pulumimodel.ClusterResource {
 			t.Fatalf("up: provider calls %s, want Create cluster", ops(a))
 		}
-		if !reflect.DeepEqual(a[0].Inputs, wantCluster) {
-			t.Errorf("the provider received\n%v\nwant\n%v", a[0].Inputs, wantCluster)
+		if a[0].Inputs["__defaults"] == nil {
+			t.Error("the engine did not pass the checked inputs (with __defaults) to Create")
 		}
-		goCreated = a[0].Inputs
+		if got := strippedMap(a[0].Inputs); !reflect.DeepEqual(got, wantCluster) {
+			t.Errorf("the provider received\n%v\nwant\n%v", got, wantCluster)
+		}
+		goCreated = strippedMap(a[0].Inputs)
 
 		// The rendered YAML project, run against the stack the Go program
 		// deployed, changes nothing: both send the same inputs.
@@ -185,7 +212,9 @@ func TestEndToEnd(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("second up: exit %d\n%s\n%s", code, out, errOut)
 		}
-		mustContain(t, "second up output", out, "no changes", "Stack e2e is up: 2 same")
+		// The deployed inputs read back from state (with __defaults) give
+		// a known impact: no changes.
+		mustContain(t, "second up output", out, "Update impact on stack e2e", "slurmspec: no changes", "Stack e2e is up: 2 same")
 		if a := applied(env.Since(t, mark)); len(a) != 0 {
 			t.Errorf("second up is not a no-op: %s", ops(a))
 		}
@@ -213,14 +242,18 @@ func TestEndToEnd(t *testing.T) {
 			}
 		}
 
+		// A pool's machine type is ForceNew inside nodePools[]: the
+		// provider replaces the whole cluster, delete first (its id is
+		// fixed; created first, the new one would collide).
 		edit(t, spec, "machineType: n2-standard-8", "machineType: n2-standard-16")
 		mark = env.Mark(t)
 		code, out, errOut = deploy(t, "up", "--stack", "e2e", spec)
 		if code != 1 {
 			t.Fatalf("machine type change without --yes: exit %d, want 1\n%s\n%s", code, out, errOut)
 		}
-		mustContain(t, "machine type change output", out, "replace-pool", "node pool login machineSpec.machineType", "n2-standard-8 -> n2-standard-16")
-		mustContain(t, "machine type change error", errOut, "replaces node pool login", "pass --yes")
+		mustContain(t, "machine type change output", out, "replace-cluster", "node pool login machineSpec.machineType", "n2-standard-8 -> n2-standard-16",
+			"This update destroys:", "cluster "+m.ClusterName()+" with every node of node pools a4, login", "deleted and created again")
+		mustContain(t, "machine type change error", errOut, "replaces the whole cluster", "Pulumi would replace or delete 1 resource", "pass --yes")
 		if a := applied(env.Since(t, mark)); len(a) != 0 {
 			t.Errorf("a refused up changed something: %s", ops(a))
 		}
@@ -231,11 +264,11 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("machine type change with --yes: exit %d\n%s\n%s", code, out, errOut)
 		}
 		a = applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Update" {
-			t.Fatalf("machine type change: provider calls %s, want Update cluster", ops(a))
+		if ops(a) != "Delete cluster, Create cluster" {
+			t.Fatalf("machine type change: provider calls %s, want Delete cluster, Create cluster", ops(a))
 		}
-		if got := a[0].Inputs["nodePools"].([]any)[1].(map[string]any)["machineSpec"].(map[string]any)["machineType"]; got != "n2-standard-16" {
-			t.Errorf("updated login machine type = %v", got)
+		if got := a[1].Inputs["nodePools"].([]any)[1].(map[string]any)["machineSpec"].(map[string]any)["machineType"]; got != "n2-standard-16" {
+			t.Errorf("created login machine type = %v", got)
 		}
 
 		code, _, errOut = deploy(t, "destroy", "--stack", "e2e", spec)
@@ -272,14 +305,14 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("up: provider calls %s, want Create homeFilestore, Create cluster", ops(a))
 		}
 		wantFS, _ := expectedInputs(t, yspec, opt, pulumimodel.FilestoreResource)
-		if !reflect.DeepEqual(a[0].Inputs, wantFS) {
-			t.Errorf("Filestore inputs\n%v\nwant\n%v", a[0].Inputs, wantFS)
+		if got := strippedMap(a[0].Inputs); !reflect.DeepEqual(got, wantFS) {
+			t.Errorf("Filestore inputs\n%v\nwant\n%v", got, wantFS)
 		}
-		if goCreated != nil && !reflect.DeepEqual(a[1].Inputs, goCreated) {
-			t.Errorf("the YAML project created the cluster with\n%v\nthe Go program with\n%v", a[1].Inputs, goCreated)
+		if got := strippedMap(a[1].Inputs); goCreated != nil && !reflect.DeepEqual(got, goCreated) {
+			t.Errorf("the YAML project created the cluster with\n%v\nthe Go program with\n%v", got, goCreated)
 		}
-		if !reflect.DeepEqual(a[1].Inputs, wantCluster) {
-			t.Errorf("cluster inputs\n%v\nwant\n%v", a[1].Inputs, wantCluster)
+		if got := strippedMap(a[1].Inputs); !reflect.DeepEqual(got, wantCluster) {
+			t.Errorf("cluster inputs\n%v\nwant\n%v", got, wantCluster)
 		}
 		scripts := a[1].Inputs["orchestratorSpec"].(map[string]any)["slurmSpec"].(map[string]any)["epilogBashScripts"]
 		if !strings.Contains(scripts.([]any)[0].(string), `"/tmp/job-${SLURM_JOB_ID:?}"`) {

@@ -389,11 +389,11 @@ func (p *Plan) Step(name string) *Step {
 	return nil
 }
 
-// steps folds the engine's step events into one Step per resource: the
+// FoldSteps folds the engine's step events into one Step per resource: the
 // steps of a replacement (create-replacement, replace, delete-replaced)
 // become one "replace", deleting first when delete-replaced comes before
 // create-replacement.
-func steps(evs []apitype.StepEventMetadata) []Step {
+func FoldSteps(evs []apitype.StepEventMetadata) []Step {
 	var out []Step
 	index := map[string]int{}
 	for _, m := range evs {
@@ -461,7 +461,7 @@ func (s *Stack) Preview(ctx context.Context, quiet bool) (*Plan, error) {
 	if err != nil {
 		return nil, Explain(err)
 	}
-	return &Plan{Summary: ChangeSummary(res.ChangeSummary), Steps: steps(evs)}, nil
+	return &Plan{Summary: ChangeSummary(res.ChangeSummary), Steps: FoldSteps(evs)}, nil
 }
 
 // Up deploys the program and returns the stack outputs.

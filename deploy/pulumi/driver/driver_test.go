@@ -69,7 +69,7 @@ func TestSteps(t *testing.T) {
 	ev := func(op apitype.OpType, urn string) apitype.StepEventMetadata {
 		return apitype.StepEventMetadata{Op: op, URN: urn, Type: urn[strings.LastIndex(urn[:strings.LastIndex(urn, "::")], "::")+2 : strings.LastIndex(urn, "::")]}
 	}
-	got := steps([]apitype.StepEventMetadata{
+	got := FoldSteps([]apitype.StepEventMetadata{
 		ev(apitype.OpSame, "urn:pulumi:s::p::pulumi:pulumi:Stack::p-s"),
 		ev(apitype.OpDeleteReplaced, c), ev(apitype.OpReplace, c), ev(apitype.OpCreateReplacement, c),
 		ev(apitype.OpCreateReplacement, n), ev(apitype.OpReplace, n), ev(apitype.OpDeleteReplaced, n),

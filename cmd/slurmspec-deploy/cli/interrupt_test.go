@@ -1,0 +1,119 @@
+package cli_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
+	"github.com/slurmspec/slurmspec/deploy/pulumitest"
+	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
+)
+
+// TestInterruptedCreate interrupts an up while the cluster's create (120
+// minutes for real; here the double's delay knob) is under way: the
+// message says the operation goes on in Google Cloud and how to recover,
+// and after `deploy refresh` the stack knows the cluster, so the next up
+// changes nothing (a second create would collide with the existing id).
+func TestInterruptedCreate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test in -short mode")
+	}
+	env := pulumitest.Setup(t)
+	spec := copyExample(t, t.TempDir())
+	t.Setenv(fakegcp.EnvDelay, "10m")
+
+	type result struct {
+		code        int
+		out, errOut string
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan result, 1)
+	go func() {
+		var o, e bytes.Buffer
+		code := cli.RunContext(ctx, []string{"up", "--stack", "int", "--yes", spec}, strings.NewReader(""), &o, &e)
+		done <- result{code, o.String(), e.String()}
+	}()
+	deadline := time.Now().Add(2 * time.Minute)
+	for !started(t, env) {
+		if time.Now().After(deadline) {
+			t.Fatal("the cluster's create never started")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	interrupted := time.Now()
+	cancel() // Ctrl-C
+	var r result
+	select {
+	case r = <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("up did not stop after the interrupt")
+	}
+	t.Logf("up stopped %s after the interrupt", time.Since(interrupted).Round(time.Second))
+	if r.code != 2 {
+		t.Errorf("interrupted up: exit %d, want 2\n%s\n%s", r.code, r.out, r.errOut)
+	}
+	mustContain(t, "interrupted up", r.errOut, "up interrupted", "goes on there", "cannot be cancelled", "slurmspec deploy refresh --stack int FILE")
+
+	os.Unsetenv(fakegcp.EnvDelay)
+	code, out, errOut := deploy(t, "refresh", "--stack", "int", spec)
+	if code != 0 {
+		t.Fatalf("refresh: exit %d\n%s\n%s", code, out, errOut)
+	}
+	mark := env.Mark(t)
+	code, out, errOut = deploy(t, "up", "--stack", "int", spec)
+	if code != 0 {
+		t.Fatalf("up after refresh: exit %d\n%s\n%s", code, out, errOut)
+	}
+	mustContain(t, "up after refresh", out, "slurmspec: no changes")
+	if a := applied(env.Since(t, mark)); len(a) != 0 {
+		t.Errorf("up after refresh changed something: %s", ops(a))
+	}
+}
+
+func started(t *testing.T, env *pulumitest.Env) bool {
+	for _, c := range env.Calls(t) {
+		if c.Method == "CreateStarted" && c.Name == pulumimodel.ClusterResource {
+			return true
+		}
+	}
+	return false
+}
+
+// TestFoundationPreview: deploy preview --with-foundation on the example
+// plans a complete stack against the double, and the rendered YAML
+// project with the same options passes Pulumi YAML's type check against
+// the double's schema and plans the same resources.
+func TestFoundationPreview(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test in -short mode")
+	}
+	env := pulumitest.Setup(t)
+	dir := t.TempDir()
+	spec := copyExample(t, dir)
+	edit(t, spec, "\nnodePools:", "\nruntimeSpec:\n  serviceAccount: slurm-nodes@acme-ml-prod.iam.gserviceaccount.com\nnodePools:")
+	code, out, errOut := deploy(t, "preview", "--stack", "f", "--with-foundation", spec)
+	if code != 0 {
+		t.Fatalf("preview: exit %d\n%s\n%s", code, out, errOut)
+	}
+	goPlan := parsePlan(t, out)
+	for _, name := range []string{"cluster", "network", "subnetwork", "firewallInternal", "firewallIapSsh", "router", "nat", "homeFilestore",
+		"serviceAccount", "role-logging-logWriter", "api-compute", "api-file", "api-storage", "api-aiplatform", "api-hypercomputecluster"} {
+		if goPlan[name] != "create "+name {
+			t.Errorf("plan for %s: %q", name, goPlan[name])
+		}
+	}
+	ydir := filepath.Join(dir, "yaml")
+	renderYAML(t, spec, ydir, pulumimodel.Options{WithFoundation: true})
+	env.Pulumi(t, ydir, "stack", "init", "f")
+	yamlPlan := parsePreviewJSON(t, env.Pulumi(t, ydir, "preview", "--json"))
+	if !equalPlans(goPlan, yamlPlan) {
+		t.Errorf("plans differ:\nGo   %v\nYAML %v", goPlan, yamlPlan)
+	}
+}
