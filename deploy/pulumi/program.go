@@ -83,6 +83,9 @@ func register(ctx *sdk.Context, m *pulumimodel.Model) (map[string]sdk.Input, err
 		if r.Options.Protect {
 			opts = append(opts, sdk.Protect(true))
 		}
+		if r.Options.ImportID != "" {
+			opts = append(opts, sdk.Import(sdk.ID(r.Options.ImportID)))
+		}
 		res := &Resource{}
 		if err := ctx.RegisterResource(r.Type, r.Name, props, res, opts...); err != nil {
 			return nil, fmt.Errorf("registering %s (%s): %w", r.Name, r.Type, err)

@@ -76,6 +76,10 @@ type ResourceOptions struct {
 	// Protect: Pulumi refuses to delete the resource (also by
 	// replacement) until the option is removed.
 	Protect bool
+	// ImportID, when set, adopts the existing resource with that id
+	// instead of creating it (Pulumi's import option): how a create that
+	// went on in Google Cloud after an interrupted up joins the stack.
+	ImportID string
 }
 
 // Output is one stack output: a plain value or a Ref.

@@ -254,6 +254,13 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 		if err := st.Refresh(ctx, m.IDs); err != nil {
 			return failed("refresh failed: %v", err)
 		}
+		adopted, err := st.Adopt(ctx, m.IDs)
+		if err != nil {
+			return failed("%v", err)
+		}
+		if len(adopted) > 0 {
+			fmt.Fprintf(e.stdout, "Imported from Google Cloud: %s\n", strings.Join(adopted, ", "))
+		}
 		fmt.Fprintf(e.stdout, "Stack %s is refreshed from Google Cloud.\n", f.stack)
 		return nil
 	case opPreview:

@@ -327,6 +327,53 @@ func (s *Stack) Refresh(ctx context.Context, ids map[string]string) error {
 	return streamed(err)
 }
 
+// Adopt imports into the stack the resources of the model whose ids are
+// known (ids, by logical name) but that the stack's state does not hold:
+// a create that went on in Google Cloud after its up was interrupted. It
+// runs an up that touches only those resources and returns their names.
+func (s *Stack) Adopt(ctx context.Context, ids map[string]string) ([]string, error) {
+	dep, err := s.stack.Export(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("exporting stack %s: %w", s.cfg.Stack, err)
+	}
+	have := map[string]bool{}
+	if len(dep.Deployment) > 0 {
+		var d apitype.DeploymentV3
+		if err := json.Unmarshal(dep.Deployment, &d); err != nil {
+			return nil, fmt.Errorf("reading stack %s's state: %w", s.cfg.Stack, err)
+		}
+		for _, r := range d.Resources {
+			if r.Custom && !r.Delete {
+				urn := string(r.URN)
+				have[urn[strings.LastIndex(urn, "::")+2:]] = true
+			}
+		}
+	}
+	adopted := *s.m
+	adopted.Resources = append([]pulumimodel.Resource(nil), s.m.Resources...)
+	stackName := s.stack.Name()
+	stackName = stackName[strings.LastIndex(stackName, "/")+1:]
+	var names, urns []string
+	for i, r := range adopted.Resources {
+		if id := ids[r.Name]; id != "" && !have[r.Name] {
+			adopted.Resources[i].Options.ImportID = id
+			names = append(names, r.Name)
+			urns = append(urns, fmt.Sprintf("urn:pulumi:%s::%s::%s::%s", stackName, s.m.Project, r.Type, r.Name))
+		}
+	}
+	if len(names) == 0 {
+		return nil, nil
+	}
+	ws := s.stack.Workspace()
+	ws.SetProgram(deploypulumi.Program(&adopted))
+	defer ws.SetProgram(deploypulumi.Program(s.m))
+	_, err = s.stack.Up(ctx, optup.Target(urns), optup.Color(s.color()), optup.ProgressStreams(s.cfg.Stdout), optup.ErrorProgressStreams(s.cfg.Stderr))
+	if err != nil {
+		return nil, fmt.Errorf("importing %s (if its create never reached Google Cloud, run up instead): %w", strings.Join(names, ", "), streamed(err))
+	}
+	return names, nil
+}
+
 // ChangeSummary counts the operations of a preview.
 type ChangeSummary map[apitype.OpType]int
 
