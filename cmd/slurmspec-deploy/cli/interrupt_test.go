@@ -111,8 +111,8 @@ func TestFoundationPreview(t *testing.T) {
 	}
 	ydir := filepath.Join(dir, "yaml")
 	renderYAML(t, spec, ydir, pulumimodel.Options{WithFoundation: true})
-	env.Pulumi(t, ydir, "stack", "init", "f")
-	yamlPlan := parsePreviewJSON(t, env.Pulumi(t, ydir, "preview", "--json"))
+	// The same stack (deploy preview created it; it is still empty).
+	yamlPlan := parsePreviewJSON(t, env.Pulumi(t, ydir, "preview", "--json", "--stack", "f"))
 	if !equalPlans(goPlan, yamlPlan) {
 		t.Errorf("plans differ:\nGo   %v\nYAML %v", goPlan, yamlPlan)
 	}
