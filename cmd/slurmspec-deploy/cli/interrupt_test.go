@@ -112,7 +112,7 @@ func TestFoundationPreview(t *testing.T) {
 	ydir := filepath.Join(dir, "yaml")
 	renderYAML(t, spec, ydir, pulumimodel.Options{WithFoundation: true})
 	// The same stack (deploy preview created it; it is still empty).
-	yamlPlan := parsePreviewJSON(t, env.Pulumi(t, ydir, "preview", "--json", "--stack", "f"))
+	yamlPlan := yamlPreview(t, env, ydir, "f")
 	if !equalPlans(goPlan, yamlPlan) {
 		t.Errorf("plans differ:\nGo   %v\nYAML %v", goPlan, yamlPlan)
 	}

@@ -39,7 +39,8 @@ const cpuPool = `  - id: cpu
 `
 
 var matrix = []change{
-	{name: "scaling", edits: []string{"maxNodeCount: 4", "maxNodeCount: 6"}, class: "in-place"},
+	// More nodes are more NodeName lines in slurm.conf.
+	{name: "scaling", edits: []string{"maxNodeCount: 4", "maxNodeCount: 6"}, class: "reconfigure"},
 	{name: "partition config", edits: []string{`MaxTime: "7-00:00:00"`, `MaxTime: "5-00:00:00"`}, class: "reconfigure"},
 	{name: "default partition", edits: []string{"default_partition_id: train", "default_partition_id: preempt"}, class: "reconfigure"},
 	{name: "node set config", edits: []string{`Weight: "10"`, `Weight: "20"`}, class: "reconfigure"},
@@ -165,8 +166,7 @@ func TestMatrix(t *testing.T) {
 			// 3. The rendered YAML project's plan.
 			renderYAML(t, newFile, ydir, pulumimodel.Options{})
 			t.Setenv(fakegcp.EnvCloud, yamlCloud)
-			yout := env.Pulumi(t, ydir, "preview", "--json", "--stack", "yaml")
-			yamlPlan := parsePreviewJSON(t, yout)
+			yamlPlan := yamlPreview(t, env, ydir, "yaml")
 			if !equalPlans(goPlan, yamlPlan) {
 				t.Errorf("plans differ:\nGo   %v\nYAML %v", goPlan, yamlPlan)
 			}
@@ -213,31 +213,26 @@ func parsePlan(t *testing.T, out string) map[string]string {
 	return plan
 }
 
-// parsePreviewJSON folds `pulumi preview --json`'s steps as deploy
-// preview folds the engine's events.
-func parsePreviewJSON(t *testing.T, out string) map[string]string {
+// yamlPreview runs `pulumi preview` on the YAML project, its engine
+// events streamed as JSON, and folds the step events as deploy preview
+// does.
+func yamlPreview(t *testing.T, env *pulumitest.Env, dir, stack string) map[string]string {
 	t.Helper()
-	var p struct {
-		Steps []struct {
-			Op             apitype.OpType `json:"op"`
-			URN            string         `json:"urn"`
-			ReplaceReasons []string       `json:"replaceReasons"`
-		} `json:"steps"`
-	}
-	if i := strings.Index(out, "{"); i >= 0 {
-		out = out[i:]
-	}
-	if err := json.Unmarshal([]byte(out), &p); err != nil {
-		t.Fatalf("pulumi preview --json: %v\n%s", err, out)
-	}
+	t.Setenv("PULUMI_ENABLE_STREAMING_JSON_PREVIEW", "true")
+	out := env.Pulumi(t, dir, "preview", "--stack", stack, "--json")
+	os.Unsetenv("PULUMI_ENABLE_STREAMING_JSON_PREVIEW")
 	var evs []apitype.StepEventMetadata
-	for _, s := range p.Steps {
-		parts := strings.Split(s.URN, "::")
-		typ := ""
-		if len(parts) >= 2 {
-			typ = parts[len(parts)-2]
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "{") {
+			continue
 		}
-		evs = append(evs, apitype.StepEventMetadata{Op: s.Op, URN: s.URN, Type: typ, Keys: s.ReplaceReasons})
+		var e apitype.EngineEvent
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("event log: %v: %s", err, line)
+		}
+		if e.ResourcePreEvent != nil {
+			evs = append(evs, e.ResourcePreEvent.Metadata)
+		}
 	}
 	plan := map[string]string{}
 	for _, s := range driver.FoldSteps(evs) {
