@@ -19,6 +19,8 @@ import (
 	"golang.org/x/term"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/rules"
 
 	"github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumi/driver"
@@ -310,10 +312,17 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 
 // placeholdersAreErrors: a spec that still holds the examples'
 // placeholders (PROJECT_ID, REGION-ZONE, ...) is never deployed, whatever
-// severity the project config gives the rule.
+// severity the project config gives the rule, and when it is disabled.
 func placeholdersAreErrors(res *pipeline.Result) {
+	found := false
+	for _, d := range res.Diags {
+		found = found || d.Rule == rules.Placeholder.ID
+	}
+	if !found && res.Cluster != nil {
+		res.Diags = append(res.Diags, lint.Run(res.Cluster, []*lint.Rule{rules.Placeholder}, lint.Config{Options: lint.Options{SlurmVersion: res.SlurmVersion}})...).Sort()
+	}
 	for i := range res.Diags {
-		if res.Diags[i].Rule == "placeholder" {
+		if res.Diags[i].Rule == rules.Placeholder.ID {
 			res.Diags[i].Severity = diag.Error
 		}
 	}
