@@ -117,3 +117,25 @@ func TestFoundationPreview(t *testing.T) {
 		t.Errorf("plans differ:\nGo   %v\nYAML %v", goPlan, yamlPlan)
 	}
 }
+
+// TestProtect: --protect keeps destroy (and a replacement) from deleting
+// the cluster: Pulumi's protect option refuses first; the provider's
+// deletionPolicy PREVENT would refuse too.
+func TestProtect(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test in -short mode")
+	}
+	env := pulumitest.Setup(t)
+	spec := copyExample(t, t.TempDir())
+	if code, out, errOut := deploy(t, "up", "--stack", "p", "--protect", spec); code != 0 {
+		t.Fatalf("up --protect: exit %d\n%s\n%s", code, out, errOut)
+	}
+	mark := env.Mark(t)
+	code, out, errOut := deploy(t, "destroy", "--stack", "p", "--yes", "--protect", spec)
+	if code != 2 || !strings.Contains(out+errOut, "protect") {
+		t.Errorf("destroy of a protected cluster: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if a := applied(env.Since(t, mark)); len(a) != 0 {
+		t.Errorf("destroy of a protected cluster reached the provider: %s", ops(a))
+	}
+}

@@ -384,6 +384,15 @@ func (s *server) Delete(ctx context.Context, req *pulumirpc.DeleteRequest) (*emp
 		return nil, err
 	}
 	c := Call{Method: "Delete", Type: req.GetType(), Name: nameOf(req.GetUrn()), URN: req.GetUrn(), ID: req.GetId()}
+	props, err := plugin.UnmarshalProperties(req.GetProperties(), marshal)
+	if err != nil {
+		return nil, err
+	}
+	if v := props["deletionPolicy"]; v.IsString() && v.StringValue() == "PREVENT" {
+		c.Method = "DeleteRefused"
+		s.record(c)
+		return nil, fmt.Errorf("cannot destroy %s: deletionPolicy is PREVENT (set it to DELETE and apply first)", req.GetId())
+	}
 	if err := s.cloud.delete(req.GetId()); err != nil {
 		return nil, err
 	}
