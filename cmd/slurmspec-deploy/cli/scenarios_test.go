@@ -139,3 +139,46 @@ func TestProtect(t *testing.T) {
 		t.Errorf("destroy of a protected cluster reached the provider: %s", ops(a))
 	}
 }
+
+// TestPluralisedNames: the spec's lustreExportConfig.daysOfWeek goes to
+// the provider as daysOfWeeks (the bridge pluralises list names), in the
+// Go program and the YAML project; a YAML project that says daysOfWeek
+// fails Pulumi YAML's type check against the provider schema.
+func TestPluralisedNames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test in -short mode")
+	}
+	env := pulumitest.Setup(t)
+	dir := t.TempDir()
+	spec := copyExample(t, dir)
+	edit(t, spec, "\nnodePools:", "\nlustreExportConfig:\n  destinationBucket: acme-ml-exports\n  daysOfWeek: [MONDAY, THURSDAY]\n  startTime: {hours: 2}\nnodePools:")
+	code, out, errOut := deploy(t, "preview", "--stack", "l", spec)
+	if code != 0 {
+		t.Fatalf("preview: exit %d\n%s\n%s", code, out, errOut)
+	}
+	var sent map[string]any
+	for _, c := range env.Calls(t) {
+		if c.Method == "Create" && c.Name == pulumimodel.ClusterResource {
+			sent = c.Inputs
+		}
+	}
+	lec, _ := sent["lustreExportConfig"].(map[string]any)
+	if lec["daysOfWeeks"] == nil || lec["daysOfWeek"] != nil {
+		t.Errorf("the Go program sent lustreExportConfig %v", lec)
+	}
+	ydir := filepath.Join(dir, "yaml")
+	renderYAML(t, spec, ydir, pulumimodel.Options{})
+	env.Pulumi(t, ydir, "preview", "--stack", "l")
+
+	data, err := os.ReadFile(filepath.Join(ydir, "Pulumi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(ydir, "Pulumi.yaml"), bytes.Replace(data, []byte("daysOfWeeks:"), []byte("daysOfWeek:"), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = env.PulumiErr(ydir, "preview", "--stack", "l")
+	if err == nil || !strings.Contains(out, "Property daysOfWeek does not exist") {
+		t.Errorf("a YAML project with daysOfWeek previews: %v\n%s", err, out)
+	}
+}
