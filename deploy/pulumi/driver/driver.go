@@ -23,7 +23,6 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
-	"github.com/pulumi/pulumi/sdk/v3/go/auto/optrefresh"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
@@ -264,116 +263,6 @@ func (s *Stack) Deployed(ctx context.Context) (inputs map[string]any, found bool
 	return nil, false, nil
 }
 
-// Pending is an operation the stack's state records as under way: the
-// pulumi process that ran it was stopped before it finished.
-type Pending struct {
-	Name, Type string
-	// Op is creating, updating, deleting or reading.
-	Op  string
-	URN string
-}
-
-// Pending lists the operations the stack's state records as under way.
-func (s *Stack) Pending(ctx context.Context) ([]Pending, error) {
-	dep, err := s.stack.Export(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("exporting stack %s: %w", s.cfg.Stack, err)
-	}
-	if len(dep.Deployment) == 0 {
-		return nil, nil
-	}
-	var d apitype.DeploymentV3
-	if err := json.Unmarshal(dep.Deployment, &d); err != nil {
-		return nil, fmt.Errorf("reading stack %s's state: %w", s.cfg.Stack, err)
-	}
-	var out []Pending
-	for _, op := range d.PendingOperations {
-		urn := string(op.Resource.URN)
-		out = append(out, Pending{Name: urn[strings.LastIndex(urn, "::")+2:], Type: string(op.Resource.Type), Op: string(op.Type), URN: urn})
-	}
-	return out, nil
-}
-
-// Refresh reads every resource of the stack back from Google Cloud.
-// Pending creates (an interrupted up) are imported with the ids given by
-// logical name (the ids slurmspec's resources get are known in advance),
-// or dropped from the state when an id is not known.
-func (s *Stack) Refresh(ctx context.Context, ids map[string]string) error {
-	pending, err := s.Pending(ctx)
-	if err != nil {
-		return err
-	}
-	var imports []optrefresh.PendingCreate
-	clear := false
-	for _, p := range pending {
-		if p.Op != string(apitype.OperationTypeCreating) {
-			continue
-		}
-		if id := ids[p.Name]; id != "" {
-			imports = append(imports, optrefresh.PendingCreate{URN: p.URN, ID: id})
-		} else {
-			clear = true
-			fmt.Fprintf(s.cfg.Stderr, "slurmspec-deploy: dropping the pending create of %s (%s) from the state: its id is not known\n", p.Name, p.Type)
-		}
-	}
-	opts := []optrefresh.Option{optrefresh.Color(s.color()), optrefresh.ProgressStreams(s.cfg.Stdout), optrefresh.ErrorProgressStreams(s.cfg.Stderr)}
-	if len(imports) > 0 {
-		opts = append(opts, optrefresh.ImportPendingCreates(imports))
-	}
-	if clear {
-		opts = append(opts, optrefresh.ClearPendingCreates())
-	}
-	_, err = s.stack.Refresh(ctx, opts...)
-	return streamed(err)
-}
-
-// Adopt imports into the stack the resources of the model whose ids are
-// known (ids, by logical name) but that the stack's state does not hold:
-// a create that went on in Google Cloud after its up was interrupted. It
-// runs an up that touches only those resources and returns their names.
-func (s *Stack) Adopt(ctx context.Context, ids map[string]string) ([]string, error) {
-	dep, err := s.stack.Export(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("exporting stack %s: %w", s.cfg.Stack, err)
-	}
-	have := map[string]bool{}
-	if len(dep.Deployment) > 0 {
-		var d apitype.DeploymentV3
-		if err := json.Unmarshal(dep.Deployment, &d); err != nil {
-			return nil, fmt.Errorf("reading stack %s's state: %w", s.cfg.Stack, err)
-		}
-		for _, r := range d.Resources {
-			if r.Custom && !r.Delete {
-				urn := string(r.URN)
-				have[urn[strings.LastIndex(urn, "::")+2:]] = true
-			}
-		}
-	}
-	adopted := *s.m
-	adopted.Resources = append([]pulumimodel.Resource(nil), s.m.Resources...)
-	stackName := s.stack.Name()
-	stackName = stackName[strings.LastIndex(stackName, "/")+1:]
-	var names, urns []string
-	for i, r := range adopted.Resources {
-		if id := ids[r.Name]; id != "" && !have[r.Name] {
-			adopted.Resources[i].Options.ImportID = id
-			names = append(names, r.Name)
-			urns = append(urns, fmt.Sprintf("urn:pulumi:%s::%s::%s::%s", stackName, s.m.Project, r.Type, r.Name))
-		}
-	}
-	if len(names) == 0 {
-		return nil, nil
-	}
-	ws := s.stack.Workspace()
-	ws.SetProgram(deploypulumi.Program(&adopted))
-	defer ws.SetProgram(deploypulumi.Program(s.m))
-	_, err = s.stack.Up(ctx, optup.Target(urns), optup.Color(s.color()), optup.ProgressStreams(s.cfg.Stdout), optup.ErrorProgressStreams(s.cfg.Stderr))
-	if err != nil {
-		return nil, fmt.Errorf("importing %s (if its create never reached Google Cloud, run up instead): %w", strings.Join(names, ", "), streamed(err))
-	}
-	return names, nil
-}
-
 // ChangeSummary counts the operations of a preview.
 type ChangeSummary map[apitype.OpType]int
 
@@ -391,84 +280,6 @@ func (c ChangeSummary) Changes() int {
 		}
 	}
 	return n
-}
-
-// Step is what a preview plans for one resource.
-type Step struct {
-	// Name and Type are the resource's logical name and type token.
-	Name, Type string
-	// Op is update, replace, delete, create, ... (apitype.OpType); a
-	// replacement is "replace".
-	Op apitype.OpType
-	// DeleteFirst: the replacement deletes the old resource before it
-	// creates the new one.
-	DeleteFirst bool
-	// Keys are the inputs that cause a replacement.
-	Keys []string
-}
-
-// Plan is what a preview plans.
-type Plan struct {
-	Summary ChangeSummary
-	// Steps are the resources that change, in the engine's order.
-	Steps []Step
-}
-
-// Destroys returns the steps that delete a resource: replacements and
-// deletions.
-func (p *Plan) Destroys() []Step {
-	var out []Step
-	for _, s := range p.Steps {
-		if s.Op == apitype.OpReplace || s.Op == apitype.OpDelete {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
-// Step returns the step of a resource, or nil when it does not change.
-func (p *Plan) Step(name string) *Step {
-	for i := range p.Steps {
-		if p.Steps[i].Name == name {
-			return &p.Steps[i]
-		}
-	}
-	return nil
-}
-
-// FoldSteps folds the engine's step events into one Step per resource: the
-// steps of a replacement (create-replacement, replace, delete-replaced)
-// become one "replace", deleting first when delete-replaced comes before
-// create-replacement.
-func FoldSteps(evs []apitype.StepEventMetadata) []Step {
-	var out []Step
-	index := map[string]int{}
-	for _, m := range evs {
-		if m.Op == apitype.OpSame || m.Op == apitype.OpRead || strings.HasSuffix(m.Type, "pulumi:providers:gcp") || m.Type == "pulumi:pulumi:Stack" {
-			continue
-		}
-		i, seen := index[m.URN]
-		if !seen {
-			name := m.URN[strings.LastIndex(m.URN, "::")+2:]
-			out = append(out, Step{Name: name, Type: m.Type, Op: m.Op})
-			i = len(out) - 1
-			index[m.URN] = i
-		}
-		st := &out[i]
-		switch m.Op {
-		case apitype.OpDeleteReplaced:
-			if !seen {
-				st.DeleteFirst = true
-			}
-			st.Op = apitype.OpReplace
-		case apitype.OpCreateReplacement, apitype.OpReplace:
-			st.Op = apitype.OpReplace
-		}
-		if len(m.Keys) > 0 {
-			st.Keys = m.Keys
-		}
-	}
-	return out
 }
 
 // Preview runs a preview; quiet leaves out the progress.
