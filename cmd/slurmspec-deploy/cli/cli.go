@@ -385,8 +385,8 @@ func interrupted(ctx context.Context, e env, f *flags, what string, err error) e
 	fmt.Fprintf(e.stderr, `slurmspec-deploy: %s interrupted. Pulumi has stopped, but an operation it had already
 sent to Google Cloud goes on there: creating, updating or deleting the cluster takes
 up to 120 minutes and cannot be cancelled. The stack may record it as pending.
-When it has finished (see the cluster's state in the console, or
-gcloud ai operations list), bring the stack up to date:
+When it has finished (the cluster's state in the Google Cloud console
+shows it), bring the stack up to date:
   slurmspec deploy refresh --stack %s FILE   # reads the cluster back, imports a pending create
 and run slurmspec deploy %s again.
 `, what, f.stack, what)
