@@ -1,12 +1,17 @@
 package fakegcp
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
+	"github.com/pulumi/pulumi/sdk/v3/go/common/resource/plugin"
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 
 	"github.com/slurmspec/slurmspec/render/diff"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
@@ -349,5 +354,48 @@ func TestSchema(t *testing.T) {
 	}
 	if s.Types["gcp:vertex/AiModelDevelopmentClusterLustreExportConfig:AiModelDevelopmentClusterLustreExportConfig"] == nil {
 		t.Errorf("no lustreExportConfig type among %d types", len(s.Types))
+	}
+}
+
+// TestServerCloud: a create of an existing id fails as in Google Cloud,
+// Read answers from the cloud, and deletionPolicy PREVENT refuses Delete.
+func TestServerCloud(t *testing.T) {
+	ref, err := LoadReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{ref: ref, cancel: make(chan struct{}), cloud: cloud{dir: t.TempDir()}}
+	in := inputs(t, baseInputs)
+	props, err := plugin.MarshalProperties(resource.NewPropertyMapFromMap(in), marshal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const urn = "urn:pulumi:s::p::" + pulumimodel.ClusterType + "::cluster"
+	ctx := context.Background()
+	created, err := s.Create(ctx, &pulumirpc.CreateRequest{Urn: urn, Type: pulumimodel.ClusterType, Properties: props})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "projects/acme/locations/us-central1/modelDevelopmentClusters/c"; created.GetId() != want {
+		t.Errorf("id %q, want %q", created.GetId(), want)
+	}
+	if _, err := s.Create(ctx, &pulumirpc.CreateRequest{Urn: urn, Type: pulumimodel.ClusterType, Properties: props}); err == nil || !strings.Contains(err.Error(), "ALREADY_EXISTS") {
+		t.Errorf("second create: %v", err)
+	}
+	read, err := s.Read(ctx, &pulumirpc.ReadRequest{Urn: urn, Id: created.GetId()})
+	if err != nil || read.GetId() != created.GetId() || read.GetInputs().GetFields()["modelDevelopmentClusterId"].GetStringValue() != "c" {
+		t.Errorf("read: %v %v", read, err)
+	}
+
+	in["deletionPolicy"] = "PREVENT"
+	prevent, _ := plugin.MarshalProperties(resource.NewPropertyMapFromMap(in), marshal)
+	if _, err := s.Delete(ctx, &pulumirpc.DeleteRequest{Urn: urn, Type: pulumimodel.ClusterType, Id: created.GetId(), Properties: prevent}); err == nil || !strings.Contains(err.Error(), "PREVENT") {
+		t.Errorf("delete with PREVENT: %v", err)
+	}
+	if _, err := s.Delete(ctx, &pulumirpc.DeleteRequest{Urn: urn, Type: pulumimodel.ClusterType, Id: created.GetId(), Properties: props}); err != nil {
+		t.Fatal(err)
+	}
+	if read, err := s.Read(ctx, &pulumirpc.ReadRequest{Urn: urn, Id: created.GetId()}); err != nil || read.GetId() != "" {
+		t.Errorf("read after delete: %v %v", read, err)
 	}
 }
