@@ -29,7 +29,9 @@ const (
 
 // requiredAPIs are the services a cluster needs (reference: "APIs
 // enabled: Compute, Filestore, Cloud Storage, Vertex AI, Hypercomputer
-// Configuration, and Managed Lustre if used").
+// Configuration, and Managed Lustre if used"). The service name of
+// Hypercomputer Configuration is not stated by the reference or Google's
+// get-started page; hypercomputecluster.googleapis.com is unverified.
 var requiredAPIs = []struct{ name, service string }{
 	{"compute", "compute.googleapis.com"},
 	{"file", "file.googleapis.com"},
