@@ -284,6 +284,11 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 		}
 		return nil
 	}
+	if unmanaged, err := st.Unmanaged(ctx, m.IDs); err != nil {
+		return failed("%v", err)
+	} else if len(unmanaged) > 0 {
+		return refused("stack %s has the cluster but not %s, which already exist in Google Cloud (the cluster uses them): run `slurmspec deploy refresh` with the same flags to adopt them, or leave out the options that create them", f.stack, strings.Join(unmanaged, ", "))
+	}
 	needsYes, reason, err := impact(ctx, e, st, res, m, f.stack)
 	if err != nil {
 		return failed("%v", err)

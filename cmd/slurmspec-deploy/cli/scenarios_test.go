@@ -130,8 +130,14 @@ func TestProtect(t *testing.T) {
 	if code, out, errOut := deploy(t, "up", "--stack", "p", "--protect", spec); code != 0 {
 		t.Fatalf("up --protect: exit %d\n%s\n%s", code, out, errOut)
 	}
+	// The home Filestore exists (the cluster uses it): creating it in a
+	// stack that already has the cluster would collide.
+	code, out, errOut := deploy(t, "up", "--stack", "p", "--protect", "--create-home-filestore", spec)
+	if code != 1 || !strings.Contains(errOut, "stack p has the cluster but not homeFilestore") || !strings.Contains(errOut, "slurmspec deploy refresh") {
+		t.Errorf("up --create-home-filestore on a deployed stack: exit %d\n%s\n%s", code, out, errOut)
+	}
 	mark := env.Mark(t)
-	code, out, errOut := deploy(t, "destroy", "--stack", "p", "--yes", "--protect", spec)
+	code, out, errOut = deploy(t, "destroy", "--stack", "p", "--yes", "--protect", spec)
 	if code != 2 || !strings.Contains(out+errOut, "protect") {
 		t.Errorf("destroy of a protected cluster: exit %d\n%s\n%s", code, out, errOut)
 	}

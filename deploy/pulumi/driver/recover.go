@@ -77,11 +77,9 @@ func (s *Stack) Refresh(ctx context.Context, ids map[string]string) error {
 	return streamed(err)
 }
 
-// Adopt imports into the stack the resources of the model whose ids are
-// known (ids, by logical name) but that the stack's state does not hold:
-// a create that went on in Google Cloud after its up was interrupted. It
-// runs an up that touches only those resources and returns their names.
-func (s *Stack) Adopt(ctx context.Context, ids map[string]string) ([]string, error) {
+// stateNames returns the logical names of the custom resources the
+// stack's state holds.
+func (s *Stack) stateNames(ctx context.Context) (map[string]bool, error) {
 	dep, err := s.stack.Export(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("exporting stack %s: %w", s.cfg.Stack, err)
@@ -98,6 +96,38 @@ func (s *Stack) Adopt(ctx context.Context, ids map[string]string) ([]string, err
 				have[urn[strings.LastIndex(urn, "::")+2:]] = true
 			}
 		}
+	}
+	return have, nil
+}
+
+// Unmanaged returns the resources of the model whose ids are known in
+// advance (ids, by logical name) that the stack does not hold although it
+// holds the cluster: they exist in Google Cloud already (the cluster uses
+// them), so creating them would fail; `deploy refresh` adopts them.
+func (s *Stack) Unmanaged(ctx context.Context, ids map[string]string) ([]string, error) {
+	have, err := s.stateNames(ctx)
+	if err != nil || !have[pulumimodel.ClusterResource] {
+		return nil, err
+	}
+	var out []string
+	for _, r := range s.m.Resources {
+		if ids[r.Name] != "" && !have[r.Name] {
+			out = append(out, r.Name)
+		}
+	}
+	return out, nil
+}
+
+// Adopt imports into the stack the resources of the model whose ids are
+// known (ids, by logical name) but that the stack's state does not hold:
+// a create that went on in Google Cloud after its up was interrupted, or
+// an existing network, subnetwork or Filestore instance that the
+// foundation options now manage. It runs an up that touches only those
+// resources and returns their names.
+func (s *Stack) Adopt(ctx context.Context, ids map[string]string) ([]string, error) {
+	have, err := s.stateNames(ctx)
+	if err != nil {
+		return nil, err
 	}
 	adopted := *s.m
 	adopted.Resources = append([]pulumimodel.Resource(nil), s.m.Resources...)
