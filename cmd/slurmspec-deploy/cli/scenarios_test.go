@@ -3,13 +3,16 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
+	"github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
@@ -186,5 +189,72 @@ func TestPluralisedNames(t *testing.T) {
 	out, err = env.PulumiErr(ydir, "preview", "--stack", "l")
 	if err == nil || !strings.Contains(out, "Property daysOfWeek does not exist") {
 		t.Errorf("a YAML project with daysOfWeek previews: %v\n%s", err, out)
+	}
+}
+
+// TestFoundationOnDeployedStack: a stack that already has the cluster
+// gets the foundation: up refuses to create the network, subnetwork and
+// home Filestore that exist, deploy refresh adopts them, and up then
+// creates only what is missing, leaving the cluster alone.
+func TestFoundationOnDeployedStack(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test in -short mode")
+	}
+	env := pulumitest.Setup(t)
+	spec := copyExample(t, t.TempDir())
+	if code, out, errOut := deploy(t, "up", "--stack", "fd", spec); code != 0 {
+		t.Fatalf("up: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// What exists besides the cluster: as the foundation would have
+	// created it.
+	res, err := pipeline.Analyse(spec, pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := pipeline.Model(res.Cluster, pulumimodel.Options{WithFoundation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{pulumimodel.NetworkResource, pulumimodel.SubnetworkResource, pulumimodel.FilestoreResource} {
+		r := m.Resource(name)
+		in := pulumimodel.Resolve(r.Inputs, func(ref pulumimodel.Ref) any {
+			switch ref {
+			case pulumimodel.Ref{Resource: pulumimodel.NetworkResource, Property: "id"}:
+				return m.IDs[pulumimodel.NetworkResource]
+			case pulumimodel.Ref{Resource: pulumimodel.NetworkResource, Property: "name"}:
+				return m.Resource(pulumimodel.NetworkResource).Inputs["name"]
+			}
+			t.Fatalf("unexpected reference %s", ref)
+			return nil
+		})
+		data, _ := json.Marshal(in)
+		var plain map[string]any
+		if err := json.Unmarshal(data, &plain); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := fakegcp.Put(env.Cloud, r.Type, plain); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := deploy(t, "up", "--stack", "fd", "--with-foundation", spec)
+	if code != 1 || !strings.Contains(errOut, "has the cluster but not network, subnetwork, homeFilestore") {
+		t.Fatalf("up --with-foundation: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, errOut = deploy(t, "refresh", "--stack", "fd", "--with-foundation", spec); code != 0 || !strings.Contains(out, "Imported from Google Cloud: network, subnetwork, homeFilestore") {
+		t.Fatalf("refresh --with-foundation: exit %d\n%s\n%s", code, out, errOut)
+	}
+	mark := env.Mark(t)
+	if code, out, errOut = deploy(t, "up", "--stack", "fd", "--with-foundation", spec); code != 0 {
+		t.Fatalf("up --with-foundation after refresh: exit %d\n%s\n%s", code, out, errOut)
+	}
+	var created []string
+	for _, c := range applied(env.Since(t, mark)) {
+		if c.Method != "Create" {
+			t.Errorf("up --with-foundation after refresh: %s %s", c.Method, c.Name)
+		}
+		created = append(created, c.Name)
+	}
+	if len(created) != 9 || slices.Contains(created, pulumimodel.ClusterResource) {
+		t.Errorf("created %v, want the 9 missing foundation resources (5 APIs, 2 firewall rules, router, NAT) and not the cluster", created)
 	}
 }

@@ -134,12 +134,30 @@ func (s *Stack) Adopt(ctx context.Context, ids map[string]string) ([]string, err
 	stackName := s.stack.Name()
 	stackName = stackName[strings.LastIndex(stackName, "/")+1:]
 	var names, urns []string
+	adopting := map[string]bool{}
 	for i, r := range adopted.Resources {
 		if id := ids[r.Name]; id != "" && !have[r.Name] {
 			adopted.Resources[i].Options.ImportID = id
+			adopting[r.Name] = true
 			names = append(names, r.Name)
 			urns = append(urns, fmt.Sprintf("urn:pulumi:%s::%s::%s::%s", stackName, s.m.Project, r.Type, r.Name))
 		}
+	}
+	// An imported resource may wait only for resources the stack holds or
+	// imports with it: a dependency on one the targeted up does not
+	// create (an API to enable) would leave a state that refers to a
+	// missing resource.
+	for i, r := range adopted.Resources {
+		if !adopting[r.Name] {
+			continue
+		}
+		var deps []string
+		for _, d := range r.Options.DependsOn {
+			if have[d] || adopting[d] {
+				deps = append(deps, d)
+			}
+		}
+		adopted.Resources[i].Options.DependsOn = deps
 	}
 	if len(names) == 0 {
 		return nil, nil

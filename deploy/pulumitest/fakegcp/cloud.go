@@ -100,3 +100,20 @@ func (c cloud) delete(id string) error {
 	}
 	return err
 }
+
+// Put records a resource in the cloud directory dir as if it had been
+// created outside the stack (tests: an existing network the cluster
+// uses). The id and outputs are formed from the inputs as Create forms
+// them.
+func Put(dir, typ string, inputs map[string]any) (string, error) {
+	ref, err := LoadReference()
+	if err != nil {
+		return "", err
+	}
+	spec := ref.Resources[typ]
+	if spec == nil {
+		return "", fmt.Errorf("no resource type %s", typ)
+	}
+	id, outs := spec.Created(inputs)
+	return id, cloud{dir: dir}.create(cloudResource{Type: typ, ID: id, Inputs: inputs, Outputs: outs})
+}
