@@ -185,8 +185,6 @@ func (d decoder) pool(pn *load.Node, path load.Path, i int, cat *machines.Catalo
 	if cat != nil {
 		p.Machine, _ = cat.Lookup(p.MachineType.Value)
 	}
-	p.AcceleratorType = d.str(ms, msPath, "acceleratorType", "")
-	p.AcceleratorCount = d.int(ms, msPath, "acceleratorCount", 0)
 	ra := ms.Get("reservationAffinity")
 	raPath := msPath.Key("reservationAffinity")
 	p.ReservationAffinityType = d.str(ra, raPath, "reservationAffinityType", "")
@@ -218,7 +216,7 @@ func (d decoder) pool(pn *load.Node, path load.Path, i int, cat *machines.Catalo
 // ON_DEMAND; GPU pools to RESERVATION when a reservation affinity is set,
 // otherwise the API rejects the pool (empty result).
 func defaultProvisioningModel(p *ir.NodePool, hasAffinity bool) string {
-	gpu := p.AcceleratorType.Set || (p.Machine != nil && p.Machine.HasGPU())
+	gpu := p.Machine != nil && p.Machine.HasGPU()
 	switch {
 	case hasAffinity:
 		return "RESERVATION"

@@ -9,22 +9,22 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/yamlwrite"
-	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // PulumiYAMLPath is where the Pulumi YAML project is rendered.
 const PulumiYAMLPath = "pulumi/Pulumi.yaml"
 
 // PulumiProject renders the Pulumi YAML project of a cluster: the
-// deployment model (deploy/model) built from the canonical request body,
+// deployment model (render/pulumimodel) built from the canonical request body,
 // written as pulumi/Pulumi.yaml. It returns an error wrapping
-// model.ErrIdentity when the cluster's project or region is unknown.
-func PulumiProject(c *ir.Cluster, opt model.Options) (Set, error) {
+// pulumimodel.ErrIdentity when the cluster's project or region is unknown.
+func PulumiProject(c *ir.Cluster, opt pulumimodel.Options) (Set, error) {
 	body, err := CanonicalBody(c)
 	if err != nil {
 		return nil, err
 	}
-	m, err := model.New(c, body, opt)
+	m, err := pulumimodel.New(c, body, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -41,7 +41,7 @@ func PulumiProject(c *ir.Cluster, opt model.Options) (Set, error) {
 // interpolations; every other string is escaped so that a "$" in a script
 // never becomes an interpolation. Map keys are sorted, so the output is
 // deterministic.
-func PulumiYAML(m *model.Model) ([]byte, error) {
+func PulumiYAML(m *pulumimodel.Model) ([]byte, error) {
 	resources := mapping()
 	for _, r := range m.Resources {
 		props, err := yamlValue(r.Inputs)
@@ -53,6 +53,19 @@ func PulumiYAML(m *model.Model) ([]byte, error) {
 		add(res, "properties", props)
 		opts := mapping()
 		add(opts, "version", str(m.ProviderVersion))
+		if len(r.Options.DependsOn) > 0 {
+			deps := &yaml.Node{Kind: yaml.SequenceNode}
+			for _, d := range r.Options.DependsOn {
+				deps.Content = append(deps.Content, str("${"+d+"}"))
+			}
+			add(opts, "dependsOn", deps)
+		}
+		if r.Options.DeleteBeforeReplace {
+			add(opts, "deleteBeforeReplace", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		}
+		if r.Options.Protect {
+			add(opts, "protect", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+		}
 		add(res, "options", opts)
 		add(resources, r.Name, res)
 	}
@@ -100,7 +113,7 @@ func yamlValue(v any) (*yaml.Node, error) {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: fmt.Sprint(v)}, nil
 	case float64:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: fmt.Sprint(v)}, nil
-	case model.Ref:
+	case pulumimodel.Ref:
 		return str("${" + v.Resource + "." + v.Property + "}"), nil
 	case []any:
 		n := &yaml.Node{Kind: yaml.SequenceNode}

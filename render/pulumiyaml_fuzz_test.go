@@ -6,7 +6,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // pulumiRoundTrip writes a model whose strings are s (a script, a config
@@ -14,11 +14,11 @@ import (
 // reads back to exactly those values, escaped for Pulumi YAML's ${}.
 func pulumiRoundTrip(t *testing.T, s string) {
 	t.Helper()
-	m := &model.Model{Project: "slurmspec-c", Description: s, GCPProject: "p", Region: "r", ClusterID: "c", ProviderVersion: "10.5.0",
-		Resources: []model.Resource{{Name: "cluster", Type: "gcp:x:Y", Inputs: map[string]any{
+	m := &pulumimodel.Model{Project: "slurmspec-c", Description: s, GCPProject: "p", Region: "r", ClusterID: "c", ProviderVersion: "10.5.0",
+		Resources: []pulumimodel.Resource{{Name: "cluster", Type: "gcp:x:Y", Inputs: map[string]any{
 			"script": s, "scripts": []any{s, s + "\n", "\t" + s}, "config": map[string]any{"k" + s: s}, "n": int64(1),
 		}}},
-		Outputs: []model.Output{{Name: "o", Value: s}}}
+		Outputs: []pulumimodel.Output{{Name: "o", Value: s}}}
 	if _, err := yamlValue(m.Resources[0].Inputs); err != nil {
 		return // a key Pulumi would read as a function: refused, not written wrongly
 	}

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 func compileExample(t *testing.T, file string, opt pipeline.Options) *pipeline.Result {
@@ -30,10 +30,10 @@ func compileExample(t *testing.T, file string, opt pipeline.Options) *pipeline.R
 func TestPulumiProject(t *testing.T) {
 	for _, tt := range []struct {
 		file string
-		opt  model.Options
+		opt  pulumimodel.Options
 		want []string
 	}{
-		{"seed.jsonc", model.Options{}, []string{
+		{"seed.jsonc", pulumimodel.Options{}, []string{
 			"name: slurmspec-seed\n",
 			"runtime: yaml\n",
 			"  cluster:\n    type: gcp:vertex/aiModelDevelopmentCluster:AiModelDevelopmentCluster\n",
@@ -44,7 +44,7 @@ func TestPulumiProject(t *testing.T) {
 			"        homeDirectoryStorage: projects/PROJECT_ID/locations/REGION-ZONE/instances/FILESTORE_INSTANCE_ID\n",
 			"  clusterName: ${cluster.name}\n  loginNodePool: login\n  partitions:\n    - a4\n  defaultPartition: a4\n",
 		}},
-		{"a4-training.yaml", model.Options{CreateHomeFilestore: true}, []string{
+		{"a4-training.yaml", pulumimodel.Options{CreateHomeFilestore: true}, []string{
 			"  homeFilestore:\n    type: gcp:filestore/instance:Instance\n",
 			"        homeDirectoryStorage: ${homeFilestore.id}\n",
 			"      tier: BASIC_SSD\n",
@@ -84,8 +84,8 @@ func TestPulumiProject(t *testing.T) {
 func TestPulumiProjectNeedsIdentity(t *testing.T) {
 	r := compileExample(t, "a4-training.yaml", pipeline.Options{})
 	r.Cluster.Region.Value = ""
-	if _, err := render.PulumiProject(r.Cluster, model.Options{}); !errors.Is(err, model.ErrIdentity) {
-		t.Errorf("error %v, want model.ErrIdentity", err)
+	if _, err := render.PulumiProject(r.Cluster, pulumimodel.Options{}); !errors.Is(err, pulumimodel.ErrIdentity) {
+		t.Errorf("error %v, want pulumimodel.ErrIdentity", err)
 	}
 }
 

@@ -17,7 +17,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
@@ -47,7 +47,7 @@ type Options struct {
 	SlurmVersion string
 	// Deploy are the slurmspec-only deploy options (--create-home-filestore
 	// ...) for the rendered Pulumi YAML project.
-	Deploy model.Options
+	Deploy pulumimodel.Options
 }
 
 // Rule ids of the renderer's diagnostics.
@@ -83,7 +83,7 @@ func Render(c *ir.Cluster, opt Options) (Set, diag.List) {
 	set = append(set, Artifact{Path: "cluster.json", Data: body, Mode: 0o644})
 	proj, err := PulumiProject(c, opt.Deploy)
 	switch {
-	case errors.Is(err, model.ErrIdentity):
+	case errors.Is(err, pulumimodel.ErrIdentity):
 		// No project or region: nothing to deploy, so no pulumi/Pulumi.yaml.
 	case err != nil:
 		l.Errorf(RuleDeploy, c.Slurm.Pos, c.Slurm.Path, "fix the deploy flags", "pulumi/Pulumi.yaml: %v", err)

@@ -23,25 +23,22 @@ func generatedShape() *shape {
 	leaf13 := &leafCheck{kinds: cue.BoolKind, maxRunes: -1}
 	leaf14 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^projects/([a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,19}|[a-z][a-z0-9.-]{0,62}:[a-z][a-z0-9-]{4,28}[a-z0-9]|[A-Z][A-Z0-9_-]*)/locations/(([a-z]+-[a-z]+[0-9]{1,2}-[a-z]|[A-Z][A-Z0-9_-]*)|([a-z]+-[a-z]+[0-9]{1,2}|[A-Z][A-Z0-9_-]*))/instances/([a-z]([-a-z0-9]{0,61}[a-z0-9])?|[A-Z][A-Z0-9_-]*)$")}}
 	leaf15 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^[a-z]([a-z0-9-]{0,30}[a-z0-9])?$")}}
-	leaf16 := &leafCheck{kinds: cue.IntKind, maxRunes: -1, bounds: []bound{{op: cue.GreaterThanEqualOp, n: 1}, {op: cue.LessThanEqualOp, n: 16}}}
-	leaf17 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, enum: []string{"NVIDIA_H100_80GB", "NVIDIA_H100_MEGA_80GB", "NVIDIA_H200_141GB", "NVIDIA_B200", "NVIDIA_GB200", "NVIDIA_L4", "NVIDIA_TESLA_A100", "NVIDIA_A100_80GB", "NVIDIA_RTX_PRO_6000"}}
-	leaf18 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^[a-z][a-z0-9]*(-[a-z0-9]+)+$")}}
-	leaf19 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, enum: []string{"NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_RESERVATION"}}
-	leaf20 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^(projects/([a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,19}|[a-z][a-z0-9.-]{0,62}:[a-z][a-z0-9-]{4,28}[a-z0-9]|[A-Z][A-Z0-9_-]*)/(zones/([a-z]+-[a-z]+[0-9]{1,2}-[a-z]|[A-Z][A-Z0-9_-]*)/)?reservations/)?([a-z]([-a-z0-9]{0,61}[a-z0-9])?|[A-Z][A-Z0-9_-]*)(/reservationBlocks/[a-z0-9-]+(/reservationSubBlocks/[a-z0-9-]+)?)?$")}}
-	leaf21 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^projects/[a-z0-9.:-]+/global/images/(family/)?[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")}}
-	leaf22 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, enum: []string{"ON_DEMAND", "RESERVATION", "SPOT", "FLEX_START"}}
-	leaf23 := &leafCheck{kinds: cue.IntKind, maxRunes: -1, bounds: []bound{{op: cue.GreaterThanEqualOp, n: 1}, {op: cue.LessThanEqualOp, n: 10000}}}
-	leaf24 := &leafCheck{kinds: cue.IntKind, maxRunes: -1, bounds: []bound{{op: cue.GreaterThanEqualOp, n: 0}, {op: cue.LessThanEqualOp, n: 10000}}}
-	leaf25 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^([a-z]+-[a-z]+[0-9]{1,2}-[a-z]|[A-Z][A-Z0-9_-]*)$")}}
-	leaf26 := &leafCheck{kinds: cue.StringKind, maxRunes: 1024, regexps: []*lazyRegexp{compiledLazily("^[^\\s#\"'\\\\\\x00-\\x1f\\x7f]+$")}}
-	leaf27 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^[a-z]([a-z0-9_-]{0,30}[a-z0-9])?$")}}
-	leaf28 := &leafCheck{kinds: cue.StringKind, maxRunes: 262144, regexps: []*lazyRegexp{compiledLazily("^[^\\x00]*$")}}
+	leaf16 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^[a-z][a-z0-9]*(-[a-z0-9]+)+$")}}
+	leaf17 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, enum: []string{"NO_RESERVATION", "ANY_RESERVATION", "SPECIFIC_RESERVATION"}}
+	leaf18 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^(projects/([a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,19}|[a-z][a-z0-9.-]{0,62}:[a-z][a-z0-9-]{4,28}[a-z0-9]|[A-Z][A-Z0-9_-]*)/(zones/([a-z]+-[a-z]+[0-9]{1,2}-[a-z]|[A-Z][A-Z0-9_-]*)/)?reservations/)?([a-z]([-a-z0-9]{0,61}[a-z0-9])?|[A-Z][A-Z0-9_-]*)(/reservationBlocks/[a-z0-9-]+(/reservationSubBlocks/[a-z0-9-]+)?)?$")}}
+	leaf19 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^projects/[a-z0-9.:-]+/global/images/(family/)?[a-z]([-a-z0-9]{0,61}[a-z0-9])?$")}}
+	leaf20 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, enum: []string{"ON_DEMAND", "RESERVATION", "SPOT", "FLEX_START"}}
+	leaf21 := &leafCheck{kinds: cue.IntKind, maxRunes: -1, bounds: []bound{{op: cue.GreaterThanEqualOp, n: 1}, {op: cue.LessThanEqualOp, n: 10000}}}
+	leaf22 := &leafCheck{kinds: cue.IntKind, maxRunes: -1, bounds: []bound{{op: cue.GreaterThanEqualOp, n: 0}, {op: cue.LessThanEqualOp, n: 10000}}}
+	leaf23 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^([a-z]+-[a-z]+[0-9]{1,2}-[a-z]|[A-Z][A-Z0-9_-]*)$")}}
+	leaf24 := &leafCheck{kinds: cue.StringKind, maxRunes: 1024, regexps: []*lazyRegexp{compiledLazily("^[^\\s#\"'\\\\\\x00-\\x1f\\x7f]+$")}}
+	leaf25 := &leafCheck{kinds: cue.StringKind, maxRunes: -1, regexps: []*lazyRegexp{compiledLazily("^[a-z]([a-z0-9_-]{0,30}[a-z0-9])?$")}}
+	leaf26 := &leafCheck{kinds: cue.StringKind, maxRunes: 262144, regexps: []*lazyRegexp{compiledLazily("^[^\\x00]*$")}}
 	return &shape{minLen: -1, fields: map[string]*shape{
 		"$schema":       {minLen: -1, leaf: leaf0},
 		"clusterEvents": {minLen: -1, any: true},
 		"clusterStatus": {minLen: -1, any: true},
 		"createTime":    {minLen: -1, any: true},
-		"description":   {minLen: -1, leaf: leaf0},
 		"displayName":   {minLen: -1, leaf: leaf1},
 		"labels":        {minLen: -1, pattern: &shape{minLen: -1, leaf: leaf2}, keyRe: compiledLazily("^[\\p{Ll}\\p{Lo}][\\p{Ll}\\p{Lo}\\p{N}_-]{0,62}$")},
 		"lustreExportConfig": {minLen: -1, fields: map[string]*shape{
@@ -73,41 +70,38 @@ func generatedShape() *shape {
 			"labels":               {minLen: -1, pattern: &shape{minLen: -1, leaf: leaf2}, keyRe: compiledLazily("^[\\p{Ll}\\p{Lo}][\\p{Ll}\\p{Lo}\\p{N}_-]{0,62}$")},
 			"lustres":              {minLen: 0, elem: &shape{minLen: -1, leaf: leaf5}},
 			"machineSpec": {minLen: -1, fields: map[string]*shape{
-				"acceleratorCount": {minLen: -1, leaf: leaf16},
-				"acceleratorType":  {minLen: -1, leaf: leaf17},
-				"machineType":      {minLen: -1, leaf: leaf18},
+				"machineType": {minLen: -1, leaf: leaf16},
 				"reservationAffinity": {minLen: -1, read: true, fields: map[string]*shape{
-					"key":                     {minLen: -1, leaf: leaf9},
-					"reservationAffinityType": {minLen: -1, leaf: leaf19},
-					"values":                  {minLen: 0, elem: &shape{minLen: -1, leaf: leaf20}},
-				}, names: []string{"key", "reservationAffinityType", "values"}, required: []string{"reservationAffinityType"}},
-			}, names: []string{"acceleratorCount", "acceleratorType", "machineType", "reservationAffinity"}, required: []string{"machineType"}},
-			"nodeImage":         {minLen: -1, msg: &message{rule: "schema-pattern", text: "nodeImage must be projects/P/global/images/NAME or projects/P/global/images/family/FAMILY"}, leaf: leaf21},
-			"provisioningModel": {minLen: -1, read: true, leaf: leaf22},
+					"reservationAffinityType": {minLen: -1, leaf: leaf17},
+					"values":                  {minLen: 0, elem: &shape{minLen: -1, leaf: leaf18}},
+				}, names: []string{"reservationAffinityType", "values"}, required: []string{"reservationAffinityType"}},
+			}, names: []string{"machineType", "reservationAffinity"}, required: []string{"machineType"}},
+			"nodeImage":         {minLen: -1, msg: &message{rule: "schema-pattern", text: "nodeImage must be projects/P/global/images/NAME or projects/P/global/images/family/FAMILY"}, leaf: leaf19},
+			"provisioningModel": {minLen: -1, read: true, leaf: leaf20},
 			"scalingSpec": {minLen: -1, fields: map[string]*shape{
-				"maxNodeCount": {minLen: -1, read: true, leaf: leaf23},
-				"minNodeCount": {minLen: -1, read: true, leaf: leaf24},
+				"maxNodeCount": {minLen: -1, read: true, leaf: leaf21},
+				"minNodeCount": {minLen: -1, read: true, leaf: leaf22},
 			}, names: []string{"maxNodeCount", "minNodeCount"}, required: []string{"maxNodeCount"}},
 			"startupScript": {minLen: -1, leaf: leaf0},
-			"zone":          {minLen: -1, leaf: leaf25},
+			"zone":          {minLen: -1, leaf: leaf23},
 		}, names: []string{"bootDisk", "confidentialInstanceConfig", "enablePublicIps", "filestores", "flexStartMaxDuration", "id", "labels", "lustres", "machineSpec", "nodeImage", "provisioningModel", "scalingSpec", "startupScript", "zone"}, required: []string{"id", "machineSpec", "scalingSpec"}}},
 		"orchestratorSpec": {minLen: -1, fields: map[string]*shape{
 			"slurmSpec": {minLen: -1, fields: map[string]*shape{
-				"config":               {minLen: -1, pattern: &shape{minLen: -1, leaf: leaf26}, keyRe: compiledLazily("^[A-Za-z][A-Za-z0-9]{0,63}$")},
-				"defaultPartitionId":   {minLen: -1, leaf: leaf27},
-				"epilogBashScripts":    {minLen: 0, elem: &shape{minLen: -1, leaf: leaf28}},
+				"config":               {minLen: -1, pattern: &shape{minLen: -1, leaf: leaf24}, keyRe: compiledLazily("^[A-Za-z][A-Za-z0-9]{0,63}$")},
+				"defaultPartitionId":   {minLen: -1, leaf: leaf25},
+				"epilogBashScripts":    {minLen: 0, elem: &shape{minLen: -1, leaf: leaf26}},
 				"homeDirectoryStorage": {minLen: -1, leaf: leaf14},
 				"loginNodePoolId":      {minLen: -1, leaf: leaf15},
 				"nodeSets": {minLen: 0, elementwise: true, elem: &shape{minLen: -1, fields: map[string]*shape{
-					"config":     {minLen: -1, pattern: &shape{minLen: -1, leaf: leaf26}, keyRe: compiledLazily("^[A-Za-z][A-Za-z0-9]{0,63}$")},
+					"config":     {minLen: -1, pattern: &shape{minLen: -1, leaf: leaf24}, keyRe: compiledLazily("^[A-Za-z][A-Za-z0-9]{0,63}$")},
 					"nodePoolId": {minLen: -1, leaf: leaf15},
 				}, names: []string{"config", "nodePoolId"}, required: []string{"nodePoolId"}}},
 				"partitions": {minLen: 1, elementwise: true, elem: &shape{minLen: -1, fields: map[string]*shape{
-					"config":      {minLen: -1, pattern: &shape{minLen: -1, leaf: leaf26}, keyRe: compiledLazily("^[A-Za-z][A-Za-z0-9]{0,63}$")},
-					"id":          {minLen: -1, leaf: leaf27},
+					"config":      {minLen: -1, pattern: &shape{minLen: -1, leaf: leaf24}, keyRe: compiledLazily("^[A-Za-z][A-Za-z0-9]{0,63}$")},
+					"id":          {minLen: -1, leaf: leaf25},
 					"nodePoolIds": {minLen: 1, elem: &shape{minLen: -1, leaf: leaf15}},
 				}, names: []string{"config", "id", "nodePoolIds"}, required: []string{"id", "nodePoolIds"}}},
-				"prologBashScripts": {minLen: 0, elem: &shape{minLen: -1, leaf: leaf28}},
+				"prologBashScripts": {minLen: 0, elem: &shape{minLen: -1, leaf: leaf26}},
 			}, names: []string{"config", "defaultPartitionId", "epilogBashScripts", "homeDirectoryStorage", "loginNodePoolId", "nodeSets", "partitions", "prologBashScripts"}, required: []string{"homeDirectoryStorage", "loginNodePoolId", "partitions"}},
 		}, names: []string{"slurmSpec"}, required: []string{"slurmSpec"}},
 		"runtime": {minLen: -1, any: true},
@@ -117,7 +111,7 @@ func generatedShape() *shape {
 		"startTime":  {minLen: -1, any: true},
 		"state":      {minLen: -1, any: true},
 		"updateTime": {minLen: -1, any: true},
-	}, names: []string{"$schema", "clusterEvents", "clusterStatus", "createTime", "description", "displayName", "labels", "lustreExportConfig", "name", "network", "nodePools", "orchestratorSpec", "runtime", "runtimeSpec", "startTime", "state", "updateTime"}, required: []string{"nodePools", "orchestratorSpec"}}
+	}, names: []string{"$schema", "clusterEvents", "clusterStatus", "createTime", "displayName", "labels", "lustreExportConfig", "name", "network", "nodePools", "orchestratorSpec", "runtime", "runtimeSpec", "startTime", "state", "updateTime"}, required: []string{"nodePools", "orchestratorSpec"}}
 }
 
 // generatedPatternMsgs returns the @msg message of each regular expression of the schema.

@@ -87,8 +87,6 @@ type NodePool struct {
 	ProvisioningModel       Str
 	ReservationAffinityType Str
 	Reservations            []Str
-	AcceleratorType         Str
-	AcceleratorCount        Int
 
 	MinNodeCount, MaxNodeCount Int
 	BootDiskType               Str

@@ -20,7 +20,7 @@ func TestNoSDKInSlurmspec(t *testing.T) {
 	for _, pkg := range []string{
 		"github.com/slurmspec/slurmspec/cmd/slurmspec",
 		"github.com/slurmspec/slurmspec/deploy/dispatch",
-		"github.com/slurmspec/slurmspec/deploy/model",
+		"github.com/slurmspec/slurmspec/render/pulumimodel",
 		"github.com/slurmspec/slurmspec/render",
 	} {
 		out, err := exec.Command("go", "list", "-deps", pkg).CombinedOutput()

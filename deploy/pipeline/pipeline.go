@@ -15,11 +15,11 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/compiler/machines"
-	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 	"github.com/slurmspec/slurmspec/schema"
 	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
@@ -161,12 +161,12 @@ func orDefault(s, d string) string {
 }
 
 // Model builds the deployment's resource model from a compiled cluster.
-func Model(c *ir.Cluster, opt model.Options) (*model.Model, error) {
+func Model(c *ir.Cluster, opt pulumimodel.Options) (*pulumimodel.Model, error) {
 	body, err := render.CanonicalBody(c)
 	if err != nil {
 		return nil, fmt.Errorf("internal error: encoding the request body: %w", err)
 	}
-	return model.New(c, body, opt)
+	return pulumimodel.New(c, body, opt)
 }
 
 // Rendered renders the files the update impact compares (slurm.conf, the
@@ -186,10 +186,10 @@ func Rendered(c *ir.Cluster, slurmVersion string) (render.Set, error) {
 }
 
 // RenderDeployed renders the cluster a stack last deployed, from the
-// inputs recorded in its state (see model.SpecFromInputs). It also
+// inputs recorded in its state (see pulumimodel.SpecFromInputs). It also
 // returns the cluster's resource name.
 func RenderDeployed(inputs map[string]any, slurmVersion string) (render.Set, string, error) {
-	spec, err := model.SpecFromInputs(inputs)
+	spec, err := pulumimodel.SpecFromInputs(inputs)
 	if err != nil {
 		return nil, "", err
 	}
@@ -212,7 +212,7 @@ func RenderDeployed(inputs map[string]any, slurmVersion string) (render.Set, str
 	if err != nil {
 		return nil, "", err
 	}
-	return set, model.ClusterName(c.Project.Value, c.Region.Value, c.ID.Value), nil
+	return set, pulumimodel.ClusterName(c.Project.Value, c.Region.Value, c.ID.Value), nil
 }
 
 func firstError(l diag.List) string {

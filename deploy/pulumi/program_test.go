@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -16,19 +17,22 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	sdk "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
+	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
 	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // registration is what the mocks received for one resource.
 type registration struct {
-	Type    string         `json:"type"`
-	Name    string         `json:"name"`
-	Version string         `json:"version"`
-	Deps    []string       `json:"dependsOn,omitempty"`
-	Inputs  map[string]any `json:"inputs"`
+	Type                string         `json:"type"`
+	Name                string         `json:"name"`
+	Version             string         `json:"version"`
+	Deps                []string       `json:"dependsOn,omitempty"`
+	DeleteBeforeReplace bool           `json:"deleteBeforeReplace,omitempty"`
+	Protect             bool           `json:"protect,omitempty"`
+	Inputs              map[string]any `json:"inputs"`
 }
 
 // recorder is the mock resource monitor: it records every registration
@@ -44,6 +48,8 @@ func (r *recorder) NewResource(args sdk.MockResourceArgs) (string, resource.Prop
 	reg := registration{Type: args.TypeToken, Name: args.Name, Inputs: inputs}
 	if rpc := args.RegisterRPC; rpc != nil {
 		reg.Version = rpc.GetVersion()
+		reg.DeleteBeforeReplace = rpc.GetDeleteBeforeReplace()
+		reg.Protect = rpc.GetProtect()
 		for _, d := range rpc.GetDependencies() {
 			reg.Deps = append(reg.Deps, d[strings.LastIndex(d, "::")+2:])
 		}
@@ -52,16 +58,18 @@ func (r *recorder) NewResource(args sdk.MockResourceArgs) (string, resource.Prop
 	r.mu.Lock()
 	r.regs = append(r.regs, reg)
 	r.mu.Unlock()
-	outs := resource.NewPropertyMapFromMap(inputs)
-	id := ""
-	switch args.TypeToken {
-	case model.ClusterType:
-		id = model.ClusterName(inputs["project"].(string), inputs["region"].(string), inputs["modelDevelopmentClusterId"].(string))
-		outs["name"] = resource.NewProperty(id)
-	case model.FilestoreType:
-		id = fmt.Sprintf("projects/%s/locations/%s/instances/%s", inputs["project"], inputs["location"], inputs["name"])
+	// Ids and outputs as the provider description says the real
+	// provider forms them.
+	ref, err := fakegcp.LoadReference()
+	if err != nil {
+		return "", nil, err
 	}
-	return id, outs, nil
+	spec := ref.Resources[args.TypeToken]
+	if spec == nil {
+		return "", nil, fmt.Errorf("pulumi-gcp has no resource type %s", args.TypeToken)
+	}
+	id, outs := spec.Created(inputs)
+	return id, resource.NewPropertyMapFromMap(outs), nil
 }
 
 func (r *recorder) Call(args sdk.MockCallArgs) (resource.PropertyMap, error) {
@@ -70,7 +78,7 @@ func (r *recorder) Call(args sdk.MockCallArgs) (resource.PropertyMap, error) {
 
 // run runs the Go program of m with mocks and returns what the mocks
 // received and the stack outputs.
-func run(t *testing.T, m *model.Model) ([]registration, map[string]any) {
+func run(t *testing.T, m *pulumimodel.Model) ([]registration, map[string]any) {
 	t.Helper()
 	rec := &recorder{}
 	var mu sync.Mutex
@@ -103,11 +111,22 @@ func run(t *testing.T, m *model.Model) ([]registration, map[string]any) {
 	case <-time.After(30 * time.Second):
 		t.Fatal("timed out waiting for the stack outputs")
 	}
-	var regs []registration
+	// The SDK registers independent resources concurrently: order them
+	// as the model lists them.
+	byName := map[string]registration{}
 	for _, r := range rec.regs {
 		if r.Type != "pulumi:pulumi:Stack" {
-			regs = append(regs, r)
+			byName[r.Name] = r
 		}
+	}
+	var regs []registration
+	for _, r := range m.Resources {
+		if reg, ok := byName[r.Name]; ok {
+			regs = append(regs, reg)
+		}
+	}
+	if len(regs) != len(byName) {
+		t.Fatalf("registered %d resources, the model has %d", len(byName), len(m.Resources))
 	}
 	return regs, outputs
 }
@@ -115,7 +134,7 @@ func run(t *testing.T, m *model.Model) ([]registration, map[string]any) {
 type example struct {
 	name   string
 	file   string
-	opt    model.Options
+	opt    pulumimodel.Options
 	golden string
 }
 
@@ -123,10 +142,12 @@ var examples = []example{
 	{name: "seed", file: "../../examples/seed.jsonc", golden: "seed.json"},
 	{name: "a4-training", file: "../../examples/a4-training.yaml", golden: "a4-training.json"},
 	{name: "a4-training-filestore", file: "../../examples/a4-training.yaml", golden: "a4-training-filestore.json",
-		opt: model.Options{CreateHomeFilestore: true, FilestoreTier: "ZONAL", FilestoreCapacityGb: 2048, FilestoreShare: "homes"}},
+		opt: pulumimodel.Options{CreateHomeFilestore: true, FilestoreTier: "ZONAL", FilestoreCapacityGb: 2048, FilestoreShare: "homes"}},
+	{name: "a4-training-foundation", file: "../../examples/a4-training.yaml", golden: "a4-training-foundation.json",
+		opt: pulumimodel.Options{WithFoundation: true, Protect: true}},
 }
 
-func loadModel(t *testing.T, file string, opt model.Options) (*model.Model, *pipeline.Result) {
+func loadModel(t *testing.T, file string, opt pulumimodel.Options) (*pulumimodel.Model, *pipeline.Result) {
 	t.Helper()
 	r, err := pipeline.Analyse(file, pipeline.Options{})
 	if err != nil {
@@ -191,13 +212,20 @@ func TestProgramSendsCanonicalBody(t *testing.T) {
 			if err := json.Unmarshal(body, &want); err != nil {
 				t.Fatal(err)
 			}
+			want = pulumimodel.ToPulumi(want)
 			want["project"], want["region"], want["modelDevelopmentClusterId"] = r.Cluster.Project.Value, r.Cluster.Region.Value, r.Cluster.ID.Value
-			cluster := find(t, regs, model.ClusterType)
+			if ex.opt.Protect {
+				want["deletionPolicy"] = "PREVENT"
+			}
+			cluster := find(t, regs, pulumimodel.ClusterType)
+			if !cluster.DeleteBeforeReplace || cluster.Protect != ex.opt.Protect {
+				t.Errorf("cluster deleteBeforeReplace %v protect %v, want true %v", cluster.DeleteBeforeReplace, cluster.Protect, ex.opt.Protect)
+			}
 			if !reflect.DeepEqual(cluster.Inputs, want) {
 				t.Errorf("cluster inputs differ from cluster.json:\ngot  %v\nwant %v", cluster.Inputs, want)
 			}
-			if cluster.Name != model.ClusterResource || cluster.Version != model.ProviderVersion {
-				t.Errorf("cluster registered as %q version %q, want %q version %q", cluster.Name, cluster.Version, model.ClusterResource, model.ProviderVersion)
+			if cluster.Name != pulumimodel.ClusterResource || cluster.Version != pulumimodel.ProviderVersion {
+				t.Errorf("cluster registered as %q version %q, want %q version %q", cluster.Name, cluster.Version, pulumimodel.ClusterResource, pulumimodel.ProviderVersion)
 			}
 			slurm := cluster.Inputs["orchestratorSpec"].(map[string]any)["slurmSpec"].(map[string]any)
 			if slurm["defaultPartitionId"] != r.Cluster.Slurm.DefaultPartitionID.Value || slurm["defaultPartitionId"] == "" {
@@ -217,15 +245,18 @@ func TestProgramSendsCanonicalBody(t *testing.T) {
 			if !reflect.DeepEqual(outputs, wantOut) {
 				t.Errorf("outputs = %v, want %v", outputs, wantOut)
 			}
-			if ex.opt.CreateHomeFilestore {
-				fs := find(t, regs, model.FilestoreType)
-				if fs.Version != model.ProviderVersion || fs.Name != model.FilestoreResource {
+			switch {
+			case ex.opt.WithFoundation:
+				// Checked in TestFoundation.
+			case ex.opt.CreateHomeFilestore:
+				fs := find(t, regs, pulumimodel.FilestoreType)
+				if fs.Version != pulumimodel.ProviderVersion || fs.Name != pulumimodel.FilestoreResource {
 					t.Errorf("filestore registered as %q version %q", fs.Name, fs.Version)
 				}
-				if !reflect.DeepEqual(cluster.Deps, []string{model.FilestoreResource}) {
+				if !reflect.DeepEqual(cluster.Deps, []string{pulumimodel.FilestoreResource}) {
 					t.Errorf("cluster depends on %v, want the Filestore instance", cluster.Deps)
 				}
-			} else if len(regs) != 1 {
+			case len(regs) != 1:
 				t.Errorf("registered %d resources, want the cluster only", len(regs))
 			}
 		})
@@ -253,17 +284,21 @@ func TestGoAndYAMLSendIdenticalInputs(t *testing.T) {
 			for _, reg := range regs {
 				byName[reg.Name] = reg
 			}
+			ref, err := fakegcp.LoadReference()
+			if err != nil {
+				t.Fatal(err)
+			}
 			p, err := pulumitest.EvalYAML(a.Data, func(res, prop string) (any, error) {
 				reg, ok := byName[res]
 				if !ok {
 					return nil, fmt.Errorf("unknown resource %s", res)
 				}
-				switch {
-				case prop == "id" && reg.Type == model.FilestoreType:
-					in := reg.Inputs
-					return fmt.Sprintf("projects/%s/locations/%s/instances/%s", in["project"], in["location"], in["name"]), nil
-				case prop == "name" && reg.Type == model.ClusterType:
-					return m.ClusterName(), nil
+				id, outs := ref.Resources[reg.Type].Created(reg.Inputs)
+				if prop == "id" {
+					return id, nil
+				}
+				if v, ok := outs[prop]; ok {
+					return v, nil
 				}
 				return nil, fmt.Errorf("unknown output %s.%s", res, prop)
 			})
@@ -280,6 +315,16 @@ func TestGoAndYAMLSendIdenticalInputs(t *testing.T) {
 				gr := regs[i]
 				if yr.Name != gr.Name || yr.Type != gr.Type || yr.Version != gr.Version {
 					t.Errorf("resource %d: YAML %s %s v%s, Go %s %s v%s", i, yr.Name, yr.Type, yr.Version, gr.Name, gr.Type, gr.Version)
+				}
+				if yr.DeleteBeforeReplace != gr.DeleteBeforeReplace || yr.Protect != gr.Protect {
+					t.Errorf("resource %s: YAML deleteBeforeReplace %v protect %v, Go %v %v", yr.Name, yr.DeleteBeforeReplace, yr.Protect, gr.DeleteBeforeReplace, gr.Protect)
+				}
+				// The Go SDK adds the resources a resource references to
+				// its dependencies; YAML states only the explicit ones.
+				for _, d := range yr.DependsOn {
+					if !slices.Contains(gr.Deps, d) {
+						t.Errorf("resource %s: YAML depends on %s, Go on %v", yr.Name, d, gr.Deps)
+					}
 				}
 				if !reflect.DeepEqual(numbers(yr.Properties), gr.Inputs) {
 					t.Errorf("resource %s: YAML properties differ from the Go program's inputs:\nYAML %v\nGo   %v", yr.Name, yr.Properties, gr.Inputs)
@@ -324,4 +369,47 @@ func find(t *testing.T, regs []registration, typ string) registration {
 	}
 	t.Fatalf("no %s registered", typ)
 	return registration{}
+}
+
+// TestFoundation: --with-foundation registers the network, firewall
+// rules, NAT (the login pool alone has public IPs), APIs and the home
+// Filestore, every resource's inputs pass the provider description's
+// check, and the cluster waits for the firewall rules, the NAT and the
+// APIs.
+func TestFoundation(t *testing.T) {
+	m, _ := loadModel(t, "../../examples/a4-training.yaml", pulumimodel.Options{WithFoundation: true})
+	regs, _ := run(t, m)
+	ref, err := fakegcp.LoadReference()
+	if err != nil {
+		t.Fatal(err)
+	}
+	byType := map[string]int{}
+	for _, r := range regs {
+		byType[r.Type]++
+		spec := ref.Resources[r.Type]
+		if spec == nil {
+			t.Errorf("%s: pulumi-gcp has no type %s", r.Name, r.Type)
+			continue
+		}
+		for _, f := range spec.CheckInputs(r.Inputs) {
+			t.Errorf("%s (%s): %s", r.Name, r.Type, f)
+		}
+	}
+	want := map[string]int{
+		pulumimodel.ServiceType: 5, pulumimodel.NetworkType: 1, pulumimodel.SubnetworkType: 1, pulumimodel.FirewallType: 2,
+		pulumimodel.RouterType: 1, pulumimodel.RouterNatType: 1, pulumimodel.FilestoreType: 1, pulumimodel.ClusterType: 1,
+	}
+	if !reflect.DeepEqual(byType, want) {
+		t.Errorf("registered %v, want %v", byType, want)
+	}
+	cluster := find(t, regs, pulumimodel.ClusterType)
+	for _, d := range []string{"firewallInternal", "firewallIapSsh", "nat", "api-compute", pulumimodel.NetworkResource, pulumimodel.SubnetworkResource, pulumimodel.FilestoreResource} {
+		if !slices.Contains(cluster.Deps, d) {
+			t.Errorf("the cluster does not depend on %s: %v", d, cluster.Deps)
+		}
+	}
+	sub := find(t, regs, pulumimodel.SubnetworkType)
+	if sub.Inputs["privateIpGoogleAccess"] != true {
+		t.Errorf("subnetwork without Private Google Access: %v", sub.Inputs)
+	}
 }

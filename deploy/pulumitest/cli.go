@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // PulumiVersion is the Pulumi CLI version the end-to-end tests use; it is
@@ -72,12 +72,15 @@ type Env struct {
 	Home    string // PULUMI_HOME
 	Backend string // file:// URL
 	Log     string // the test double's call log
+	Cloud   string // the double's Google Cloud (fakegcp.EnvCloud)
 }
 
 // Setup builds the provider test double, installs it and sets the
 // process environment for the test (t.Setenv): PATH, PULUMI_HOME,
 // PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE, no update checks, no
-// plugin downloads, and a dummy Google Cloud token.
+// plugin downloads, a dummy Google Cloud token, the double's log and its
+// cloud directory (so a create of an existing id fails as in Google
+// Cloud).
 func Setup(t *testing.T) *Env {
 	t.Helper()
 	bin := RequireCLI(t)
@@ -87,8 +90,9 @@ func Setup(t *testing.T) *Env {
 		Home:    filepath.Join(dir, "pulumi-home"),
 		Backend: "file://" + filepath.Join(dir, "state"),
 		Log:     filepath.Join(dir, "provider.log"),
+		Cloud:   filepath.Join(dir, "cloud"),
 	}
-	for _, d := range []string{e.Home, filepath.Join(dir, "state")} {
+	for _, d := range []string{e.Home, filepath.Join(dir, "state"), e.Cloud} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -102,6 +106,7 @@ func Setup(t *testing.T) *Env {
 	t.Setenv("PULUMI_SKIP_CONFIRMATIONS", "true")
 	t.Setenv("GOOGLE_OAUTH_ACCESS_TOKEN", "e2e-test-token")
 	t.Setenv("FAKEGCP_LOG", e.Log)
+	t.Setenv("FAKEGCP_CLOUD", e.Cloud)
 	t.Setenv("NO_COLOR", "1")
 
 	provider := filepath.Join(dir, "pulumi-resource-gcp")
@@ -109,7 +114,7 @@ func Setup(t *testing.T) *Env {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the provider test double: %v\n%s", err, out)
 	}
-	e.Pulumi(t, "", "plugin", "install", "resource", model.ProviderPackage, "v"+model.ProviderVersion, "--file", provider)
+	e.Pulumi(t, "", "plugin", "install", "resource", pulumimodel.ProviderPackage, "v"+pulumimodel.ProviderVersion, "--file", provider)
 	return e
 }
 

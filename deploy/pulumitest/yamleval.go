@@ -15,6 +15,10 @@ import (
 // YAMLResource is one resource of a Pulumi YAML project, evaluated.
 type YAMLResource struct {
 	Name, Type, Version string
+	// DependsOn are the logical names of options.dependsOn.
+	DependsOn []string
+	// DeleteBeforeReplace and Protect are the options of that name.
+	DeleteBeforeReplace, Protect bool
 	// Properties are plain data (string, bool, int, float64, []any,
 	// map[string]any) with interpolations resolved.
 	Properties map[string]any
@@ -88,8 +92,24 @@ func evalResource(name string, n *yaml.Node, ref func(string, string) (any, erro
 			r.Properties, _ = props.(map[string]any)
 		case "options":
 			for j := 0; j+1 < len(v.Content); j += 2 {
-				if v.Content[j].Value == "version" {
-					r.Version = v.Content[j+1].Value
+				o := v.Content[j+1]
+				switch v.Content[j].Value {
+				case "version":
+					r.Version = o.Value
+				case "deleteBeforeReplace":
+					r.DeleteBeforeReplace = o.Value == "true"
+				case "protect":
+					r.Protect = o.Value == "true"
+				case "dependsOn":
+					for _, d := range o.Content {
+						m := reResource.FindStringSubmatch(d.Value)
+						if m == nil {
+							return r, fmt.Errorf("resource %s: dependsOn %q is not ${resource}", name, d.Value)
+						}
+						r.DependsOn = append(r.DependsOn, m[1])
+					}
+				default:
+					return r, fmt.Errorf("resource %s: unsupported option %q", name, v.Content[j].Value)
 				}
 			}
 		default:
@@ -98,6 +118,8 @@ func evalResource(name string, n *yaml.Node, ref func(string, string) (any, erro
 	}
 	return r, nil
 }
+
+var reResource = regexp.MustCompile(`^\$\{([A-Za-z_][A-Za-z0-9_-]*)\}$`)
 
 var reAccess = regexp.MustCompile(`^([A-Za-z_][A-Za-z0-9_-]*)\.([A-Za-z_][A-Za-z0-9_]*)\}`)
 

@@ -278,6 +278,9 @@ var cases = []ruleCase{
 	{rule: "implicit-default-partition", spec: spec{Partitions: twoOnCPU, Default: "batch"}},
 	{rule: "gpu-pool-provisioning", spec: spec{Pools: defaultPools + "\n- »id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  scalingSpec: {maxNodeCount: 2}\n  bootDisk: {bootDiskType: hyperdisk-balanced}"}},
 	{rule: "gpu-pool-provisioning", spec: spec{Pools: cpuAndA4}},
+	// flex-start-duration
+	{rule: "flex-start-duration", spec: spec{Pools: defaultPools + "\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: FLEX_START\n  flexStartMaxDuration: »864000s\n  scalingSpec: {maxNodeCount: 2}\n  bootDisk: {bootDiskType: hyperdisk-balanced}\n  zone: us-central1-a"}},
+	{rule: "flex-start-duration", spec: spec{Pools: defaultPools + "\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: FLEX_START\n  flexStartMaxDuration: 604800s\n  scalingSpec: {maxNodeCount: 2}\n  bootDisk: {bootDiskType: hyperdisk-balanced}\n  zone: us-central1-a"}},
 	{rule: "reservation-affinity-missing", spec: spec{Pools: defaultPools + "\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: »RESERVATION\n  scalingSpec: {maxNodeCount: 2}\n  bootDisk: {bootDiskType: hyperdisk-balanced}"}},
 	{rule: "reservation-affinity-missing", spec: spec{Pools: cpuAndA4}},
 	{rule: "unknown-machine-type", spec: spec{Pools: "- id: cpu\n  machineSpec: {machineType: »n2-standard-7}\n  scalingSpec: {maxNodeCount: 1}"}},

@@ -100,6 +100,7 @@ func All() []*lint.Rule {
 		ImplicitDefaultPartition,
 		GPUPoolProvisioning,
 		ReservationAffinityMissing,
+		FlexStartDuration,
 		UnknownMachineType,
 		BootDiskUnsupported,
 		ProvisioningUnsupported,

@@ -80,7 +80,7 @@ func CompareWith(old, new render.Set, opt Options) (*Report, error) {
 
 	if opt.OldName != "" && opt.NewName != "" && opt.OldName != opt.NewName {
 		c.add(Change{Kind: KindCluster, Op: OpChanged, Key: "name", Old: opt.OldName, New: opt.NewName, Impact: ReplaceCluster,
-			Reason:    "the resource name (project, region, cluster id) cannot change (" + clusterIdentitySource + "): the cluster is replaced",
+			Reason:    "the resource name (project, region, cluster id) cannot change (" + clusterIdentitySource + "): the whole cluster is replaced",
 			HurtsJobs: hurtsClusterReplaced})
 	}
 	if err := c.compareCluster(old, new); err != nil {
@@ -206,6 +206,7 @@ func (c *comparer) compareCluster(old, new render.Set) error {
 		login = loginPool(ob)
 	}
 	c.comparePools(pools(ob), pools(nb), login)
+	c.comparePoolOrder(poolOrder(ob), poolOrder(nb))
 	of, nf := map[string]string{}, map[string]string{}
 	flatten("", ob, of, skipCluster)
 	flatten("", nb, nf, skipCluster)
@@ -225,7 +226,7 @@ func (c *comparer) compareCluster(old, new render.Set) error {
 		}
 		if f := immutableField(clusterImmutable, k); f != nil {
 			ch.Impact = ReplaceCluster
-			ch.Reason = fmt.Sprintf("%s is immutable (%s): the cluster is replaced", k, f.source)
+			ch.Reason = fmt.Sprintf("%s is immutable (%s): the whole cluster is replaced", k, f.source)
 			ch.HurtsJobs = hurtsClusterReplaced
 		}
 		c.add(ch)
@@ -324,10 +325,10 @@ func (c *comparer) comparePools(old, new map[string]*pool, login string) {
 		o, n := old[id], new[id]
 		switch {
 		case o == nil:
-			c.add(Change{Kind: KindNodePool, Op: OpAdded, Path: id, New: fieldsString(n.fields), Impact: InPlace, Reason: reasonPoolAdded})
+			c.add(Change{Kind: KindNodePool, Op: OpAdded, Path: id, New: fieldsString(n.fields), Impact: ReplaceCluster, Reason: reasonPoolAdded, HurtsJobs: hurtsClusterReplaced})
 			continue
 		case n == nil:
-			c.add(Change{Kind: KindNodePool, Op: OpRemoved, Path: id, Old: fieldsString(o.fields), Impact: InPlace, Reason: reasonPoolRemoved, HurtsJobs: hurtsPoolRemoved})
+			c.add(Change{Kind: KindNodePool, Op: OpRemoved, Path: id, Old: fieldsString(o.fields), Impact: ReplaceCluster, Reason: reasonPoolRemoved, HurtsJobs: hurtsClusterReplaced})
 			continue
 		}
 		for _, k := range unionKeys(o.fields, n.fields) {
@@ -344,13 +345,13 @@ func (c *comparer) comparePools(old, new map[string]*pool, login string) {
 			default:
 				continue
 			}
-			if f := immutableField(poolImmutable, k); f != nil {
-				ch.Impact = ReplacePool
-				ch.Reason = fmt.Sprintf("%s is immutable (%s): the API replaces node pool %s", k, f.source, id)
+			if f := immutableField(poolReplacing, k); f != nil {
+				ch.Impact = ReplaceCluster
+				ch.Reason = fmt.Sprintf("%s of node pool %s forces replacement (%s): the whole cluster is replaced", k, id, f.source)
 				if f.unsure != "" {
 					ch.Reason += "; unsure: " + f.unsure
 				}
-				ch.HurtsJobs = hurtsPoolReplaced
+				ch.HurtsJobs = hurtsClusterReplaced
 			}
 			if k == "scalingSpec.maxNodeCount" && id != login {
 				var from, to int64
@@ -367,6 +368,47 @@ func (c *comparer) comparePools(old, new map[string]*pool, login string) {
 			c.add(ch)
 		}
 	}
+}
+
+// poolOrder is the ids of cluster.json's node pools in list order.
+func poolOrder(body map[string]any) []string {
+	var out []string
+	list, _ := body["nodePools"].([]any)
+	for _, it := range list {
+		obj, _ := it.(map[string]any)
+		id, _ := obj["id"].(string)
+		out = append(out, id)
+	}
+	return out
+}
+
+// comparePoolOrder reports node pools that kept their ids but changed
+// places: the provider compares the list element by element.
+func (c *comparer) comparePoolOrder(old, new []string) {
+	in := func(list []string) map[string]bool {
+		m := map[string]bool{}
+		for _, s := range list {
+			m[s] = true
+		}
+		return m
+	}
+	inOld, inNew := in(old), in(new)
+	var o, n []string
+	for _, id := range old {
+		if inNew[id] {
+			o = append(o, id)
+		}
+	}
+	for _, id := range new {
+		if inOld[id] {
+			n = append(n, id)
+		}
+	}
+	if strings.Join(o, ",") == strings.Join(n, ",") {
+		return
+	}
+	c.add(Change{Kind: KindNodePool, Op: OpChanged, Path: "order", Old: strings.Join(old, ", "), New: strings.Join(new, ", "),
+		Impact: ReplaceCluster, Reason: reasonPoolOrder, HurtsJobs: hurtsClusterReplaced})
 }
 
 // flatten turns JSON into dotted paths and text values. Arrays of scalars

@@ -155,9 +155,6 @@ func TestNoSemanticChange(t *testing.T) {
 			"loginNodePoolId: login", "login_node_pool_id: login"),
 		"explicit API defaults": edit(t, base,
 			"      machineType: n2-standard-4\n", "      machineType: n2-standard-4\n    provisioningModel: ON_DEMAND\n    enablePublicIps: false\n    bootDisk:\n      bootDiskSizeGb: 100\n"),
-		"reordered node pools": edit(t, base,
-			"  - id: cpu\n    machineSpec:\n      machineType: n2-standard-8\n    scalingSpec:\n      minNodeCount: 1\n      maxNodeCount: 4\n    zone: us-central1-b\n", "",
-			"    zone: us-central1-b\norchestratorSpec:", "    zone: us-central1-b\n  - id: cpu\n    machineSpec:\n      machineType: n2-standard-8\n    scalingSpec:\n      minNodeCount: 1\n      maxNodeCount: 4\n    zone: us-central1-b\norchestratorSpec:"),
 	} {
 		t.Run(name, func(t *testing.T) {
 			rep := r.compare(base, spec, "26.05")
@@ -311,25 +308,58 @@ func TestRestartOption(t *testing.T) {
 	}
 }
 
-func TestReplacePool(t *testing.T) {
+// TestPoolFieldReplacesCluster: a ForceNew field inside nodePools[]
+// replaces the whole cluster (pulumi-gcp), not only the pool.
+func TestPoolFieldReplacesCluster(t *testing.T) {
 	r := newRenderer(t)
 	rep := r.compare(base, edit(t, base, "machineType: n2-standard-8", "machineType: n2-standard-16"), "26.05")
-	if got := rep.MaxImpact(); got != ReplacePool {
+	if got := rep.MaxImpact(); got != ReplaceCluster {
 		t.Fatalf("max impact = %v:\n%s", got, text(t, rep))
 	}
 	c := rep.Changes[0]
 	if c.Kind != KindNodePool || c.Path != "cpu" || c.Key != "machineSpec.machineType" || c.Old != "n2-standard-8" || c.New != "n2-standard-16" {
 		t.Errorf("first change = %+v", c)
 	}
-	if c.HurtsJobs == "" || !strings.Contains(c.Reason, "immutable") {
+	if c.HurtsJobs == "" || !strings.Contains(c.Reason, "forces replacement") || !strings.Contains(c.Reason, "the whole cluster is replaced") {
 		t.Errorf("replacement must say why and that it hurts jobs: %+v", c)
 	}
 	// The new machine also changes the nodes' CPUs and memory.
 	if cs := find(rep, KindNode, "CPUs"); len(cs) != 1 || cs[0].Old != "8" || cs[0].New != "16" {
 		t.Errorf("CPUs changes = %+v", cs)
 	}
-	if got := rep.Summary(); !strings.Contains(got, "replaces node pool cpu") {
+	if got := rep.Summary(); !strings.Contains(got, "replaces the whole cluster") {
 		t.Errorf("summary = %q", got)
+	}
+	for _, tt := range []struct{ what, old, new string }{
+		{"provisioningModel", "      machineType: n2-standard-4\n", "      machineType: n2-standard-4\n    provisioningModel: SPOT\n"},
+		{"confidentialInstanceConfig.confidentialInstanceType", "      machineType: n2-standard-4\n", "      machineType: n2-standard-4\n    confidentialInstanceConfig: {confidentialInstanceType: SEV}\n"},
+	} {
+		rep := r.compare(base, edit(t, base, tt.old, tt.new), "26.05")
+		if c := one(t, rep, KindNodePool, tt.what); c.Impact != ReplaceCluster {
+			t.Errorf("%s: %+v", tt.what, c)
+		}
+	}
+	// Mutable pool fields stay in place.
+	rep = r.compare(base, edit(t, base, "maxNodeCount: 4", "maxNodeCount: 6"), "26.05")
+	if c := one(t, rep, KindNodePool, "scalingSpec.maxNodeCount"); c.Impact != InPlace {
+		t.Errorf("scaling: %+v", c)
+	}
+}
+
+// TestReorderedPoolsReplaceCluster: the provider compares nodePools
+// element by element, so a new order replaces the cluster.
+func TestReorderedPoolsReplaceCluster(t *testing.T) {
+	r := newRenderer(t)
+	for name, spec := range map[string]string{
+		"reordered node pools": edit(t, base,
+			"  - id: cpu\n    machineSpec:\n      machineType: n2-standard-8\n    scalingSpec:\n      minNodeCount: 1\n      maxNodeCount: 4\n    zone: us-central1-b\n", "",
+			"    zone: us-central1-b\norchestratorSpec:", "    zone: us-central1-b\n  - id: cpu\n    machineSpec:\n      machineType: n2-standard-8\n    scalingSpec:\n      minNodeCount: 1\n      maxNodeCount: 4\n    zone: us-central1-b\norchestratorSpec:"),
+	} {
+		rep := r.compare(base, spec, "26.05")
+		c := one(t, rep, KindNodePool, "node pool order")
+		if c.Impact != ReplaceCluster || c.Old != "cpu, login" || c.New != "login, cpu" || len(rep.Changes) != 1 {
+			t.Errorf("%s: %+v\n%s", name, c, text(t, rep))
+		}
 	}
 }
 
@@ -343,7 +373,7 @@ func TestReplaceCluster(t *testing.T) {
 	if len(rep.Changes) != 1 {
 		t.Errorf("want 1 change:\n%s", text(t, rep))
 	}
-	if got := rep.Summary(); got != "1 change — replaces the cluster, 1 may hurt running jobs" {
+	if got := rep.Summary(); got != "1 change — replaces the whole cluster, 1 may hurt running jobs" {
 		t.Errorf("summary = %q", got)
 	}
 
@@ -474,7 +504,7 @@ func TestNodePoolAddedAndRemoved(t *testing.T) {
 		"  - id: login\n", "  - id: gpu\n    machineSpec:\n      machineType: n2-standard-16\n    scalingSpec:\n      maxNodeCount: 2\n  - id: login\n",
 		"nodePoolIds: [cpu]\n        config:\n          PriorityTier: \"1\"", "nodePoolIds: [gpu, cpu]\n        config:\n          PriorityTier: \"1\"")
 	rep := r.compare(base, spec, "26.05")
-	if c := one(t, rep, KindNodePool, "node pool gpu"); c.Op != OpAdded || c.Impact != InPlace || c.HurtsJobs != "" {
+	if c := one(t, rep, KindNodePool, "node pool gpu"); c.Op != OpAdded || c.Impact != ReplaceCluster || c.HurtsJobs == "" {
 		t.Errorf("added pool = %+v", c)
 	}
 	if c := one(t, rep, KindPartition, "preempt Nodes"); c.Old != "cpu" || c.New != "gpu,cpu" {
@@ -484,7 +514,7 @@ func TestNodePoolAddedAndRemoved(t *testing.T) {
 	one(t, rep, KindNode, "c-gpu-[0-1]")
 
 	rep = r.compare(spec, base, "26.05")
-	if c := one(t, rep, KindNodePool, "node pool gpu"); c.Op != OpRemoved || c.HurtsJobs == "" {
+	if c := one(t, rep, KindNodePool, "node pool gpu"); c.Op != OpRemoved || c.Impact != ReplaceCluster || c.HurtsJobs == "" {
 		t.Errorf("removed pool = %+v", c)
 	}
 	// Reordering a partition's pools is not a change.
@@ -614,7 +644,7 @@ func TestGoldenMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "representative.md", b.Bytes())
-	if !strings.HasPrefix(b.String(), "**slurmspec: 11 changes — needs scontrol reconfigure, restarts slurmctld, replaces node pool cpu, 5 may hurt running jobs**\n") {
+	if !strings.HasPrefix(b.String(), "**slurmspec: 11 changes — needs scontrol reconfigure, restarts slurmctld, replaces the whole cluster, 5 may hurt running jobs**\n") {
 		t.Errorf("summary line: %s", strings.SplitN(b.String(), "\n", 2)[0])
 	}
 }
@@ -635,7 +665,7 @@ func TestGoldenJSON(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &v); err != nil {
 		t.Fatal(err)
 	}
-	if v.Version != 1 || !v.Changed || v.MaxImpact != ReplacePool || len(v.Changes) != len(rep.Changes) {
+	if v.Version != 1 || !v.Changed || v.MaxImpact != ReplaceCluster || len(v.Changes) != len(rep.Changes) {
 		t.Errorf("decoded = %+v", v)
 	}
 }

@@ -239,7 +239,7 @@ func (r *Report) Summary() string {
 		parts = append(parts, "replaces node pool "+strings.Join(sortedKeys(pools), ", "))
 	}
 	if has[ReplaceCluster] {
-		parts = append(parts, "replaces the cluster")
+		parts = append(parts, "replaces the whole cluster")
 	}
 	if n := r.HurtsJobs(); n > 0 {
 		parts = append(parts, fmt.Sprintf("%d may hurt running jobs", n))

@@ -14,13 +14,18 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/rules"
+
 	"github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumi/driver"
 	"github.com/slurmspec/slurmspec/render/diff"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // Exit codes, as slurmspec's.
@@ -55,8 +60,29 @@ func Main() int {
 	return Run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 }
 
-// Run runs the command line with args and returns the exit code.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+// Run runs the command line with args and returns the exit code. An
+// interrupt (Ctrl-C) stops Pulumi as RunContext describes.
+func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	go func() {
+		select {
+		case <-sig:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return RunContext(ctx, args, stdin, stdout, stderr)
+}
+
+// RunContext runs the command line until ctx ends. When ctx ends during
+// an operation (an interrupt), Pulumi is stopped; an operation already
+// sent to Google Cloud goes on there, and the message printed says how to
+// bring the stack up to date (`slurmspec deploy refresh`).
+func RunContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	e := env{stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {
 		if r := recover(); r != nil {
@@ -64,8 +90,6 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 			code = exitUsage
 		}
 	}()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	root := newRootCmd(e)
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
@@ -86,14 +110,21 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 const rootHelp = `Deploy a cluster spec with Pulumi: the spec is checked exactly as
 ` + "`slurmspec lint`" + ` checks it (a spec with errors is never deployed), turned into
 the cluster resource gcp:vertex/aiModelDevelopmentCluster:AiModelDevelopmentCluster
-(pulumi-gcp ` + model.ProviderVersion + `), and previewed, deployed or destroyed in one
+(pulumi-gcp ` + pulumimodel.ProviderVersion + `), and previewed, deployed or destroyed in one
 Pulumi stack through the Automation API.
 
 Before preview and up, the update's impact is printed: the stack's last
 deployed inputs are rendered and compared with the spec, as ` + "`slurmspec diff`" + `
-does. up refuses, unless --yes is given, a change that replaces the cluster
-or a node pool (fields the API marks immutable) or that Pulumi would
-replace. destroy always needs --yes.
+does. up refuses, unless --yes is given, a change that replaces the whole
+cluster (what pulumi-gcp replaces: a node pool's machine type,
+reservation, provisioning model or id, adding, removing or reordering
+pools, the network, the service account, homeDirectoryStorage) or that
+Pulumi would replace, and prints what would be destroyed. The cluster is
+replaced delete-first (its id is fixed). destroy always needs --yes.
+
+Placeholders (PROJECT_ID, REGION-ZONE, ...) are errors here, not warnings.
+Create, update and delete of the cluster take up to 120 minutes; Ctrl-C
+stops Pulumi but not the operation in Google Cloud: run refresh afterwards.
 
 Needs the pulumi CLI on PATH, a backend (pulumi login, PULUMI_BACKEND_URL or
 --backend), PULUMI_CONFIG_PASSPHRASE for self-managed backends, and Google
@@ -116,7 +147,7 @@ func newRootCmd(e env) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	})
-	root.AddCommand(newOpCmd(e, opPreview), newOpCmd(e, opUp), newOpCmd(e, opDestroy))
+	root.AddCommand(newOpCmd(e, opPreview), newOpCmd(e, opUp), newOpCmd(e, opDestroy), newOpCmd(e, opRefresh))
 	return root
 }
 
@@ -126,18 +157,20 @@ const (
 	opPreview op = "preview"
 	opUp      op = "up"
 	opDestroy op = "destroy"
+	opRefresh op = "refresh"
 )
 
 var opShort = map[op]string{
 	opPreview: "Show what up would change, and the update's impact",
 	opUp:      "Create or update the cluster (--yes to accept replacements)",
 	opDestroy: "Delete the cluster and everything in the stack (needs --yes)",
+	opRefresh: "Read the stack's resources back from Google Cloud (after an interrupted up)",
 }
 
 // flags are every operation's flags.
 type flags struct {
 	spec            pipeline.Options
-	deploy          model.Options
+	deploy          pulumimodel.Options
 	stack           string
 	backend         string
 	secretsProvider string
@@ -164,9 +197,9 @@ func newOpCmd(e env, o op) *cobra.Command {
 	fs.StringVar(&f.backend, "backend", "", "state backend URL (default: $PULUMI_BACKEND_URL, else the pulumi CLI's login)")
 	fs.StringVar(&f.secretsProvider, "secrets-provider", "", "secrets provider of a new stack (default: passphrase for self-managed backends)")
 	fs.StringVar(&f.color, "color", "auto", "colour Pulumi's output: auto, always, never or raw")
-	if o != opPreview {
+	if o == opUp || o == opDestroy {
 		fs.BoolVarP(&f.yes, "yes", "y", false, map[op]string{
-			opUp:      "accept an update that replaces the cluster or a node pool",
+			opUp:      "accept an update that replaces the whole cluster",
 			opDestroy: "really destroy",
 		}[o])
 	}
@@ -187,6 +220,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	if err != nil {
 		return failed("%v", err)
 	}
+	placeholdersAreErrors(res)
 	if len(res.Diags) > 0 {
 		res.Print(e.stderr)
 	}
@@ -207,7 +241,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	if o == opDestroy && !f.yes {
 		return refused("destroy deletes cluster %s and every resource of stack %s: pass --yes", m.ClusterName(), f.stack)
 	}
-	st, err := driver.Open(ctx, m, cfg, o != opDestroy)
+	st, err := driver.Open(ctx, m, cfg, o == opPreview || o == opUp)
 	if err != nil {
 		return failed("%v", err)
 	}
@@ -215,50 +249,158 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	case opDestroy:
 		fmt.Fprintf(e.stdout, "Destroying stack %s: cluster %s\n", f.stack, m.ClusterName())
 		if err := st.Destroy(ctx); err != nil {
-			return failed("destroy failed: %v", err)
+			return interrupted(ctx, e, f, "destroy", failed("destroy failed: %v", err))
 		}
+		return nil
+	case opRefresh:
+		if err := st.Refresh(ctx, m.IDs); err != nil {
+			return failed("refresh failed: %v", err)
+		}
+		adopted, err := st.Adopt(ctx, m.IDs)
+		if err != nil {
+			return failed("%v", err)
+		}
+		if len(adopted) > 0 {
+			fmt.Fprintf(e.stdout, "Imported from Google Cloud: %s\n", strings.Join(adopted, ", "))
+		}
+		fmt.Fprintf(e.stdout, "Stack %s is refreshed from Google Cloud.\n", f.stack)
 		return nil
 	case opPreview:
 		needsYes, reason, err := impact(ctx, e, st, res, m, f.stack)
 		if err != nil {
 			return failed("%v", err)
 		}
-		if _, err := st.Preview(ctx, false); err != nil {
+		plan, err := st.Preview(ctx, false)
+		if err != nil {
 			return failed("preview failed: %v", err)
+		}
+		printPlan(e.stdout, plan)
+		if n := len(plan.Destroys()); n > 0 {
+			needsYes = true
+			reason = join(reason, fmt.Sprintf("Pulumi would replace or delete %s", plural(n, "resource")))
 		}
 		if needsYes {
 			fmt.Fprintf(e.stdout, "up will need --yes: %s\n", reason)
 		}
 		return nil
 	}
+	if unmanaged, err := st.Unmanaged(ctx, m.IDs); err != nil {
+		return failed("%v", err)
+	} else if len(unmanaged) > 0 {
+		return refused("stack %s has the cluster but not %s, which already exist in Google Cloud (the cluster uses them): run `slurmspec deploy refresh` with the same flags to adopt them, or leave out the options that create them", f.stack, strings.Join(unmanaged, ", "))
+	}
 	needsYes, reason, err := impact(ctx, e, st, res, m, f.stack)
 	if err != nil {
 		return failed("%v", err)
 	}
-	if !f.yes {
-		sum, err := st.Preview(ctx, true)
-		if err != nil {
-			return failed("preview failed: %v", err)
-		}
-		if n := sum.Replacements(); n > 0 {
-			needsYes = true
-			reason = join(reason, fmt.Sprintf("Pulumi would replace %s", plural(n, "resource")))
-		}
-		if needsYes {
+	plan, err := st.Preview(ctx, true)
+	if err != nil {
+		return failed("preview failed: %v", err)
+	}
+	if n := len(plan.Destroys()); n > 0 {
+		needsYes = true
+		reason = join(reason, fmt.Sprintf("Pulumi would replace or delete %s", plural(n, "resource")))
+	}
+	if needsYes {
+		printDestroyed(e.stdout, plan, res, m)
+		if !f.yes {
 			return refused("not updating stack %s: %s; pass --yes to accept", f.stack, reason)
 		}
 	}
 	_, changes, err := st.Up(ctx)
 	if err != nil {
-		return failed("up failed: %v", err)
+		return interrupted(ctx, e, f, "up", failed("up failed: %v", err))
 	}
 	fmt.Fprintf(e.stdout, "Stack %s is up: %s\n", f.stack, changeSummary(changes))
 	return nil
 }
 
+// placeholdersAreErrors: a spec that still holds the examples'
+// placeholders (PROJECT_ID, REGION-ZONE, ...) is never deployed, whatever
+// severity the project config gives the rule, and when it is disabled.
+func placeholdersAreErrors(res *pipeline.Result) {
+	found := false
+	for _, d := range res.Diags {
+		found = found || d.Rule == rules.Placeholder.ID
+	}
+	if !found && res.Cluster != nil {
+		res.Diags = append(res.Diags, lint.Run(res.Cluster, []*lint.Rule{rules.Placeholder}, lint.Config{Options: lint.Options{SlurmVersion: res.SlurmVersion}})...).Sort()
+	}
+	for i := range res.Diags {
+		if res.Diags[i].Rule == rules.Placeholder.ID {
+			res.Diags[i].Severity = diag.Error
+		}
+	}
+}
+
+// printPlan writes what Pulumi plans per resource, one line each.
+func printPlan(w io.Writer, plan *driver.Plan) {
+	if len(plan.Steps) == 0 {
+		fmt.Fprintln(w, "Plan: no changes")
+		return
+	}
+	fmt.Fprintln(w, "Plan:")
+	for _, s := range plan.Steps {
+		line := fmt.Sprintf("  %s %s (%s)", s.Op, s.Name, s.Type)
+		if s.Op == apitype.OpReplace {
+			how := "create the new one, then delete the old one"
+			if s.DeleteFirst {
+				how = "delete first, then create"
+			}
+			line += ": " + how
+			if len(s.Keys) > 0 {
+				line += "; because of " + strings.Join(s.Keys, ", ")
+			}
+		}
+		fmt.Fprintln(w, line)
+	}
+}
+
+// printDestroyed says what a replacement or deletion destroys.
+func printDestroyed(w io.Writer, plan *driver.Plan, res *pipeline.Result, m *pulumimodel.Model) {
+	d := plan.Destroys()
+	if len(d) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "This update destroys:")
+	for _, s := range d {
+		verb := "deleted"
+		if s.Op == apitype.OpReplace {
+			verb = "deleted and created again"
+		}
+		what := s.Name
+		if s.Type == pulumimodel.ClusterType {
+			var pools []string
+			for _, p := range res.Cluster.NodePools {
+				pools = append(pools, p.ID.Value)
+			}
+			what = fmt.Sprintf("cluster %s with every node of node pools %s, every running and pending job, and Slurm's state (accounting, job history)", m.ClusterName(), strings.Join(pools, ", "))
+		}
+		fmt.Fprintf(w, "  %s: %s\n", what, verb)
+	}
+	fmt.Fprintln(w)
+}
+
+// interrupted adds, when ctx ended (Ctrl-C), what happened to an
+// operation under way and how to recover the stack.
+func interrupted(ctx context.Context, e env, f *flags, what string, err error) error {
+	if ctx.Err() == nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, `slurmspec-deploy: %s interrupted. Pulumi has stopped, but an operation it had already
+sent to Google Cloud goes on there: creating, updating or deleting the cluster takes
+up to 120 minutes and cannot be cancelled. The stack may record it as pending.
+When it has finished (the cluster's state in the Google Cloud console
+shows it), bring the stack up to date:
+  slurmspec deploy refresh --stack %s FILE   # reads the cluster back, imports a pending create
+and run slurmspec deploy %s again.
+`, what, f.stack, what)
+	return &exitError{code: exitUsage, msg: fmt.Sprintf("%s interrupted", what)}
+}
+
 // impact prints what the update does to the deployed cluster, and says
 // whether it replaces something (so that up needs --yes).
-func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, m *model.Model, stack string) (needsYes bool, reason string, err error) {
+func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, m *pulumimodel.Model, stack string) (needsYes bool, reason string, err error) {
 	inputs, found, err := st.Deployed(ctx)
 	if err != nil {
 		return false, "", err

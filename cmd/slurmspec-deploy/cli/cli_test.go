@@ -18,7 +18,14 @@ func fakePulumi(t *testing.T) {
 }
 
 func TestRefusals(t *testing.T) {
-	const spec = "../../../examples/a4-training.yaml"
+	spec, err := filepath.Abs("../../../examples/a4-training.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seed, err := filepath.Abs("../../../examples/seed.jsonc")
+	if err != nil {
+		t.Fatal(err)
+	}
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
 	data, err := os.ReadFile(spec)
 	if err != nil {
@@ -38,6 +45,17 @@ func TestRefusals(t *testing.T) {
 		{name: "no file", args: []string{"up", "--stack", "s"}, code: 2, want: "accepts 1 arg(s)"},
 		{name: "lint errors", args: []string{"up", "--stack", "s", bad}, code: 1, want: "bad.yaml: not deployed: 1 error"},
 		{name: "lint errors preview", args: []string{"preview", "--stack", "s", bad}, code: 1, want: "not deployed"},
+		// The seed holds the docs' placeholders: a warning for lint, an
+		// error for deploy, even when the project config lowers it.
+		{name: "placeholders", args: []string{"preview", "--stack", "s", seed}, code: 1, want: "error: orchestratorSpec.slurmSpec.homeDirectoryStorage still holds the placeholder"},
+		{name: "placeholders with config", setup: func(t *testing.T) {
+			dir := t.TempDir()
+			if err := os.WriteFile(filepath.Join(dir, ".slurmspec.yaml"), []byte("severity: {placeholder: info}\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(dir)
+		}, args: []string{"up", "--stack", "s", seed}, code: 1, want: "error: orchestratorSpec.slurmSpec.homeDirectoryStorage still holds the placeholder"},
+		{name: "placeholders disabled", args: []string{"up", "--stack", "s", "--disable", "placeholder", seed}, code: 1, want: "error: orchestratorSpec.slurmSpec.homeDirectoryStorage still holds the placeholder"},
 		{name: "filestore option alone", args: []string{"up", "--stack", "s", "--filestore-tier", "ZONAL", spec}, code: 2, want: "need --create-home-filestore"},
 		{name: "destroy without --yes", args: []string{"destroy", "--stack", "s", spec}, code: 1, want: "destroy deletes cluster projects/acme-ml-prod/locations/us-central1/modelDevelopmentClusters/train and every resource of stack s: pass --yes"},
 		{name: "no pulumi CLI", setup: func(t *testing.T) { t.Setenv("PATH", t.TempDir()) },

@@ -11,11 +11,11 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
-	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
 	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // deploy runs slurmspec-deploy in process.
@@ -34,6 +34,30 @@ func mustContain(t *testing.T, what, got string, want ...string) {
 		}
 	}
 }
+
+// stripped drops the reserved "__" keys a bridged provider's Check adds
+// (the engine passes checked inputs on to Create and Update).
+func stripped(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		for k, e := range v {
+			if !strings.HasPrefix(k, "__") {
+				out[k] = stripped(e)
+			}
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = stripped(e)
+		}
+		return out
+	}
+	return v
+}
+
+func strippedMap(m map[string]any) map[string]any { return stripped(m).(map[string]any) }
 
 // applied returns the calls that changed something (not previews).
 func applied(calls []fakegcp.Call) []fakegcp.Call {
@@ -56,7 +80,7 @@ func ops(calls []fakegcp.Call) string {
 
 // expectedInputs is what the provider must receive for a resource of the
 // spec's model: the model's inputs as the engine delivers them (JSON).
-func expectedInputs(t *testing.T, file string, opt model.Options, resource string) (map[string]any, *model.Model) {
+func expectedInputs(t *testing.T, file string, opt pulumimodel.Options, resource string) (map[string]any, *pulumimodel.Model) {
 	t.Helper()
 	r, err := pipeline.Analyse(file, pipeline.Options{})
 	if err != nil || r.Failed() {
@@ -68,8 +92,8 @@ func expectedInputs(t *testing.T, file string, opt model.Options, resource strin
 	}
 	// The only reference is homeDirectoryStorage to the Filestore
 	// instance's id, which is the name the spec gives.
-	in := model.Resolve(m.Resource(resource).Inputs, func(ref model.Ref) any {
-		if ref != (model.Ref{Resource: model.FilestoreResource, Property: "id"}) {
+	in := pulumimodel.Resolve(m.Resource(resource).Inputs, func(ref pulumimodel.Ref) any {
+		if ref != (pulumimodel.Ref{Resource: pulumimodel.FilestoreResource, Property: "id"}) {
 			t.Fatalf("unexpected reference %s", ref)
 		}
 		return r.Cluster.Slurm.HomeDirectoryStorage.Value
@@ -112,7 +136,7 @@ func copyExample(t *testing.T, dir string) string {
 	return spec
 }
 
-func renderYAML(t *testing.T, spec, dir string, opt model.Options) {
+func renderYAML(t *testing.T, spec, dir string, opt pulumimodel.Options) {
 	t.Helper()
 	r, err := pipeline.Analyse(spec, pipeline.Options{})
 	if err != nil || r.Failed() {
@@ -141,7 +165,7 @@ func TestEndToEnd(t *testing.T) {
 	start := time.Now()
 	dir := t.TempDir()
 	spec := copyExample(t, dir)
-	wantCluster, m := expectedInputs(t, spec, model.Options{}, model.ClusterResource)
+	wantCluster, m := expectedInputs(t, spec, pulumimodel.Options{}, pulumimodel.ClusterResource)
 	var goCreated map[string]any
 
 	t.Run("go-program", func(t *testing.T) {
@@ -162,18 +186,21 @@ func TestEndToEnd(t *testing.T) {
 		}
 		mustContain(t, "up output", out, "Stack e2e is up: 2 create", `"`+m.ClusterName()+`"`, `loginNodePool       : "login"`)
 		a := applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Create" || a[0].Type != model.ClusterType || a[0].Name != model.ClusterResource {
+		if len(a) != 1 || a[0].Method != "Create" || a[0].Type != pulumimodel.ClusterType || a[0].Name != pulumimodel.ClusterResource {
 			t.Fatalf("up: provider calls %s, want Create cluster", ops(a))
 		}
-		if !reflect.DeepEqual(a[0].Inputs, wantCluster) {
-			t.Errorf("the provider received\n%v\nwant\n%v", a[0].Inputs, wantCluster)
+		if a[0].Inputs["__defaults"] == nil {
+			t.Error("the engine did not pass the checked inputs (with __defaults) to Create")
 		}
-		goCreated = a[0].Inputs
+		if got := strippedMap(a[0].Inputs); !reflect.DeepEqual(got, wantCluster) {
+			t.Errorf("the provider received\n%v\nwant\n%v", got, wantCluster)
+		}
+		goCreated = strippedMap(a[0].Inputs)
 
 		// The rendered YAML project, run against the stack the Go program
 		// deployed, changes nothing: both send the same inputs.
 		same := filepath.Join(dir, "yaml-same")
-		renderYAML(t, spec, same, model.Options{})
+		renderYAML(t, spec, same, pulumimodel.Options{})
 		mark = env.Mark(t)
 		env.Pulumi(t, same, "preview", "--stack", "e2e", "--expect-no-changes")
 		if a := applied(env.Since(t, mark)); len(a) != 0 {
@@ -185,7 +212,9 @@ func TestEndToEnd(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("second up: exit %d\n%s\n%s", code, out, errOut)
 		}
-		mustContain(t, "second up output", out, "no changes", "Stack e2e is up: 2 same")
+		// The deployed inputs read back from state (with __defaults) give
+		// a known impact: no changes.
+		mustContain(t, "second up output", out, "Update impact on stack e2e", "slurmspec: no changes", "Stack e2e is up: 2 same")
 		if a := applied(env.Since(t, mark)); len(a) != 0 {
 			t.Errorf("second up is not a no-op: %s", ops(a))
 		}
@@ -198,7 +227,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 		mustContain(t, "partition change output", out, "partition train MaxTime", "7-00:00:00 -> 5-00:00:00", "Stack e2e is up: 1 same, 1 update")
 		a = applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != model.ClusterResource {
+		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != pulumimodel.ClusterResource {
 			t.Fatalf("partition change: provider calls %s, want Update cluster", ops(a))
 		}
 		if got := partitionConfig(a[0].Inputs, 0)["MaxTime"]; got != "5-00:00:00" {
@@ -213,14 +242,18 @@ func TestEndToEnd(t *testing.T) {
 			}
 		}
 
+		// A pool's machine type is ForceNew inside nodePools[]: the
+		// provider replaces the whole cluster, delete first (its id is
+		// fixed; created first, the new one would collide).
 		edit(t, spec, "machineType: n2-standard-8", "machineType: n2-standard-16")
 		mark = env.Mark(t)
 		code, out, errOut = deploy(t, "up", "--stack", "e2e", spec)
 		if code != 1 {
 			t.Fatalf("machine type change without --yes: exit %d, want 1\n%s\n%s", code, out, errOut)
 		}
-		mustContain(t, "machine type change output", out, "replace-pool", "node pool login machineSpec.machineType", "n2-standard-8 -> n2-standard-16")
-		mustContain(t, "machine type change error", errOut, "replaces node pool login", "pass --yes")
+		mustContain(t, "machine type change output", out, "replace-cluster", "node pool login machineSpec.machineType", "n2-standard-8 -> n2-standard-16",
+			"This update destroys:", "cluster "+m.ClusterName()+" with every node of node pools a4, login", "deleted and created again")
+		mustContain(t, "machine type change error", errOut, "replaces the whole cluster", "Pulumi would replace or delete 1 resource", "pass --yes")
 		if a := applied(env.Since(t, mark)); len(a) != 0 {
 			t.Errorf("a refused up changed something: %s", ops(a))
 		}
@@ -231,11 +264,11 @@ func TestEndToEnd(t *testing.T) {
 			t.Fatalf("machine type change with --yes: exit %d\n%s\n%s", code, out, errOut)
 		}
 		a = applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Update" {
-			t.Fatalf("machine type change: provider calls %s, want Update cluster", ops(a))
+		if ops(a) != "Delete cluster, Create cluster" {
+			t.Fatalf("machine type change: provider calls %s, want Delete cluster, Create cluster", ops(a))
 		}
-		if got := a[0].Inputs["nodePools"].([]any)[1].(map[string]any)["machineSpec"].(map[string]any)["machineType"]; got != "n2-standard-16" {
-			t.Errorf("updated login machine type = %v", got)
+		if got := a[1].Inputs["nodePools"].([]any)[1].(map[string]any)["machineSpec"].(map[string]any)["machineType"]; got != "n2-standard-16" {
+			t.Errorf("created login machine type = %v", got)
 		}
 
 		code, _, errOut = deploy(t, "destroy", "--stack", "e2e", spec)
@@ -247,7 +280,7 @@ func TestEndToEnd(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("destroy: exit %d\n%s\n%s", code, out, errOut)
 		}
-		if a := applied(env.Since(t, mark)); len(a) != 1 || a[0].Method != "Delete" || a[0].Type != model.ClusterType {
+		if a := applied(env.Since(t, mark)); len(a) != 1 || a[0].Method != "Delete" || a[0].Type != pulumimodel.ClusterType {
 			t.Errorf("destroy: provider calls %s, want Delete cluster", ops(a))
 		}
 	})
@@ -255,7 +288,7 @@ func TestEndToEnd(t *testing.T) {
 	t.Run("yaml-project", func(t *testing.T) {
 		ydir := filepath.Join(dir, "yaml")
 		yspec := copyExample(t, t.TempDir())
-		opt := model.Options{CreateHomeFilestore: true}
+		opt := pulumimodel.Options{CreateHomeFilestore: true}
 		renderYAML(t, yspec, ydir, opt)
 		env.Pulumi(t, ydir, "stack", "init", "yaml")
 
@@ -268,18 +301,18 @@ func TestEndToEnd(t *testing.T) {
 		mark = env.Mark(t)
 		env.Pulumi(t, ydir, "up", "--yes")
 		a := applied(env.Since(t, mark))
-		if len(a) != 2 || a[0].Name != model.FilestoreResource || a[1].Name != model.ClusterResource || a[0].Method != "Create" || a[1].Method != "Create" {
+		if len(a) != 2 || a[0].Name != pulumimodel.FilestoreResource || a[1].Name != pulumimodel.ClusterResource || a[0].Method != "Create" || a[1].Method != "Create" {
 			t.Fatalf("up: provider calls %s, want Create homeFilestore, Create cluster", ops(a))
 		}
-		wantFS, _ := expectedInputs(t, yspec, opt, model.FilestoreResource)
-		if !reflect.DeepEqual(a[0].Inputs, wantFS) {
-			t.Errorf("Filestore inputs\n%v\nwant\n%v", a[0].Inputs, wantFS)
+		wantFS, _ := expectedInputs(t, yspec, opt, pulumimodel.FilestoreResource)
+		if got := strippedMap(a[0].Inputs); !reflect.DeepEqual(got, wantFS) {
+			t.Errorf("Filestore inputs\n%v\nwant\n%v", got, wantFS)
 		}
-		if goCreated != nil && !reflect.DeepEqual(a[1].Inputs, goCreated) {
-			t.Errorf("the YAML project created the cluster with\n%v\nthe Go program with\n%v", a[1].Inputs, goCreated)
+		if got := strippedMap(a[1].Inputs); goCreated != nil && !reflect.DeepEqual(got, goCreated) {
+			t.Errorf("the YAML project created the cluster with\n%v\nthe Go program with\n%v", got, goCreated)
 		}
-		if !reflect.DeepEqual(a[1].Inputs, wantCluster) {
-			t.Errorf("cluster inputs\n%v\nwant\n%v", a[1].Inputs, wantCluster)
+		if got := strippedMap(a[1].Inputs); !reflect.DeepEqual(got, wantCluster) {
+			t.Errorf("cluster inputs\n%v\nwant\n%v", got, wantCluster)
 		}
 		scripts := a[1].Inputs["orchestratorSpec"].(map[string]any)["slurmSpec"].(map[string]any)["epilogBashScripts"]
 		if !strings.Contains(scripts.([]any)[0].(string), `"/tmp/job-${SLURM_JOB_ID:?}"`) {
@@ -297,7 +330,7 @@ func TestEndToEnd(t *testing.T) {
 		mark = env.Mark(t)
 		env.Pulumi(t, ydir, "up", "--yes")
 		a = applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != model.ClusterResource {
+		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != pulumimodel.ClusterResource {
 			t.Fatalf("partition change: provider calls %s, want Update cluster", ops(a))
 		}
 		if got := partitionConfig(a[0].Inputs, 1)["PriorityTier"]; got != "2" {

@@ -6,9 +6,9 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
@@ -31,7 +31,7 @@ func newRenderCmd(e env) *cobra.Command {
 		f     specFlags
 		out   string
 		check bool
-		dopt  model.Options
+		dopt  pulumimodel.Options
 	)
 	cmd := &cobra.Command{
 		Use:   "render FILE -o DIR",

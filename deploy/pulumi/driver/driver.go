@@ -17,8 +17,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
+	"github.com/pulumi/pulumi/sdk/v3/go/auto/events"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optpreview"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optup"
@@ -26,8 +28,8 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/tokens"
 	"github.com/pulumi/pulumi/sdk/v3/go/common/workspace"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
 	deploypulumi "github.com/slurmspec/slurmspec/deploy/pulumi"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // Config selects the stack and where output goes.
@@ -55,14 +57,14 @@ var ErrNoBackend = errors.New("no Pulumi backend: run `pulumi login` (Pulumi Clo
 
 // Stack is one stack of a cluster's program.
 type Stack struct {
-	m     *model.Model
+	m     *pulumimodel.Model
 	cfg   Config
 	stack auto.Stack
 }
 
 // Open checks the prerequisites and opens the stack of m: it is created
 // when create is true and it does not exist yet.
-func Open(ctx context.Context, m *model.Model, cfg Config, create bool) (*Stack, error) {
+func Open(ctx context.Context, m *pulumimodel.Model, cfg Config, create bool) (*Stack, error) {
 	cmd, err := CLI()
 	if err != nil {
 		return nil, err
@@ -254,7 +256,7 @@ func (s *Stack) Deployed(ctx context.Context) (inputs map[string]any, found bool
 		return nil, false, fmt.Errorf("reading stack %s's state: %w", s.cfg.Stack, err)
 	}
 	for _, r := range d.Resources {
-		if string(r.Type) == model.ClusterType && r.Custom && !r.Delete {
+		if string(r.Type) == pulumimodel.ClusterType && r.Custom && !r.Delete {
 			return r.Inputs, true, nil
 		}
 	}
@@ -281,21 +283,43 @@ func (c ChangeSummary) Changes() int {
 }
 
 // Preview runs a preview; quiet leaves out the progress.
-func (s *Stack) Preview(ctx context.Context, quiet bool) (ChangeSummary, error) {
-	opts := []optpreview.Option{optpreview.Color(s.color())}
+func (s *Stack) Preview(ctx context.Context, quiet bool) (*Plan, error) {
+	ch := make(chan events.EngineEvent)
+	done := make(chan []apitype.StepEventMetadata)
+	go func() {
+		var evs []apitype.StepEventMetadata
+		for e := range ch {
+			if e.ResourcePreEvent != nil {
+				evs = append(evs, e.ResourcePreEvent.Metadata)
+			}
+		}
+		done <- evs
+	}()
+	opts := []optpreview.Option{optpreview.Color(s.color()), optpreview.EventStreams(ch)}
 	if quiet {
 		opts = append(opts, optpreview.SuppressProgress())
 	} else {
 		opts = append(opts, optpreview.ProgressStreams(s.cfg.Stdout), optpreview.ErrorProgressStreams(s.cfg.Stderr))
 	}
 	res, err := s.stack.Preview(ctx, opts...)
+	var evs []apitype.StepEventMetadata
+	if err == nil {
+		evs = <-done
+	} else {
+		// The Automation API does not close the stream when it fails
+		// before the CLI runs.
+		select {
+		case evs = <-done:
+		case <-time.After(2 * time.Second):
+		}
+	}
 	if err != nil && !quiet {
 		return nil, streamed(err)
 	}
 	if err != nil {
 		return nil, Explain(err)
 	}
-	return ChangeSummary(res.ChangeSummary), nil
+	return &Plan{Summary: ChangeSummary(res.ChangeSummary), Steps: FoldSteps(evs)}, nil
 }
 
 // Up deploys the program and returns the stack outputs.

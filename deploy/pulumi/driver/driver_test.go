@@ -4,8 +4,11 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 )
 
 func TestCheckBackend(t *testing.T) {
@@ -55,5 +58,31 @@ func TestStreamedErrorIsShort(t *testing.T) {
 	var ce *CredentialsError
 	if !errors.As(err, &ce) || strings.Contains(err.Error(), "stdout:") || !strings.Contains(err.Error(), "failed to run update: exit status 255 (Pulumi's output is above)") {
 		t.Errorf("streamed = %v", err)
+	}
+}
+
+// TestSteps: the engine's step events fold into one step per resource,
+// and the order of a replacement's steps tells whether it deletes first.
+func TestSteps(t *testing.T) {
+	const c = "urn:pulumi:s::p::gcp:vertex/aiModelDevelopmentCluster:AiModelDevelopmentCluster::cluster"
+	const n = "urn:pulumi:s::p::gcp:compute/network:Network::network"
+	ev := func(op apitype.OpType, urn string) apitype.StepEventMetadata {
+		return apitype.StepEventMetadata{Op: op, URN: urn, Type: urn[strings.LastIndex(urn[:strings.LastIndex(urn, "::")], "::")+2 : strings.LastIndex(urn, "::")]}
+	}
+	got := FoldSteps([]apitype.StepEventMetadata{
+		ev(apitype.OpSame, "urn:pulumi:s::p::pulumi:pulumi:Stack::p-s"),
+		ev(apitype.OpDeleteReplaced, c), ev(apitype.OpReplace, c), ev(apitype.OpCreateReplacement, c),
+		ev(apitype.OpCreateReplacement, n), ev(apitype.OpReplace, n), ev(apitype.OpDeleteReplaced, n),
+	})
+	want := []Step{
+		{Name: "cluster", Type: "gcp:vertex/aiModelDevelopmentCluster:AiModelDevelopmentCluster", Op: apitype.OpReplace, DeleteFirst: true},
+		{Name: "network", Type: "gcp:compute/network:Network", Op: apitype.OpReplace},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("steps\n%+v\nwant\n%+v", got, want)
+	}
+	p := &Plan{Steps: got}
+	if len(p.Destroys()) != 2 || p.Step("cluster") == nil || p.Step("nat") != nil {
+		t.Errorf("plan %+v", p)
 	}
 }

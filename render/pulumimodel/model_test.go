@@ -1,4 +1,4 @@
-package model_test
+package pulumimodel_test
 
 import (
 	"encoding/json"
@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/deploy/model"
 	"github.com/slurmspec/slurmspec/deploy/pipeline"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
@@ -26,7 +26,8 @@ func analyse(t *testing.T, file string, opt pipeline.Options) *pipeline.Result {
 }
 
 // TestArgsCoverSchema checks that the provider input types know every
-// field of the spec schema and nothing else (besides the identity inputs),
+// field of the spec schema, under the provider's name, and nothing else
+// (besides the identity and client-side inputs),
 // so a field added to the schema cannot be rejected or dropped on deploy.
 func TestArgsCoverSchema(t *testing.T) {
 	data, err := schema.JSONSchema()
@@ -47,10 +48,15 @@ func TestArgsCoverSchema(t *testing.T) {
 	if len(fromSchema) < 40 {
 		t.Fatalf("found only %d fields in the JSON Schema: the walk is broken", len(fromSchema))
 	}
+	fromProvider := map[string]bool{}
+	walkType(reflect.TypeOf(pulumimodel.ClusterArgs{}), "", fromProvider)
+	// The identity and client-side inputs are not in the request body.
+	for _, k := range []string{"project", "region", "modelDevelopmentClusterId", "deletionPolicy"} {
+		delete(fromProvider, k)
+	}
 	fromArgs := map[string]bool{}
-	walkType(reflect.TypeOf(model.ClusterArgs{}), "", fromArgs)
-	for _, k := range []string{"project", "region", "modelDevelopmentClusterId"} {
-		delete(fromArgs, k)
+	for k := range fromProvider {
+		fromArgs[pulumimodel.RESTPath(k)] = true
 	}
 	if got, want := keys(fromArgs), keys(fromSchema); !reflect.DeepEqual(got, want) {
 		t.Errorf("ClusterArgs fields differ from the spec schema's:\nonly in ClusterArgs: %v\nonly in the schema:  %v", minus(fromArgs, fromSchema), minus(fromSchema, fromArgs))
@@ -146,11 +152,11 @@ func minus(a, b map[string]bool) []string {
 func TestSpecFromInputsRoundTrip(t *testing.T) {
 	for _, file := range []string{"../../examples/seed.jsonc", "../../examples/a4-training.yaml"} {
 		r := analyse(t, file, pipeline.Options{})
-		m, err := pipeline.Model(r.Cluster, model.Options{})
+		m, err := pipeline.Model(r.Cluster, pulumimodel.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		inputs := m.Resource(model.ClusterResource).Inputs
+		inputs := m.Resource(pulumimodel.ClusterResource).Inputs
 		// The state holds JSON: numbers come back as float64.
 		data, _ := json.Marshal(inputs)
 		var recorded map[string]any
@@ -180,15 +186,19 @@ func TestNewErrors(t *testing.T) {
 	for _, tt := range []struct {
 		name string
 		r    *pipeline.Result
-		opt  model.Options
+		opt  pulumimodel.Options
 		want string
 	}{
-		{"placeholder location", seed, model.Options{CreateHomeFilestore: true}, `lives in a zone, but homeDirectoryStorage "projects/PROJECT_ID/locations/REGION-ZONE/instances/FILESTORE_INSTANCE_ID" names location "REGION-ZONE"`},
-		{"bad tier", a4, model.Options{CreateHomeFilestore: true, FilestoreTier: "GOLD"}, `--filestore-tier "GOLD": want one of BASIC_HDD, BASIC_SSD, ENTERPRISE, HIGH_SCALE_SSD, REGIONAL, ZONAL`},
-		{"too small", a4, model.Options{CreateHomeFilestore: true, FilestoreCapacityGb: 1024}, "--filestore-capacity-gb 1024: the BASIC_SSD tier needs at least 2560 GiB"},
-		{"regional tier in a zone", a4, model.Options{CreateHomeFilestore: true, FilestoreTier: "REGIONAL"}, "a REGIONAL instance lives in a region"},
-		{"bad share", a4, model.Options{CreateHomeFilestore: true, FilestoreShare: "Home"}, `--filestore-share "Home"`},
-		{"options without create", a4, model.Options{FilestoreTier: "ZONAL"}, "need --create-home-filestore"},
+		{"placeholder location", seed, pulumimodel.Options{CreateHomeFilestore: true}, `lives in a zone, but homeDirectoryStorage "projects/PROJECT_ID/locations/REGION-ZONE/instances/FILESTORE_INSTANCE_ID" names location "REGION-ZONE"`},
+		{"bad tier", a4, pulumimodel.Options{CreateHomeFilestore: true, FilestoreTier: "GOLD"}, `--filestore-tier "GOLD": want one of BASIC_HDD, BASIC_SSD, ENTERPRISE, HIGH_SCALE_SSD, REGIONAL, ZONAL`},
+		{"too small", a4, pulumimodel.Options{CreateHomeFilestore: true, FilestoreCapacityGb: 1024}, "--filestore-capacity-gb 1024: the BASIC_SSD tier needs at least 2560 GiB"},
+		{"regional tier in a zone", a4, pulumimodel.Options{CreateHomeFilestore: true, FilestoreTier: "REGIONAL"}, "a REGIONAL instance lives in a region"},
+		{"bad share", a4, pulumimodel.Options{CreateHomeFilestore: true, FilestoreShare: "Home"}, `--filestore-share "Home"`},
+		{"options without create", a4, pulumimodel.Options{FilestoreTier: "ZONAL"}, "need --create-home-filestore"},
+		{"network without subnetwork", seed, pulumimodel.Options{CreateNetwork: true}, "--create-network: the spec needs network.subnetwork"},
+		{"bad range", a4, pulumimodel.Options{CreateNetwork: true, SubnetCIDR: "10.0.0.1/16"}, "--subnet-cidr \"10.0.0.1/16\": want an IPv4 range"},
+		{"range without network", a4, pulumimodel.Options{SubnetCIDR: "10.1.0.0/16"}, "--subnet-cidr needs --create-network"},
+		{"no service account", a4, pulumimodel.Options{CreateServiceAccount: true}, "--create-service-account: the spec needs runtimeSpec.serviceAccount"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := pipeline.Model(tt.r.Cluster, tt.opt)
@@ -201,14 +211,14 @@ func TestNewErrors(t *testing.T) {
 	// A pool in another zone than the instance.
 	other := analyse(t, "../../examples/a4-training.yaml", pipeline.Options{})
 	other.Cluster.NodePools[1].Zone.Value = "us-central1-c"
-	if _, err := pipeline.Model(other.Cluster, model.Options{CreateHomeFilestore: true}); err == nil || !strings.Contains(err.Error(), `node pool "login" is in zone us-central1-c`) {
+	if _, err := pipeline.Model(other.Cluster, pulumimodel.Options{CreateHomeFilestore: true}); err == nil || !strings.Contains(err.Error(), `node pool "login" is in zone us-central1-c`) {
 		t.Errorf("zone mismatch: error %v", err)
 	}
 
 	// No identity.
 	noID := analyse(t, "../../examples/a4-training.yaml", pipeline.Options{})
 	noID.Cluster.Project.Value = ""
-	if _, err := pipeline.Model(noID.Cluster, model.Options{}); !errors.Is(err, model.ErrIdentity) {
+	if _, err := pipeline.Model(noID.Cluster, pulumimodel.Options{}); !errors.Is(err, pulumimodel.ErrIdentity) {
 		t.Errorf("no project: error %v, want ErrIdentity", err)
 	}
 }

@@ -1,10 +1,13 @@
-package model
+package pulumimodel
 
 // The input types of the resources, written against the pulumi-gcp
 // provider's schema (10.x), whose Go SDK is not available here. The field
-// names are the API's camelCase names: the provider keeps them, adds the
-// identity (project, region, modelDevelopmentClusterId), keeps nested
-// objects as objects and config maps as maps. The types are used to check
+// names are the API's camelCase names, except where the bridge renamed
+// them (PulumiNames); the provider adds the identity (project, region,
+// modelDevelopmentClusterId) and deletionPolicy, keeps nested objects as
+// objects and config maps as maps. A conformance test in
+// deploy/pulumitest/fakegcp compares them with a hand-written description
+// of the real provider. The types are used to check
 // a request body field by field before anything is registered (an unknown
 // field is an error, never silently dropped) and to describe the inputs to
 // the test double of the provider.
@@ -12,11 +15,11 @@ package model
 // ClusterArgs are the inputs of
 // gcp:vertex/aiModelDevelopmentCluster:AiModelDevelopmentCluster.
 type ClusterArgs struct {
-	Project                   string                     `json:"project" schema:"required"`
-	Region                    string                     `json:"region" schema:"required"`
+	Project                   string                     `json:"project"`
+	Region                    string                     `json:"region"`
 	ModelDevelopmentClusterID string                     `json:"modelDevelopmentClusterId" schema:"required"`
 	DisplayName               string                     `json:"displayName,omitempty"`
-	Description               string                     `json:"description,omitempty"`
+	DeletionPolicy            string                     `json:"deletionPolicy,omitempty"`
 	Labels                    map[string]string          `json:"labels,omitempty"`
 	Network                   *ClusterNetwork            `json:"network,omitempty"`
 	RuntimeSpec               *ClusterRuntimeSpec        `json:"runtimeSpec,omitempty"`
@@ -42,7 +45,7 @@ type ClusterNodePool struct {
 	MachineSpec                *ClusterNodePoolMachineSpec        `json:"machineSpec" schema:"required"`
 	ProvisioningModel          string                             `json:"provisioningModel,omitempty"`
 	FlexStartMaxDuration       string                             `json:"flexStartMaxDuration,omitempty"`
-	ScalingSpec                *ClusterNodePoolScalingSpec        `json:"scalingSpec" schema:"required"`
+	ScalingSpec                *ClusterNodePoolScalingSpec        `json:"scalingSpec,omitempty"`
 	BootDisk                   *ClusterNodePoolBootDisk           `json:"bootDisk,omitempty"`
 	EnablePublicIps            *bool                              `json:"enablePublicIps,omitempty"`
 	Filestores                 []string                           `json:"filestores,omitempty"`
@@ -57,22 +60,19 @@ type ClusterNodePool struct {
 // ClusterNodePoolMachineSpec is nodePools[].machineSpec.
 type ClusterNodePoolMachineSpec struct {
 	MachineType         string                              `json:"machineType" schema:"required"`
-	AcceleratorType     string                              `json:"acceleratorType,omitempty"`
-	AcceleratorCount    *int64                              `json:"acceleratorCount,omitempty"`
 	ReservationAffinity *ClusterNodePoolReservationAffinity `json:"reservationAffinity,omitempty"`
 }
 
 // ClusterNodePoolReservationAffinity is machineSpec.reservationAffinity.
 type ClusterNodePoolReservationAffinity struct {
 	ReservationAffinityType string   `json:"reservationAffinityType" schema:"required"`
-	Key                     string   `json:"key,omitempty"`
 	Values                  []string `json:"values,omitempty"`
 }
 
 // ClusterNodePoolScalingSpec is nodePools[].scalingSpec.
 type ClusterNodePoolScalingSpec struct {
 	MinNodeCount *int64 `json:"minNodeCount,omitempty"`
-	MaxNodeCount *int64 `json:"maxNodeCount" schema:"required"`
+	MaxNodeCount *int64 `json:"maxNodeCount,omitempty"`
 }
 
 // ClusterNodePoolBootDisk is nodePools[].bootDisk.
@@ -95,7 +95,7 @@ type ClusterOrchestratorSpec struct {
 type ClusterSlurmSpec struct {
 	HomeDirectoryStorage string                  `json:"homeDirectoryStorage" schema:"required"`
 	LoginNodePoolID      string                  `json:"loginNodePoolId" schema:"required"`
-	Partitions           []ClusterSlurmPartition `json:"partitions" schema:"required"`
+	Partitions           []ClusterSlurmPartition `json:"partitions,omitempty"`
 	DefaultPartitionID   string                  `json:"defaultPartitionId,omitempty"`
 	Config               map[string]string       `json:"config,omitempty"`
 	NodeSets             []ClusterSlurmNodeSet   `json:"nodeSets,omitempty"`
@@ -116,11 +116,12 @@ type ClusterSlurmNodeSet struct {
 	Config     map[string]string `json:"config,omitempty"`
 }
 
-// ClusterLustreExportConfig is lustreExportConfig.
+// ClusterLustreExportConfig is lustreExportConfig. The bridge pluralises
+// list names: the API's daysOfWeek is the provider's daysOfWeeks.
 type ClusterLustreExportConfig struct {
 	DestinationBucket string                  `json:"destinationBucket" schema:"required"`
 	Lustres           []string                `json:"lustres,omitempty"`
-	DaysOfWeek        []string                `json:"daysOfWeek,omitempty"`
+	DaysOfWeeks       []string                `json:"daysOfWeeks,omitempty"`
 	StartTime         *ClusterLustreStartTime `json:"startTime,omitempty"`
 }
 
@@ -140,9 +141,9 @@ type ClusterState struct {
 // FilestoreArgs are the inputs of gcp:filestore/instance:Instance that
 // slurmspec sets. Its id is projects/{project}/locations/{location}/instances/{name}.
 type FilestoreArgs struct {
-	Project    string               `json:"project" schema:"required"`
-	Location   string               `json:"location" schema:"required"`
-	Name       string               `json:"name" schema:"required"`
+	Project    string               `json:"project,omitempty"`
+	Location   string               `json:"location,omitempty"`
+	Name       string               `json:"name,omitempty"`
 	Tier       string               `json:"tier" schema:"required"`
 	FileShares *FilestoreFileShares `json:"fileShares" schema:"required"`
 	Networks   []FilestoreNetwork   `json:"networks" schema:"required"`

@@ -1,4 +1,4 @@
-// Package model is slurmspec's resource model of a deployment: the Pulumi
+// Package pulumimodel is slurmspec's resource model of a deployment: the Pulumi
 // resources a cluster spec becomes, their inputs as plain data, and the
 // stack outputs. It is derived from the IR and the canonical request body
 // (the same bytes as cluster.json), and it feeds both the Go Pulumi
@@ -7,7 +7,7 @@
 //
 // The package links no Pulumi SDK: slurmspec itself renders the YAML
 // project, and it must start fast.
-package model
+package pulumimodel
 
 import (
 	"bytes"
@@ -60,6 +60,26 @@ type Resource struct {
 	// map[string]any, and Ref where a value is another resource's output.
 	// Keys of maps are the provider's input names.
 	Inputs map[string]any
+	// Options are the resource options.
+	Options ResourceOptions
+}
+
+// ResourceOptions are the Pulumi resource options slurmspec sets.
+type ResourceOptions struct {
+	// DependsOn are logical names of resources this one waits for
+	// besides those it references.
+	DependsOn []string
+	// DeleteBeforeReplace: a replacement deletes the old resource first.
+	// The cluster's id is fixed, so a replacement created first would
+	// collide with it (ALREADY_EXISTS); the provider does not ask for it.
+	DeleteBeforeReplace bool
+	// Protect: Pulumi refuses to delete the resource (also by
+	// replacement) until the option is removed.
+	Protect bool
+	// ImportID, when set, adopts the existing resource with that id
+	// instead of creating it (Pulumi's import option): how a create that
+	// went on in Google Cloud after an interrupted up joins the stack.
+	ImportID string
 }
 
 // Output is one stack output: a plain value or a Ref.
@@ -83,6 +103,11 @@ type Model struct {
 	Resources []Resource
 	// Outputs are the stack outputs, in order.
 	Outputs []Output
+	// IDs are the ids that resources of the model get, by logical name,
+	// where they are known in advance (the cluster, the home Filestore,
+	// a created network and subnetwork): an interrupted create is
+	// imported with them.
+	IDs map[string]string
 }
 
 // Resource returns the resource with the given logical name, or nil.
@@ -122,6 +147,28 @@ type Options struct {
 	FilestoreCapacityGb int64
 	// FilestoreShare is the file share's name (default "home").
 	FilestoreShare string
+
+	// CreateNetwork creates network.network and network.subnetwork (with
+	// Private Google Access), a firewall rule for traffic inside the
+	// subnetwork, one for SSH through Identity-Aware Proxy, and Cloud
+	// Router + NAT when a node pool has no public IPs.
+	CreateNetwork bool
+	// SubnetCIDR is the created subnetwork's range (default
+	// DefaultSubnetCIDR).
+	SubnetCIDR string
+	// EnableAPIs enables the services a cluster needs.
+	EnableAPIs bool
+	// CreateServiceAccount creates runtimeSpec.serviceAccount and grants
+	// it its roles.
+	CreateServiceAccount bool
+	// WithFoundation turns on every layer beneath the cluster:
+	// CreateNetwork, EnableAPIs, CreateHomeFilestore, and
+	// CreateServiceAccount when the spec names runtimeSpec.serviceAccount.
+	WithFoundation bool
+	// Protect protects the cluster: Pulumi's protect option and the
+	// provider's deletionPolicy PREVENT, so neither destroy nor a
+	// replacement can delete it.
+	Protect bool
 }
 
 // Filestore defaults and limits. Minimum capacities are the Filestore
@@ -181,6 +228,7 @@ func New(c *ir.Cluster, body []byte, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	inputs = ToPulumi(inputs)
 	inputs["project"] = c.Project.Value
 	inputs["region"] = c.Region.Value
 	inputs["modelDevelopmentClusterId"] = c.ID.Value
@@ -197,20 +245,46 @@ func New(c *ir.Cluster, body []byte, opt Options) (*Model, error) {
 	// The description names no file, so that equivalent specs (YAML, JSON,
 	// CUE) render identical projects.
 	m.Description = "Slurm cluster " + m.ClusterName() + " (rendered by slurmspec)"
+	if opt.WithFoundation {
+		opt.CreateNetwork, opt.EnableAPIs, opt.CreateHomeFilestore = true, true, true
+		opt.CreateServiceAccount = opt.CreateServiceAccount || str(inputs, "runtimeSpec", "serviceAccount") != ""
+	}
+	f, err := buildFoundation(c, inputs, opt)
+	if err != nil {
+		return nil, err
+	}
+	m.Resources = append(m.Resources, f.resources...)
+	m.IDs = map[string]string{ClusterResource: m.ClusterName()}
+	if f.network != nil {
+		m.IDs[NetworkResource] = str(inputs, "network", "network")
+		m.IDs[SubnetworkResource] = str(inputs, "network", "subnetwork")
+		inputs["network"] = map[string]any{"network": f.network, "subnetwork": f.subnetwork}
+	}
+	if f.serviceAccount != nil {
+		inputs["runtimeSpec"] = map[string]any{"serviceAccount": f.serviceAccount}
+	}
 	home := any(c.Slurm.HomeDirectoryStorage.Value)
 	if opt.CreateHomeFilestore {
-		fs, err := filestore(c, opt)
+		fs, err := filestore(c, opt, f.networkName)
 		if err != nil {
 			return nil, err
 		}
+		fs.Options.DependsOn = append(fs.Options.DependsOn, f.services...)
 		m.Resources = append(m.Resources, fs)
+		m.IDs[FilestoreResource] = c.Slurm.HomeDirectoryStorage.Value
 		home = Ref{Resource: FilestoreResource, Property: "id"}
 		slurm := inputs["orchestratorSpec"].(map[string]any)["slurmSpec"].(map[string]any)
 		slurm["homeDirectoryStorage"] = home
-	} else if opt != (Options{}) {
+	} else if opt.FilestoreTier != "" || opt.FilestoreCapacityGb != 0 || opt.FilestoreShare != "" {
 		return nil, fmt.Errorf("--filestore-tier, --filestore-capacity-gb and --filestore-share need --create-home-filestore")
 	}
-	m.Resources = append(m.Resources, Resource{Name: ClusterResource, Type: ClusterType, Inputs: inputs})
+	cluster := Resource{Name: ClusterResource, Type: ClusterType, Inputs: inputs,
+		Options: ResourceOptions{DeleteBeforeReplace: true, DependsOn: append(append([]string{}, f.services...), f.clusterDeps...)}}
+	if opt.Protect {
+		cluster.Options.Protect = true
+		inputs["deletionPolicy"] = "PREVENT"
+	}
+	m.Resources = append(m.Resources, cluster)
 
 	var parts []any
 	for _, p := range c.Slurm.Partitions {
@@ -227,7 +301,8 @@ func New(c *ir.Cluster, body []byte, opt Options) (*Model, error) {
 }
 
 // filestore is the home Filestore instance's resource.
-func filestore(c *ir.Cluster, opt Options) (Resource, error) {
+// network, when not nil, is the created network's name (a Ref).
+func filestore(c *ir.Cluster, opt Options, createdNetwork any) (Resource, error) {
 	tier := opt.FilestoreTier
 	if tier == "" {
 		tier = DefaultFilestoreTier
@@ -274,9 +349,12 @@ func filestore(c *ir.Cluster, opt Options) (Resource, error) {
 	if c.Network.Value == "" {
 		return Resource{}, fmt.Errorf("--create-home-filestore: the spec has no network.network to connect the instance to")
 	}
-	network := c.Network.Value
-	if nm := reNetwork().FindStringSubmatch(network); nm != nil && nm[1] == project {
+	network := any(c.Network.Value)
+	if nm := reNetwork().FindStringSubmatch(c.Network.Value); nm != nil && nm[1] == project {
 		network = nm[2] // same project: Filestore takes the network's name
+		if createdNetwork != nil {
+			network = createdNetwork
+		}
 	}
 	return Resource{
 		Name: FilestoreResource,
@@ -382,13 +460,13 @@ func Resolve(v any, ref func(Ref) any) any {
 
 // SpecFromInputs turns the inputs a cluster resource was deployed with
 // (as recorded in a stack's state) back into a spec: the request body with
-// the cluster's name instead of the provider's identity inputs. It is how
-// the deploy tool reconstructs the deployed side of an update's impact.
+// the cluster's name instead of the provider's identity inputs, API names
+// instead of the provider's (FromPulumi), and no client-side inputs
+// (deletionPolicy). It is how the deploy tool reconstructs the deployed
+// side of an update's impact.
 func SpecFromInputs(inputs map[string]any) ([]byte, error) {
-	spec := make(map[string]any, len(inputs))
-	for k, v := range inputs {
-		spec[k] = v
-	}
+	spec := FromPulumi(inputs)
+	delete(spec, "deletionPolicy")
 	var id [3]string
 	for i, k := range identityInputs {
 		s, _ := spec[k].(string)

@@ -1,0 +1,258 @@
+package cli_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
+
+	slurmspec "github.com/slurmspec/slurmspec/cmd/slurmspec/cli"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/driver"
+	"github.com/slurmspec/slurmspec/deploy/pulumitest"
+	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
+)
+
+// change is one row of the matrix: edits of the current spec (pairs of
+// old, new text), the impact class `slurmspec diff` must give, and whether
+// the change is then deployed (so later rows start from it).
+type change struct {
+	name    string
+	edits   []string
+	class   string // maxImpact of slurmspec diff
+	replace bool   // the cluster is replaced
+	apply   bool
+}
+
+const cpuPool = `  - id: cpu
+    machineSpec:
+      machineType: n2-standard-16
+    scalingSpec:
+      maxNodeCount: 2
+    zone: us-central1-b
+`
+
+var matrix = []change{
+	// More nodes are more NodeName lines in slurm.conf.
+	{name: "scaling", edits: []string{"maxNodeCount: 4", "maxNodeCount: 6"}, class: "reconfigure"},
+	{name: "partition config", edits: []string{`MaxTime: "7-00:00:00"`, `MaxTime: "5-00:00:00"`}, class: "reconfigure"},
+	{name: "default partition", edits: []string{"default_partition_id: train", "default_partition_id: preempt"}, class: "reconfigure"},
+	{name: "node set config", edits: []string{`Weight: "10"`, `Weight: "20"`}, class: "reconfigure"},
+	{name: "slurm config", edits: []string{`PriorityWeightAge: "1000"`, `PriorityWeightAge: "2000"`}, class: "reconfigure"},
+	{name: "prolog script", edits: []string{"# Refuse to start a job", "# Never start a job"}, class: "in-place"},
+	{name: "labels", edits: []string{"team: research", "team: infra"}, class: "in-place"},
+	{name: "display name", edits: []string{"displayName: train", "displayName: training"}, class: "in-place"},
+	{name: "boot disk", edits: []string{"bootDiskSizeGb: 120", "bootDiskSizeGb: 200"}, class: "in-place"},
+	{name: "public IPs", edits: []string{"    enablePublicIps: true\n", ""}, class: "in-place"},
+	{name: "machine type", edits: []string{"machineType: n2-standard-8", "machineType: n2-standard-16"}, class: "replace-cluster", replace: true},
+	{name: "reservation", edits: []string{"reservations/a4-training", "reservations/a4-training-2"}, class: "replace-cluster", replace: true},
+	{name: "home storage", edits: []string{"instances/home", "instances/home2"}, class: "replace-cluster", replace: true},
+	{name: "network", edits: []string{"subnetworks/ml-us-central1", "subnetworks/ml-us-central1-b"}, class: "replace-cluster", replace: true},
+	{name: "service account", edits: []string{"\nnodePools:", "\nruntimeSpec:\n  serviceAccount: slurm-nodes@acme-ml-prod.iam.gserviceaccount.com\nnodePools:"}, class: "replace-cluster", replace: true},
+	{name: "pool added", edits: []string{"  - id: login\n", cpuPool + "  - id: login\n"}, class: "replace-cluster", replace: true, apply: true},
+	{name: "pools reordered", edits: []string{cpuPool, "", "  - id: a4\n", cpuPool + "  - id: a4\n"}, class: "replace-cluster", replace: true},
+	{name: "pool removed", edits: []string{cpuPool, ""}, class: "replace-cluster", replace: true},
+}
+
+// TestMatrix runs the real Pulumi engine against the provider double for
+// each change of the matrix and checks that three answers agree:
+// `slurmspec diff`'s impact class, `slurmspec deploy preview`'s summary
+// and plan (the Go program, through the Automation API), and the engine's
+// plan for the rendered YAML project (`pulumi preview --json`), which
+// must equal the Go program's.
+func TestMatrix(t *testing.T) {
+	if testing.Short() {
+		t.Skip("end-to-end test in -short mode")
+	}
+	env := pulumitest.Setup(t)
+	start := time.Now()
+	dir := t.TempDir()
+	spec := copyExample(t, dir)
+	base, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ydir := filepath.Join(dir, "yaml")
+	goCloud, yamlCloud := filepath.Join(dir, "cloud-go"), filepath.Join(dir, "cloud-yaml")
+	for _, d := range []string{goCloud, yamlCloud} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The Go stack and the YAML stack deploy the same cluster: each has a
+	// Google Cloud of its own.
+	upBoth := func(t *testing.T, file string) {
+		t.Helper()
+		t.Setenv(fakegcp.EnvCloud, goCloud)
+		if code, out, errOut := deploy(t, "up", "--stack", "go", "--yes", file); code != 0 {
+			t.Fatalf("deploy up: exit %d\n%s\n%s", code, out, errOut)
+		}
+		renderYAML(t, file, ydir, pulumimodel.Options{})
+		t.Setenv(fakegcp.EnvCloud, yamlCloud)
+		env.Pulumi(t, ydir, "up", "--yes", "--stack", "yaml")
+	}
+	renderYAML(t, spec, ydir, pulumimodel.Options{})
+	env.Pulumi(t, ydir, "stack", "init", "yaml")
+	upBoth(t, spec)
+
+	current := string(base)
+	for _, c := range matrix {
+		t.Run(c.name, func(t *testing.T) {
+			next := current
+			for i := 0; i+1 < len(c.edits); i += 2 {
+				if !strings.Contains(next, c.edits[i]) {
+					t.Fatalf("the spec has no %q", c.edits[i])
+				}
+				next = strings.Replace(next, c.edits[i], c.edits[i+1], 1)
+			}
+			oldFile, newFile := filepath.Join(dir, "old.yaml"), filepath.Join(dir, "new.yaml")
+			for f, s := range map[string]string{oldFile: current, newFile: next} {
+				if err := os.WriteFile(f, []byte(s), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+
+			// 1. slurmspec diff.
+			var dout, derr bytes.Buffer
+			slurmspec.Run([]string{"diff", "--format", "json", oldFile, newFile}, &dout, &derr)
+			var rep struct {
+				MaxImpact string `json:"maxImpact"`
+				Summary   string `json:"summary"`
+			}
+			if err := json.Unmarshal(dout.Bytes(), &rep); err != nil {
+				t.Fatalf("slurmspec diff: %v\n%s\n%s", err, dout.String(), derr.String())
+			}
+			if rep.MaxImpact != c.class {
+				t.Errorf("slurmspec diff: %s (%s), want %s", rep.MaxImpact, rep.Summary, c.class)
+			}
+
+			// 2. deploy preview of the Go program.
+			t.Setenv(fakegcp.EnvCloud, goCloud)
+			mark := env.Mark(t)
+			code, out, errOut := deploy(t, "preview", "--stack", "go", newFile)
+			if code != 0 {
+				t.Fatalf("deploy preview: exit %d\n%s\n%s", code, out, errOut)
+			}
+			goPlan := parsePlan(t, out)
+			if strings.Contains(out, "impact unknown") || !strings.Contains(out, "slurmspec: ") {
+				t.Errorf("deploy preview does not know the impact:\n%s", out)
+			}
+			wantSummary := "replaces the whole cluster"
+			if c.replace != strings.Contains(out, wantSummary) || c.replace != strings.Contains(out, "up will need --yes") {
+				t.Errorf("deploy preview summary (replace %v):\n%s", c.replace, out)
+			}
+			wantPlan := "update cluster"
+			if c.replace {
+				wantPlan = "replace cluster delete-first"
+			}
+			if got := goPlan[pulumimodel.ClusterResource]; got != wantPlan {
+				t.Errorf("Go program plan for the cluster: %q, want %q\n%s", got, wantPlan, out)
+			}
+			// The double's own answer.
+			replaced := false
+			for _, d := range env.Since(t, mark, "Diff") {
+				replaced = replaced || len(d.Replaces) > 0
+			}
+			if replaced != c.replace {
+				t.Errorf("provider Diff replaces: %v, want %v", replaced, c.replace)
+			}
+
+			// 3. The rendered YAML project's plan.
+			renderYAML(t, newFile, ydir, pulumimodel.Options{})
+			t.Setenv(fakegcp.EnvCloud, yamlCloud)
+			yamlPlan := yamlPreview(t, env, ydir, "yaml")
+			if !equalPlans(goPlan, yamlPlan) {
+				t.Errorf("plans differ:\nGo   %v\nYAML %v", goPlan, yamlPlan)
+			}
+			if c.apply {
+				upBoth(t, newFile)
+				current = next
+			}
+		})
+	}
+	t.Logf("matrix: %d changes in %s", len(matrix), time.Since(start).Round(time.Second))
+}
+
+var rePlanLine = regexp.MustCompile(`^  (\S+) (\S+) \(([^)]+)\)(: delete first)?`)
+
+// parsePlan reads deploy preview's "Plan:" lines: name → "op name
+// [delete-first]".
+func parsePlan(t *testing.T, out string) map[string]string {
+	t.Helper()
+	plan := map[string]string{}
+	in := false
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case line == "Plan:":
+			in = true
+		case line == "Plan: no changes":
+			return plan
+		case in && strings.HasPrefix(line, "  "):
+			m := rePlanLine.FindStringSubmatch(line)
+			if m == nil {
+				t.Fatalf("plan line %q", line)
+			}
+			v := m[1] + " " + m[2]
+			if m[4] != "" {
+				v += " delete-first"
+			}
+			plan[m[2]] = v
+		case in:
+			return plan
+		}
+	}
+	if !in {
+		t.Fatalf("deploy preview printed no plan:\n%s", out)
+	}
+	return plan
+}
+
+// yamlPreview runs `pulumi preview` on the YAML project, its engine
+// events streamed as JSON, and folds the step events as deploy preview
+// does.
+func yamlPreview(t *testing.T, env *pulumitest.Env, dir, stack string) map[string]string {
+	t.Helper()
+	t.Setenv("PULUMI_ENABLE_STREAMING_JSON_PREVIEW", "true")
+	out := env.Pulumi(t, dir, "preview", "--stack", stack, "--json")
+	os.Unsetenv("PULUMI_ENABLE_STREAMING_JSON_PREVIEW")
+	var evs []apitype.StepEventMetadata
+	for _, line := range strings.Split(out, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "{") {
+			continue
+		}
+		var e apitype.EngineEvent
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("event log: %v: %s", err, line)
+		}
+		if e.ResourcePreEvent != nil {
+			evs = append(evs, e.ResourcePreEvent.Metadata)
+		}
+	}
+	plan := map[string]string{}
+	for _, s := range driver.FoldSteps(evs) {
+		v := string(s.Op) + " " + s.Name
+		if s.DeleteFirst {
+			v += " delete-first"
+		}
+		plan[s.Name] = v
+	}
+	return plan
+}
+
+func equalPlans(a, b map[string]string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if b[k] != v {
+			return false
+		}
+	}
+	return true
+}
