@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/slurmspec/slurmspec/compiler/importconf"
+	"github.com/slurmspec/slurmspec/render/importconf"
 	"github.com/slurmspec/slurmspec/compiler/load"
 )
 
