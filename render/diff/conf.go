@@ -98,10 +98,13 @@ var headerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 // parseConf reads a rendered slurm.conf: comments are dropped, keys
 // canonicalised, and NodeName host lists expanded to single nodes.
-func parseConf(data []byte, budget *int) (*conf, error) {
+func parseConf(data []byte, budget *slurmconf.Budget) (*conf, error) {
 	f, err := slurmconf.Parse(data)
 	if err != nil {
 		return nil, err
+	}
+	if len(f.Includes) > 0 {
+		return nil, fmt.Errorf("line %d: Include is not supported: slurmspec never renders it", f.Includes[0].Num)
 	}
 	c := &conf{global: map[string]*globalKey{}, partitions: map[string]attrs{}, nodeSets: map[string]attrs{}, nodes: map[string]attrs{}}
 	if m := headerRe().FindSubmatch(data); m != nil {
@@ -127,7 +130,7 @@ func parseConf(data []byte, budget *int) (*conf, error) {
 			defaults = merge(defaults, a)
 			continue
 		}
-		names, err := expandHostlist(l.Name(), budget)
+		names, err := slurmconf.ExpandHostlist(l.Name(), budget)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", l.Num, err)
 		}
@@ -165,13 +168,13 @@ func parseConf(data []byte, budget *int) (*conf, error) {
 }
 
 // lineAttrs returns a line's pairs after the naming one.
-func lineAttrs(l slurmconf.Line, aliases map[string]string, budget *int) (attrs, error) {
+func lineAttrs(l slurmconf.Line, aliases map[string]string, budget *slurmconf.Budget) (attrs, error) {
 	a := attrs{}
 	for _, p := range l.Pairs[1:] {
 		k := canon(aliases, p.Key)
 		at := attr{key: p.Key, value: p.Value, norm: p.Value}
 		if k == "nodes" {
-			names, err := expandHostlist(p.Value, budget)
+			names, err := slurmconf.ExpandHostlist(p.Value, budget)
 			if err != nil {
 				return nil, fmt.Errorf("line %d: %w", l.Num, err)
 			}
@@ -394,7 +397,7 @@ func (c *comparer) compareNodes(old, new *conf) {
 		names[k] = true
 	}
 	all := sortedKeys(names)
-	sort.SliceStable(all, func(i, j int) bool { return lessHost(all[i], all[j]) })
+	sort.SliceStable(all, func(i, j int) bool { return slurmconf.LessHost(all[i], all[j]) })
 	for _, name := range all {
 		o, inOld := old.nodes[name]
 		n, inNew := new.nodes[name]
@@ -416,7 +419,7 @@ func (c *comparer) compareNodes(old, new *conf) {
 	}
 	for _, d := range order {
 		g := groups[d]
-		ch := Change{Kind: KindNode, Op: d.op, Path: compressHostlist(g.nodes), Key: d.key, Old: d.old, New: d.new, Impact: impact, Reason: reason}
+		ch := Change{Kind: KindNode, Op: d.op, Path: slurmconf.CompressHostlist(g.nodes), Key: d.key, Old: d.old, New: d.new, Impact: impact, Reason: reason}
 		if d.op == OpRemoved {
 			ch.HurtsJobs = hurtsNodesRemoved
 		}
