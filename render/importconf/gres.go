@@ -1,14 +1,12 @@
 package importconf
 
 import (
-	"bufio"
-	"bytes"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
 // gresSpec is what a node's Gres= value says about GPUs.
@@ -21,78 +19,26 @@ type gresSpec struct {
 	Other []string
 }
 
-// parseGres reads a node's Gres= value: a comma-separated list of
-// name[:type][:count][(S:sockets)] entries.
-func parseGres(v string) gresSpec {
-	var g gresSpec
-	if v == "" || strings.EqualFold(v, "(null)") {
-		return g
-	}
-	items, err := splitTop(strings.NewReplacer("(", "[", ")", "]").Replace(v))
+// parseGres reads a node's Gres= value for its GPUs, with
+// slurmconf.ParseGres; a value it cannot read is noted and ignored.
+func (im *importer) parseGres(line int, v string) gresSpec {
+	entries, err := slurmconf.ParseGres(v)
 	if err != nil {
 		return gresSpec{Other: []string{v}}
 	}
-	for _, it := range items {
-		if i := strings.IndexByte(it, '['); i >= 0 { // a (S:0-1) socket binding
-			it = it[:i]
-		}
-		parts := strings.Split(it, ":")
-		if !strings.EqualFold(parts[0], "gpu") {
-			g.Other = append(g.Other, it)
-			continue
-		}
-		typ, count := "", 1
-		switch len(parts) {
-		case 1:
-		case 2:
-			if n, ok := gresCount(parts[1]); ok {
-				count = n
-			} else {
-				typ = parts[1]
-			}
-		case 3:
-			n, ok := gresCount(parts[2])
-			if !ok {
-				g.Other = append(g.Other, it)
-				continue
-			}
-			typ, count = parts[1], n
-		default:
-			g.Other = append(g.Other, it)
-			continue
-		}
-		if g.Count > 0 && !strings.EqualFold(g.Type, typ) {
+	var g gresSpec
+	for _, e := range entries {
+		switch {
+		case !strings.EqualFold(e.Name, "gpu"), e.Count > 1<<20:
+			g.Other = append(g.Other, e.Raw)
+		case g.Count > 0 && !strings.EqualFold(g.Type, e.Type):
 			// Two GPU types on one node: no machine type has that.
-			g.Other = append(g.Other, it)
-			continue
+			g.Other = append(g.Other, e.Raw)
+		default:
+			g.Type, g.Count = e.Type, g.Count+int(e.Count)
 		}
-		g.Type, g.Count = typ, g.Count+count
 	}
 	return g
-}
-
-// gresCount reads a GRES count; the K, M and G suffixes multiply by 1024.
-func gresCount(s string) (int, bool) {
-	mult := 1
-	switch {
-	case strings.HasSuffix(s, "K"), strings.HasSuffix(s, "k"):
-		mult = 1 << 10
-	case strings.HasSuffix(s, "M"), strings.HasSuffix(s, "m"):
-		mult = 1 << 20
-	case strings.HasSuffix(s, "G"), strings.HasSuffix(s, "g"):
-		mult = 1 << 30
-	}
-	if mult > 1 {
-		s = s[:len(s)-1]
-	}
-	if !isDigits(s) {
-		return 0, false
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n > (1<<31)/mult {
-		return 0, false
-	}
-	return n * mult, true
 }
 
 // gresEntry is one Name=gpu line of gres.conf.
@@ -111,66 +57,54 @@ type gresConf struct {
 
 // parseGresConf reads the Name=gpu lines of a gres.conf. Lines for other
 // GRES and global lines (AutoDetect=...) are skipped; NodeName host lists
-// are expanded. The count is Count=, else the number of files File= names,
-// else 1.
-func parseGresConf(data []byte) (*gresConf, []Note, error) {
+// are expanded within budget. The count is Count=, else the number of
+// files File= names, else 1.
+func parseGresConf(data []byte, budget *slurmconf.Budget) (*gresConf, []Note, error) {
+	lines, err := slurmconf.ParseGresConf(data)
+	if err != nil {
+		return nil, nil, err
+	}
 	gc := &gresConf{}
 	var notes []Note
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 64*1024), 16<<20)
-	num := 0
-	for sc.Scan() {
-		num++
-		text := strings.TrimSpace(stripComment(sc.Text()))
-		if text == "" {
+	for _, l := range lines {
+		name, _ := l.Get("Name")
+		if !strings.EqualFold(name, "gpu") {
 			continue
 		}
-		kv := map[string]string{}
-		for _, tok := range strings.Fields(text) {
-			k, v, ok := strings.Cut(tok, "=")
-			if !ok {
-				return nil, nil, fmt.Errorf("gres.conf line %d: %q is not a Key=Value pair", num, tok)
-			}
-			kv[strings.ToLower(k)] = strings.Trim(v, `"`)
-		}
-		if !strings.EqualFold(kv["name"], "gpu") {
-			continue
-		}
-		e := gresEntry{line: num, typ: kv["type"], count: 1}
-		if hl, ok := kv["nodename"]; ok {
-			names, err := ExpandHostlist(hl)
+		typ, _ := l.Get("Type")
+		e := gresEntry{line: l.Num, typ: typ, count: 1}
+		if hl, ok := l.Get("NodeName"); ok {
+			names, err := slurmconf.ExpandHostlist(hl, budget)
 			if err != nil {
-				return nil, nil, fmt.Errorf("gres.conf line %d: %w", num, err)
+				return nil, nil, fmt.Errorf("line %d: %w", l.Num, err)
 			}
 			e.nodes = map[string]bool{}
 			for _, n := range names {
 				e.nodes[n] = true
 			}
 		}
+		count, hasCount := l.Get("Count")
+		file, hasFile := l.Get("File")
+		if !hasFile {
+			file, hasFile = l.Get("MultipleFiles")
+		}
 		switch {
-		case kv["count"] != "":
-			n, ok := gresCount(kv["count"])
-			if !ok {
-				notes = append(notes, Note{Message: fmt.Sprintf("gres.conf:%d: Count=%s is not a number; the line is ignored", num, kv["count"])})
+		case hasCount:
+			n, ok := slurmconf.GresCount(count)
+			if !ok || n > 1<<20 {
+				notes = append(notes, Note{Message: fmt.Sprintf("gres.conf:%d: Count=%s is not a number; the line is ignored", l.Num, count)})
 				continue
 			}
-			e.count = n
-		case kv["file"] != "" || kv["multiplefiles"] != "":
-			f := kv["file"]
-			if f == "" {
-				f = kv["multiplefiles"]
-			}
-			files, err := ExpandHostlist(f)
+			e.count = int(n)
+		case hasFile:
+			files, err := slurmconf.ExpandHostlist(file, budget)
 			if err != nil {
-				notes = append(notes, Note{Message: fmt.Sprintf("gres.conf:%d: File=%s: %v; counting it as one GPU", num, f, err)})
+				notes = append(notes, Note{Message: fmt.Sprintf("gres.conf:%d: File=%s: %v; counting it as one GPU", l.Num, file, err)})
 			} else {
 				e.count = len(files)
 			}
 		}
 		gc.gpus = append(gc.gpus, e)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("reading gres.conf: %w", err)
 	}
 	return gc, notes, nil
 }
@@ -194,17 +128,6 @@ func (gc *gresConf) forNode(node string) (types []string, count int) {
 	}
 	sort.Strings(types)
 	return types, count
-}
-
-// stripComment drops a '#' comment unless the '#' is escaped as \#, as
-// slurm.conf's reader does.
-func stripComment(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '#' && (i == 0 || s[i-1] != '\\') {
-			return s[:i]
-		}
-	}
-	return s
 }
 
 // gpuModel maps a GPU type as sites write it in Gres= or gres.conf

@@ -1,47 +1,45 @@
 // Package importconf turns an existing slurm.conf (and, optionally, its
-// gres.conf) into a cluster spec in YAML: the reverse of the renderer, for
+// gres.conf) into a cluster spec in YAML: the inverse of the renderer, for
 // teams that move a cluster they run today to a ModelDevelopmentCluster.
+// It reads slurm.conf with render/slurmconf, the one home of the syntax.
 //
 // What maps: PartitionName lines become partitions, NodeName lines grouped
 // by NodeSet (or, without one, by host list prefix) become node pools with
 // a machine type inferred from the catalog and node counts from the static
 // and State=CLOUD nodes, the other node keys become nodeSets config, and
 // the global keys the service does not own become slurmSpec.config, in the
-// catalog's spelling. What does not map is reported as a Note, and where the
-// spec needs a value slurm.conf cannot give (the Filestore instance, a
-// machine type no catalog entry fits) the spec holds a placeholder that
-// lint or the schema reports. A slurm.conf that slurmspec rendered imports
-// back to a spec that renders the same slurm.conf.
+// catalog's canonical spelling. What does not map is reported as a Note.
+//
+// The import never guesses silently. Where the spec needs a value
+// slurm.conf cannot give (the Filestore instance, the machine type of the
+// login pool, how GPUs are bought, a machine type several catalog entries
+// fit) the spec holds a placeholder that the schema rejects, the note names
+// the candidates, and the spec's header comment lists every decision left
+// to a person and every choice the import made. A slurm.conf that
+// slurmspec rendered imports back, once those decisions are made, to a
+// spec that renders the same slurm.conf.
 //
 // The machine type of a pool is the catalog entry with exactly the line's
-// CPUs (or Sockets × CoresPerSocket × ThreadsPerCore), the same GPU count
-// and model (Gres=gpu:TYPE:N; a missing TYPE is taken from gres.conf, and a
-// type the catalog does not know matches on the count alone), and a
-// RealMemory between 90 % of what the renderer writes for the type
-// (Machine.RealMemoryMiB) and the type's whole memory; the nearest memory
-// wins. Types with identical facts (a3-highgpu-8g, a3-megagpu-8g) tie: the
-// first by name is chosen, with a note, unless slurmspec's own comment in
-// the file names the type. When nothing fits, or several types fit and the
-// line has no RealMemory, machineType is "TODO-cpus-N-mem-M[-gpus-N-TYPE]",
-// which the schema rejects.
+// CPUs (or Boards × Sockets × CoresPerSocket × ThreadsPerCore), the same
+// GPU count and model (Gres=gpu:TYPE:N; a missing TYPE is taken from
+// gres.conf, and a type the catalog does not know matches on the count
+// alone), and a RealMemory between 90 % of what the renderer writes for the
+// type (Machine.RealMemoryMiB) and the type's whole memory; the nearest
+// memory wins. Types with identical facts (a3-highgpu-8g, a3-megagpu-8g)
+// tie: unless slurmspec's own comment in the file names the type, the
+// machine type is the placeholder "TODO-choose-A-or-B". When nothing fits
+// it is "TODO-cpus-N-mem-M[-gpus-N-TYPE]".
 package importconf
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"regexp"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
-	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/compiler/machines"
-	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
 )
@@ -59,13 +57,33 @@ type Options struct {
 	// when slurm.conf sets Prolog or Epilog. Without it Prolog and Epilog
 	// are reported as notes, since a path is not a script.
 	ScriptsDir string
+	// MaxHosts bounds the number of node names all the host lists of the
+	// input expand to together (0: slurmconf.MaxHosts).
+	MaxHosts int
 }
 
-// Note is something the import could not carry over, or a guess it made.
+// NoteKind says what a note is about.
+type NoteKind int
+
+// The kinds of notes.
+const (
+	// NoteInfo is a setting dropped, changed or kept with a caveat.
+	NoteInfo NoteKind = iota
+	// NoteChoice is a choice the import made from the evidence (a machine
+	// type inferred, a node renamed); the header comment lists it.
+	NoteChoice
+	// NoteDecide is a decision left to a person: the spec holds a
+	// placeholder that fails the schema until it is made.
+	NoteDecide
+)
+
+// Note is something the import could not carry over, a choice it made or a
+// decision it leaves to a person.
 type Note struct {
 	// Line is the slurm.conf line it is about, or 0 for the file as a whole
 	// (gres.conf notes name their line in the message).
 	Line    int
+	Kind    NoteKind
 	Message string
 }
 
@@ -79,22 +97,21 @@ func (n Note) String() string {
 
 // Placeholders written where slurm.conf says nothing.
 const (
-	// LoginPoolID and LoginMachineType describe the login pool the import
-	// adds: slurm.conf has no login nodes.
-	LoginPoolID      = "login"
-	LoginMachineType = "n2-standard-8"
+	// LoginPoolID is the id of the login pool the import adds: slurm.conf
+	// has no login nodes.
+	LoginPoolID = "login"
+	// LoginMachinePlaceholder is the login pool's machine type, and
+	// LoginMachineExamples the types its note suggests.
+	LoginMachinePlaceholder = "TODO-choose-login-machine-type"
+	LoginMachineExamples    = "n2-standard-8, n4-standard-8, c4-standard-8"
 	// HomeDirectoryPlaceholder is homeDirectoryStorage (PROJECT_ID is
 	// replaced by Options.Project when given).
 	HomeDirectoryPlaceholder = "projects/PROJECT_ID/locations/ZONE/instances/FILESTORE_INSTANCE_ID"
-	// ReservationPlaceholder is the reservation named for a pool whose
-	// machine type is sold only through reservations.
-	ReservationPlaceholder = "projects/PROJECT_ID/zones/ZONE/reservations/RESERVATION_NAME"
+	// ChoosePrefix starts every placeholder that names its candidates.
+	ChoosePrefix = "TODO-choose-"
 )
 
-var (
-	clusterIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]{0,9}$`) })
-	configKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,63}$`) })
-)
+var clusterIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]{0,9}$`) })
 
 // kv is one slurm.conf pair as it goes into a config map.
 type kv struct {
@@ -104,16 +121,19 @@ type kv struct {
 
 // importer holds one import's state.
 type importer struct {
-	opt   Options
-	cat   *machines.Catalog
-	keys  *catalog.Catalog
-	notes []Note
-	gres  *gresConf
-	scan  scanInfo
+	opt    Options
+	cat    *machines.Catalog
+	keys   *catalog.Catalog
+	notes  []Note
+	gres   *gresConf
+	scan   scanInfo
+	budget *slurmconf.Budget
 
 	clusterID string
 	pools     []*pool
-	poolOf    map[string]*pool // node name to compute pool
+	poolOf    map[string]*pool  // node name to compute pool
+	rename    map[string]string // node name to the name the service gives it
+	partID    map[string]string // partition name to partition id (kept ones)
 	sets      []*nodeSet
 	parts     []*partition
 	defPart   string
@@ -127,27 +147,43 @@ func (im *importer) note(line int, format string, args ...any) {
 	im.notes = append(im.notes, Note{Line: line, Message: fmt.Sprintf(format, args...)})
 }
 
+// choice records a choice the import made from the evidence.
+func (im *importer) choice(line int, format string, args ...any) {
+	im.notes = append(im.notes, Note{Line: line, Kind: NoteChoice, Message: fmt.Sprintf(format, args...)})
+}
+
+// decide records a decision left to a person (a placeholder in the spec).
+func (im *importer) decide(line int, format string, args ...any) {
+	im.notes = append(im.notes, Note{Line: line, Kind: NoteDecide, Message: fmt.Sprintf(format, args...)})
+}
+
 // Import reads slurm.conf (conf) and, when gres is not empty, gres.conf,
 // and returns the spec as YAML with everything it could not map. It fails
-// only on input it cannot read: a syntax error, a host list it cannot
-// expand, an invalid Options.ClusterID, or a scripts directory it cannot
-// read.
+// only on input it cannot read: input over MaxInputBytes, a syntax error, a
+// host list it cannot expand (or host lists that expand to more than
+// Options.MaxHosts names together), an invalid Options.ClusterID, or a
+// scripts directory it cannot read.
 func Import(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, err error) {
-	im := &importer{opt: opt, cat: machines.Default(), keys: catalog.Default()}
+	if len(conf) > MaxInputBytes || len(gres) > MaxInputBytes {
+		return nil, nil, fmt.Errorf("input larger than %d bytes", MaxInputBytes)
+	}
+	if opt.MaxHosts <= 0 {
+		opt.MaxHosts = slurmconf.MaxHosts
+	}
+	im := &importer{opt: opt, cat: machines.Default(), keys: catalog.Default(), budget: slurmconf.NewBudget(opt.MaxHosts)}
 	if opt.ClusterID != "" && !clusterIDRe().MatchString(opt.ClusterID) {
 		return nil, nil, fmt.Errorf("cluster id %q: a Slurm cluster id is 1-10 lowercase letters and digits starting with a letter", opt.ClusterID)
 	}
-	conf = im.dropIncludes(conf)
 	f, err := slurmconf.Parse(conf)
 	if err != nil {
 		return nil, nil, fmt.Errorf("parsing slurm.conf: %w", err)
 	}
-	im.scan = scan(conf)
-	if len(im.scan.globalLines) != len(f.Global) {
-		return nil, nil, fmt.Errorf("internal error: %d global lines found, the parser read %d", len(im.scan.globalLines), len(f.Global))
+	for _, inc := range f.Includes {
+		im.note(inc.Num, "Include %s not followed: import the included file's settings by hand (the service rejects Include)", inc.Path)
 	}
+	im.scan = scan(conf)
 	if len(gres) > 0 {
-		gc, notes, err := parseGresConf(gres)
+		gc, notes, err := parseGresConf(gres, im.budget)
 		if err != nil {
 			return nil, nil, fmt.Errorf("parsing gres.conf: %w", err)
 		}
@@ -162,18 +198,16 @@ func Import(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, 
 		return nil, nil, err
 	}
 	im.loginPool()
-	im.globals(f)
+	if err := im.globals(f); err != nil {
+		return nil, nil, err
+	}
 	if err := im.scripts(f); err != nil {
 		return nil, nil, err
 	}
 	for _, l := range f.Other {
 		im.note(l.Num, "%s line dropped: %s", l.Pairs[0].Key, otherReason(l.Pairs[0].Key))
 	}
-	im.note(0, "homeDirectoryStorage is not in slurm.conf: set the Filestore instance that holds /home in place of the placeholder %s", im.homeDir())
-	out, err := im.yaml()
-	if err != nil {
-		return nil, nil, fmt.Errorf("writing the spec: %w", err)
-	}
+	im.decide(0, "homeDirectoryStorage is not in slurm.conf: set the Filestore instance that holds /home in place of the placeholder %s", im.homeDir())
 	sort.SliceStable(im.notes, func(i, j int) bool {
 		a, b := im.notes[i].Line, im.notes[j].Line
 		if (a == 0) != (b == 0) {
@@ -181,6 +215,10 @@ func Import(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, 
 		}
 		return a < b
 	})
+	out, err := im.yaml()
+	if err != nil {
+		return nil, nil, fmt.Errorf("writing the spec: %w", err)
+	}
 	return out, im.notes, nil
 }
 
@@ -194,32 +232,9 @@ func otherReason(key string) string {
 	return "the service provisions and powers nodes itself"
 }
 
-// dropIncludes blanks out Include lines (keeping line numbers), which the
-// parser rejects, with a note for each.
-func (im *importer) dropIncludes(conf []byte) []byte {
-	lines := strings.Split(string(conf), "\n")
-	changed := false
-	for i, raw := range lines {
-		text := strings.TrimSpace(stripComment(raw))
-		first, _, _ := strings.Cut(text, " ")
-		first, _, _ = strings.Cut(first, "\t")
-		if strings.HasPrefix(strings.ToLower(first), "include") && !strings.Contains(first, "=") {
-			im.note(i+1, "%s not followed: import the included file's settings by hand (the service rejects Include)", strings.TrimSpace(text))
-			lines[i] = ""
-			changed = true
-		}
-	}
-	if !changed {
-		return conf
-	}
-	return []byte(strings.Join(lines, "\n"))
-}
-
-// scanInfo is what the parser drops that the import uses: line numbers of
-// global keys, and the comments slurmspec writes.
+// scanInfo is what the parser drops that the import uses: the comments
+// slurmspec writes.
 type scanInfo struct {
-	// globalLines holds the line number of each of File.Global, in order.
-	globalLines []int
 	// userConfig marks the global lines that follow slurmspec's
 	// "# orchestratorSpec.slurmSpec.config" comment: set by the user even
 	// where they equal a service default.
@@ -237,29 +252,20 @@ var (
 func scan(conf []byte) scanInfo {
 	si := scanInfo{userConfig: map[int]bool{}, machineHint: map[string]string{}}
 	inUser := false
-	for i, raw := range strings.Split(string(conf), "\n") {
-		raw = strings.TrimRight(raw, "\r")
-		trimmed := strings.TrimSpace(raw)
-		if strings.HasPrefix(trimmed, "#") {
-			if m := hintRe().FindStringSubmatch(trimmed); m != nil {
-				si.machineHint[m[1]] = m[2]
-			}
-			inUser = trimmed == userConfigHdr
-			continue
-		}
-		text := strings.TrimSpace(stripComment(raw))
+	for _, ll := range slurmconf.SplitLines(conf) {
+		text := strings.TrimSpace(ll.Text)
 		if text == "" {
+			trimmed := strings.TrimSpace(ll.Raw)
+			if strings.HasPrefix(trimmed, "#") {
+				if m := hintRe().FindStringSubmatch(trimmed); m != nil {
+					si.machineHint[m[1]] = m[2]
+				}
+				inUser = trimmed == userConfigHdr
+			}
 			continue
 		}
-		first := strings.FieldsFunc(text, func(r rune) bool { return r == ' ' || r == '\t' })[0]
-		key, _, _ := strings.Cut(first, "=")
-		switch strings.ToLower(key) {
-		case "nodename", "nodeset", "partitionname", "downnodes", "frontendname", "poweraction":
-			continue
-		}
-		si.globalLines = append(si.globalLines, i+1)
 		if inUser {
-			si.userConfig[i+1] = true
+			si.userConfig[ll.Num] = true
 		}
 	}
 	return si
@@ -269,7 +275,7 @@ func scan(conf []byte) scanInfo {
 // into a valid id.
 func (im *importer) identity(f *slurmconf.File) {
 	cn, has := f.GetGlobal("ClusterName")
-	line := im.globalLine(f, "ClusterName")
+	line := f.GlobalLine("ClusterName")
 	switch {
 	case im.opt.ClusterID != "":
 		im.clusterID = im.opt.ClusterID
@@ -279,11 +285,11 @@ func (im *importer) identity(f *slurmconf.File) {
 	case has:
 		im.clusterID = sanitizeClusterID(cn)
 		if im.clusterID != cn {
-			im.note(line, "ClusterName=%s is not a valid cluster id (1-10 lowercase letters and digits, starting with a letter); using %s", cn, im.clusterID)
+			im.choice(line, "ClusterName=%s is not a valid cluster id (1-10 lowercase letters and digits, starting with a letter); using %s", cn, im.clusterID)
 		}
 	default:
 		im.clusterID = "cluster"
-		im.note(0, "slurm.conf sets no ClusterName; the cluster id is %q: change it in name", im.clusterID)
+		im.choice(0, "slurm.conf sets no ClusterName; the cluster id is %q: change it in name", im.clusterID)
 	}
 }
 
@@ -303,18 +309,8 @@ func sanitizeClusterID(s string) string {
 	return b.String()
 }
 
-// globalLine returns the line of the last global setting of key, or 0.
-func (im *importer) globalLine(f *slurmconf.File, key string) int {
-	line := 0
-	for i, p := range f.Global {
-		if strings.EqualFold(p.Key, key) {
-			line = im.scan.globalLines[i]
-		}
-	}
-	return line
-}
-
-// loginPool adds the login pool slurm.conf cannot describe.
+// loginPool adds the login pool slurm.conf cannot describe, with a
+// placeholder machine type.
 func (im *importer) loginPool() {
 	taken := map[string]bool{}
 	for _, p := range im.pools {
@@ -325,9 +321,8 @@ func (im *importer) loginPool() {
 		id = fmt.Sprintf("%s-%d", LoginPoolID, n)
 	}
 	im.login = id
-	m, _ := im.cat.Lookup(LoginMachineType)
-	im.pools = append(im.pools, &pool{id: id, machineType: LoginMachineType, machine: m, min: 1, max: 1, login: true})
-	im.note(0, "slurm.conf describes no login nodes: added node pool %q (%s, 1 node) as loginNodePoolId; adjust it", id, LoginMachineType)
+	im.pools = append(im.pools, &pool{id: id, machineType: LoginMachinePlaceholder, todo: true, min: 1, max: 1, login: true})
+	im.decide(0, "slurm.conf describes no login nodes: node pool %q (1 node) is the loginNodePoolId; choose its machineType in place of %s (for example %s)", id, LoginMachinePlaceholder, LoginMachineExamples)
 }
 
 func (im *importer) homeDir() string {
@@ -355,181 +350,4 @@ func (im *importer) cluster() *ir.Cluster {
 		c.Slurm.Epilog = append(c.Slurm.Epilog, ir.Script{})
 	}
 	return c
-}
-
-// validValue reports whether v can be written as one slurm.conf value: the
-// renderer's own rule.
-func validValue(v string) bool {
-	if v == "" || len([]rune(v)) > 1024 {
-		return false
-	}
-	for _, r := range v {
-		if r <= ' ' || r == 0x7f || r == '#' || r == '"' || r == '\'' || r == '\\' || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xa0 {
-			return false
-		}
-	}
-	return true
-}
-
-// configPair checks a key and value for a config map of scope and returns
-// the pair in the catalog's spelling; ok is false (with a note) when it
-// cannot be written.
-func (im *importer) configPair(scope catalog.Scope, where string, line int, key, value string) (kv, bool) {
-	if !configKeyRe().MatchString(key) {
-		im.note(line, "%s key %q dropped: not a slurm.conf key name", where, key)
-		return kv{}, false
-	}
-	if !validValue(value) {
-		im.note(line, "%s %s=%q dropped: a spec value must be 1-1024 characters without white space, #, quotes or backslashes", where, key, value)
-		return kv{}, false
-	}
-	if p, ok := im.keys.Lookup(scope, key); ok {
-		return kv{Key: p.Name, Value: value, line: line}, true
-	}
-	im.note(line, "%s key %s is not in the Slurm parameter catalog; kept as written (lint will report it)", where, key)
-	return kv{Key: key, Value: value, line: line}, true
-}
-
-// globals fills slurmSpec.config: every global key but the reserved ones
-// (noted when their value differs from what the service writes), Prolog
-// and Epilog (see scripts), and the service defaults given with the
-// default value (the renderer writes those itself).
-func (im *importer) globals(f *slurmconf.File) {
-	c := im.cluster()
-	baseline := map[string]string{}
-	for _, s := range managed.ReservedSettings(c) {
-		baseline[strings.ToLower(s.Key)] = s.Value
-	}
-	index := map[string]int{}
-	for i, p := range f.Global {
-		line := im.scan.globalLines[i]
-		lower := strings.ToLower(p.Key)
-		switch lower {
-		case "clustername", "prolog", "epilog":
-			continue
-		}
-		if k, ok := managed.Lookup(p.Key); ok {
-			if v, inBase := baseline[lower]; !inBase || v != p.Value {
-				im.note(line, "%s=%s dropped: %s", p.Key, p.Value, k.Reason)
-			}
-			continue
-		}
-		pair, ok := im.configPair(catalog.ScopeGlobal, "slurm.conf", line, p.Key, p.Value)
-		if !ok {
-			continue
-		}
-		lk := strings.ToLower(pair.Key)
-		if j, dup := index[lk]; dup {
-			prev := im.config[j]
-			if prev.Value != pair.Value {
-				im.note(line, "%s is set again (line %d set %s); Slurm uses the last value, and so does the spec", pair.Key, prev.line, prev.Value)
-			}
-			im.config[j] = pair
-			continue
-		}
-		index[lk] = len(im.config)
-		im.config = append(im.config, pair)
-	}
-	var added []string
-	drop := map[int]bool{}
-	for _, s := range managed.DefaultSettings(c) {
-		j, ok := index[strings.ToLower(s.Key)]
-		switch {
-		case !ok:
-			added = append(added, s.Key+"="+s.Value)
-		case im.config[j].Value == s.Value && !im.scan.userConfig[im.config[j].line]:
-			drop[j] = true
-		}
-	}
-	var kept []kv
-	for j, p := range im.config {
-		if !drop[j] {
-			kept = append(kept, p)
-		}
-	}
-	im.config = kept
-	sortKVs(im.config)
-	if len(added) > 0 {
-		im.note(0, "the service adds defaults slurm.conf does not set: %s; set them in slurmSpec.config to keep other values", strings.Join(added, " "))
-	}
-}
-
-// sortKVs sorts a config map as the compiler does: by key, ignoring case.
-func sortKVs(kvs []kv) {
-	sort.SliceStable(kvs, func(i, j int) bool {
-		a, b := strings.ToLower(kvs[i].Key), strings.ToLower(kvs[j].Key)
-		if a != b {
-			return a < b
-		}
-		return kvs[i].Key < kvs[j].Key
-	})
-}
-
-// scripts imports Prolog and Epilog: from Options.ScriptsDir when given,
-// else as notes.
-func (im *importer) scripts(f *slurmconf.File) error {
-	for _, k := range []struct {
-		key, dir string
-		field    string
-		out      *[]string
-	}{{"Prolog", "prolog.d", "prologBashScripts", &im.prolog}, {"Epilog", "epilog.d", "epilogBashScripts", &im.epilog}} {
-		v, ok := f.GetGlobal(k.key)
-		line := im.globalLine(f, k.key)
-		if !ok {
-			continue
-		}
-		if im.opt.ScriptsDir == "" {
-			im.note(line, "%s=%s is a path, not a script: put the text of the scripts it runs into %s", k.key, v, k.field)
-			continue
-		}
-		dir := filepath.Join(im.opt.ScriptsDir, k.dir)
-		texts, err := readScripts(dir)
-		if err != nil {
-			return err
-		}
-		if len(texts) == 0 {
-			im.note(line, "%s=%s not imported: %s holds no *.sh scripts; put their text into %s", k.key, v, dir, k.field)
-			continue
-		}
-		if v != managedGlob(k.key) {
-			im.note(line, "%s=%s replaced by the scripts in %s, which the service installs as %s", k.key, v, dir, managedGlob(k.key))
-		}
-		*k.out = texts
-	}
-	return nil
-}
-
-func managedGlob(key string) string {
-	if key == "Prolog" {
-		return managed.PrologDir + "/*"
-	}
-	return managed.EpilogDir + "/*"
-}
-
-// readScripts reads dir/*.sh in the order Slurm runs a glob's matches:
-// reverse alphabetical. A missing directory has none.
-func readScripts(dir string) ([]string, error) {
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading scripts: %w", err)
-	}
-	var out []string
-	for _, e := range entries {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".sh") {
-			continue
-		}
-		b, err := load.ReadFile(filepath.Join(dir, e.Name()), load.MaxFileSize) // regular files only, bounded
-		if err != nil {
-			return nil, fmt.Errorf("reading scripts: %w", err)
-		}
-		if strings.IndexByte(string(b), 0) >= 0 {
-			return nil, fmt.Errorf("script %s contains a NUL byte", filepath.Join(dir, e.Name()))
-		}
-		out = append(out, string(b))
-	}
-	slices.Reverse(out) // os.ReadDir sorts by name
-	return out, nil
 }

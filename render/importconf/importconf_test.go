@@ -13,6 +13,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler"
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
@@ -80,8 +81,8 @@ func TestForeignConf(t *testing.T) {
 		{20, "FooBarBaz is not in the Slurm parameter catalog"},
 		{22, "DefMemPerCPU is set again (line 21 set 4000)"},
 		{26, "NodeAddr dropped"},
-		{26, "a3-edgegpu-8g, a3-edgegpu-8g-nolssd, a3-highgpu-8g, a3-megagpu-8g alike"},
-		{26, "RealMemory=1860000 is within tolerance"},
+		{26, "a3-edgegpu-8g, a3-edgegpu-8g-nolssd, a3-highgpu-8g, a3-megagpu-8g alike; machineType is the placeholder TODO-choose-a3-edgegpu-8g-or-a3-edgegpu-8g-nolssd-or-a3-highgpu-8g-or-a3-megagpu-8g"},
+		{26, `pool "gpu": CoresPerSocket=52 Sockets=2 ThreadsPerCore=2 dropped: they describe the on-premises CPUs`},
 		{26, "are named research01-gpu-[0-7] on the service"},
 		{26, `pool "gpu": slurm.conf does not say how the GPUs are bought`},
 		{28, "no machine type in the catalog has 64 vCPUs, RealMemory=257000 and no GPUs"},
@@ -92,7 +93,7 @@ func TestForeignConf(t *testing.T) {
 		{35, "partition empty names nodes no NodeName line defines: nosuch1,nosuch2"},
 		{35, "partition empty has no nodes the import knows; dropped"},
 		{0, "the service adds defaults slurm.conf does not set: JobAcctGatherType=jobacct_gather/cgroup ReturnToService=2 SlurmctldParameters=cloud_dns"},
-		{0, `added node pool "login" (n2-standard-8, 1 node)`},
+		{0, `node pool "login" (1 node) is the loginNodePoolId; choose its machineType in place of TODO-choose-login-machine-type`},
 		{0, "homeDirectoryStorage is not in slurm.conf"},
 	}
 	for _, w := range want {
@@ -116,28 +117,32 @@ func TestForeignConf(t *testing.T) {
 
 	for _, w := range []string{
 		"name: projects/PROJECT_ID/locations/REGION/modelDevelopmentClusters/research01\n",
-		"machineType: a3-edgegpu-8g\n",
-		"provisioningModel: ON_DEMAND\n",
+		"machineType: TODO-choose-a3-edgegpu-8g-or-a3-edgegpu-8g-nolssd-or-a3-highgpu-8g-or-a3-megagpu-8g # TODO",
+		"provisioningModel: TODO-choose-ON_DEMAND-or-SPOT-or-FLEX_START-or-RESERVATION # TODO",
+		"machineType: TODO-choose-login-machine-type # TODO",
+		"# Decide (each placeholder fails the schema until you do):\n#   - slurm.conf:26: pool \"gpu\": 208 vCPUs",
+		"# Chosen by the import from slurm.conf (check them):\n#   - slurm.conf:3: ClusterName=Research-01",
 		"      minNodeCount: 4\n      maxNodeCount: 8\n",
 		"machineType: TODO-cpus-64-mem-257000 # TODO: choose the machine type",
 		"defaultPartitionId: gpu\n",
 		"      - id: gpu\n        nodePoolIds: [gpu]\n        config:\n          MaxTime: 1-00:00:00\n          PriorityTier: \"10\"\n          State: UP\n",
 		"      - id: cpu\n        nodePoolIds: [cpu, gpu]\n",
 		"      - id: debug\n        nodePoolIds: [gpu, cpu]\n        config:\n          MaxTime: \"30\"\n",
-		"      - nodePoolId: gpu\n        config:\n          CoresPerSocket: \"52\"\n          Features: h100\n          Sockets: \"2\"\n          ThreadsPerCore: \"2\"\n",
-		"      DefMemPerCPU: \"4096\"\n      FooBarBaz: \"1\"\n      PriorityType: priority/multifactor\n      SchedulerType: sched/backfill\n      TaskPlugin: task/affinity,task/cgroup\n",
+		"      - nodePoolId: gpu\n        config:\n          Features: h100\n    config:",
+		"      DefMemPerCPU: \"4096\"\n      FooBarBaz: \"1\"\n      GresTypes: gpu\n      PriorityType: priority/multifactor\n      SchedulerType: sched/backfill\n      TaskPlugin: task/affinity,task/cgroup\n",
 	} {
 		if !strings.Contains(string(spec), w) {
 			t.Errorf("spec lacks %q", w)
 		}
 	}
-	for _, bad := range []string{"SelectType:", "GresTypes", "SelectTypeParameters", "ProctrackType", "empty", "Prolog", "NodeAddr", "ClusterName"} {
-		if strings.Contains(string(spec), bad) {
+	body := specBody(spec)
+	for _, bad := range []string{"SelectType:", "SelectTypeParameters", "ProctrackType", "empty", "Prolog", "NodeAddr", "ClusterName", "Sockets"} {
+		if strings.Contains(body, bad) {
 			t.Errorf("spec holds %q", bad)
 		}
 	}
 
-	// The TODO fails the schema loudly, at machineType ...
+	// The placeholders fail the schema loudly, naming the candidates ...
 	sch, err := schema.New()
 	if err != nil {
 		t.Fatal(err)
@@ -146,16 +151,23 @@ func TestForeignConf(t *testing.T) {
 	if l.HasErrors() {
 		t.Fatal(l)
 	}
-	if l := sch.Check(doc); !l.HasErrors() || !strings.Contains(fmt.Sprint(l), "machineType") {
-		t.Errorf("schema accepted the TODO machine type: %v", l)
+	l = sch.Check(doc)
+	for _, want := range []string{"TODO-choose-a3-edgegpu-8g-or-a3-edgegpu-8g-nolssd-or-a3-highgpu-8g-or-a3-megagpu-8g", "TODO-cpus-64-mem-257000", "TODO-choose-login-machine-type", `"TODO-choose-ON_DEMAND-or-SPOT-or-FLEX_START-or-RESERVATION" is not one of`} {
+		if !strings.Contains(fmt.Sprint(l), want) {
+			t.Errorf("the schema does not report %s: %v", want, l)
+		}
 	}
-	// ... and once someone chooses a type, the spec compiles and renders.
-	fixed := strings.Replace(string(spec), "TODO-cpus-64-mem-257000", "n2-standard-32", 1)
+	// ... and once someone decides, the spec compiles and renders.
+	fixed := decide(t, spec, map[string]string{
+		"TODO-cpus-64-mem-257000": "n2-standard-32", "TODO-choose-login-machine-type": "n2-standard-8",
+		"TODO-choose-a3-edgegpu-8g-or-a3-edgegpu-8g-nolssd-or-a3-highgpu-8g-or-a3-megagpu-8g": "a3-megagpu-8g",
+		"TODO-choose-ON_DEMAND-or-SPOT-or-FLEX_START-or-RESERVATION": "SPOT",
+	})
 	c := compile(t, "fixed.yaml", []byte(fixed), compiler.Identity{})
 	conf := renderTo(t, c, t.TempDir()).Get("slurm.conf").Data
 	for _, w := range []string{
-		"NodeName=research01-gpu-[0-3] CPUs=208 RealMemory=1860368 Gres=gpu:h100:8 CoresPerSocket=52 Features=h100 Sockets=2 ThreadsPerCore=2\n",
-		"NodeName=research01-gpu-[4-7] CPUs=208 RealMemory=1860368 Gres=gpu:h100:8 CoresPerSocket=52 Features=h100 Sockets=2 ThreadsPerCore=2 State=CLOUD\n",
+		"NodeName=research01-gpu-[0-3] CPUs=208 RealMemory=1860368 Gres=gpu:h100:8 Features=h100\n",
+		"NodeName=research01-gpu-[4-7] CPUs=208 RealMemory=1860368 Gres=gpu:h100:8 Features=h100 State=CLOUD\n",
 		"PartitionName=gpu Nodes=gpu Default=YES MaxTime=1-00:00:00 PriorityTier=10 State=UP\n",
 		"PartitionName=debug Nodes=gpu,cpu MaxTime=30 State=UP\n",
 		"DefMemPerCPU=4096\n",
@@ -172,6 +184,60 @@ func TestForeignConf(t *testing.T) {
 	}
 }
 
+// specBody is the spec without its head comment.
+func specBody(spec []byte) string {
+	var out []string
+	for _, l := range strings.Split(string(spec), "\n") {
+		if !strings.HasPrefix(l, "#") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// decide replaces placeholder values (not their mentions in comments) as
+// a person would, failing the test when one is missing; a placeholder
+// not in choices is also a failure.
+func decide(t *testing.T, spec []byte, choices map[string]string) []byte {
+	t.Helper()
+	used := map[string]bool{}
+	out := decideFn(t, spec, func(_, _, v string) string {
+		c, ok := choices[v]
+		if !ok {
+			t.Fatalf("no choice for placeholder %s", v)
+		}
+		used[v] = true
+		return c
+	})
+	for k := range choices {
+		if !used[k] {
+			t.Errorf("placeholder %s not in the spec", k)
+		}
+	}
+	return out
+}
+
+// decideFn replaces every "TODO-" placeholder value by choose(pool, field,
+// placeholder), pool being the id of the node pool it is in ("" outside).
+func decideFn(t *testing.T, spec []byte, choose func(pool, field, placeholder string) string) []byte {
+	t.Helper()
+	var out []string
+	pool := ""
+	for _, l := range strings.Split(string(spec), "\n") {
+		if id, ok := strings.CutPrefix(l, "  - id: "); ok {
+			pool = strings.Trim(id, `"`)
+		}
+		if !strings.HasPrefix(strings.TrimSpace(l), "#") {
+			if i := strings.Index(l, ": TODO-"); i >= 0 {
+				field := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(l[:i]), "- "))
+				l = l[:i+2] + choose(pool, field, strings.Fields(l[i+2:])[0])
+			}
+		}
+		out = append(out, l)
+	}
+	return []byte(strings.Join(out, "\n"))
+}
+
 func TestOptionsOverrideIdentity(t *testing.T) {
 	conf := "ClusterName=old\nNodeName=n[1-2] CPUs=16 RealMemory=63216\nPartitionName=p Nodes=n[1-2]\n"
 	spec, notes, err := Import([]byte(conf), nil, Options{ClusterID: "new", Project: "acme-prod", Region: "us-central1"})
@@ -181,13 +247,13 @@ func TestOptionsOverrideIdentity(t *testing.T) {
 	for _, w := range []string{
 		"name: projects/acme-prod/locations/us-central1/modelDevelopmentClusters/new\n",
 		"homeDirectoryStorage: projects/acme-prod/locations/ZONE/instances/FILESTORE_INSTANCE_ID",
-		"machineType: n2-standard-16\n",
+		"machineType: TODO-choose-n2-standard-16-or-n4-standard-16 # TODO",
 	} {
 		if !strings.Contains(string(spec), w) {
 			t.Errorf("spec lacks %q\n%s", w, spec)
 		}
 	}
-	for _, w := range []string{"ClusterName=old replaced by the cluster id new", "fits n2-standard-16, n4-standard-16 alike", "no partition is marked Default=YES"} {
+	for _, w := range []string{"ClusterName=old replaced by the cluster id new", "fits n2-standard-16, n4-standard-16 alike; machineType is the placeholder TODO-choose-n2-standard-16-or-n4-standard-16", "no partition is marked Default=YES"} {
 		if !hasNote(notes, w) {
 			t.Errorf("no note %q: %v", w, notes)
 		}
@@ -247,18 +313,18 @@ func TestInferMachine(t *testing.T) {
 		{hardware{CPUs: 6, RealMemory: 22*1024 - 400 - 30*22}, "g4-standard-6", ""},
 		{hardware{}, "", "no CPUs"},
 	} {
-		got, why := inferMachine(cat, tc.hw, "")
+		got, why, _ := inferMachine(cat, tc.hw, "")
 		if got != tc.want || !strings.Contains(why, tc.why) || (tc.why == "") != (why == "") {
 			t.Errorf("%+v: got %q (%s), want %q (%s)", tc.hw, got, why, tc.want, tc.why)
 		}
 	}
 	// A hint that matches the rendered hardware exactly wins a tie.
 	n4, _ := cat.Lookup("n4-standard-16")
-	if got, why := inferMachine(cat, hardware{CPUs: 16, RealMemory: n4.RealMemoryMiB()}, "n4-standard-16"); got != "n4-standard-16" || why != "" {
+	if got, why, _ := inferMachine(cat, hardware{CPUs: 16, RealMemory: n4.RealMemoryMiB()}, "n4-standard-16"); got != "n4-standard-16" || why != "" {
 		t.Errorf("hint ignored: %q %q", got, why)
 	}
 	// A hint for a type the catalog lacks stands when the line has no hardware.
-	if got, _ := inferMachine(cat, hardware{}, "z9-future-8"); got != "z9-future-8" {
+	if got, _, _ := inferMachine(cat, hardware{}, "z9-future-8"); got != "z9-future-8" {
 		t.Errorf("hint without facts: %q", got)
 	}
 	if got := todoMachineType(hardware{CPUs: 96, RealMemory: 1000, GPUs: 8, GPUType: "Tesla_V100"}); got != "TODO-cpus-96-mem-1000-gpus-8-tesla-v100" {
@@ -277,9 +343,10 @@ func TestParseGres(t *testing.T) {
 		"gpu:a100:1,gpu:h100:1":    {Type: "a100", Count: 1, Other: []string{"gpu:h100:1"}},
 		"(null)":                   {},
 		"gpu:tesla:a:b":            {Other: []string{"gpu:tesla:a:b"}},
+		"gpu:a100:no_consume:4":    {Other: []string{"gpu:a100:no_consume:4"}},
 		"gpu:nvidia_h100_80gb:8,x": {Type: "nvidia_h100_80gb", Count: 8, Other: []string{"x"}},
 	} {
-		got := parseGres(in)
+		got := (&importer{}).parseGres(1, in)
 		if got.Type != want.Type || got.Count != want.Count || strings.Join(got.Other, ",") != strings.Join(want.Other, ",") {
 			t.Errorf("parseGres(%q) = %+v, want %+v", in, got, want)
 		}
@@ -303,7 +370,7 @@ NodeName=big[1-2] Name=gpu Type=h100 File=/dev/nvidia[0-3]
 NodeName=big2 Name=gpu Type=h100 File=/dev/nvidia[4-7]
 NodeName=big[1-2] Name=nvme Count=2
 NodeName=odd Name=gpu Count=lots
-`))
+`), slurmconf.NewBudget(100))
 	if err != nil {
 		t.Fatal(err)
 	}

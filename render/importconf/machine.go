@@ -36,15 +36,16 @@ const memLowerPercent = 90
 // matches any model), RealMemory within the tolerance above. hint, when it
 // names the type whose rendered hardware is exactly hw, is taken as is
 // (slurmspec's own comments name the type each pool was rendered from).
-// It returns "" and an explanation when no single type fits; ties between
-// machine types with identical facts (a3-highgpu-8g and a3-megagpu-8g) are
-// broken by name, with an explanation.
-func inferMachine(cat *machines.Catalog, hw hardware, hint string) (machineType, why string) {
+// It returns "" and an explanation when no single type fits, with the
+// candidates when several do (machine types with identical facts, such as
+// a3-highgpu-8g and a3-megagpu-8g, or types that only RealMemory would
+// tell apart): a person chooses, unless the hint names one of them.
+func inferMachine(cat *machines.Catalog, hw hardware, hint string) (machineType, why string, candidates []string) {
 	if hint != "" && renderedHardware(cat, hint) == hw {
-		return hint, ""
+		return hint, "", nil
 	}
 	if hw.CPUs == 0 {
-		return "", "the NodeName line gives no CPUs (nor Sockets, CoresPerSocket and ThreadsPerCore)"
+		return "", "the NodeName line gives no CPUs (nor Sockets, CoresPerSocket and ThreadsPerCore)", nil
 	}
 	var best []*machines.Machine
 	bestDist := -1
@@ -82,9 +83,9 @@ func inferMachine(cat *machines.Catalog, hw hardware, hint string) (machineType,
 			}
 			why += fmt.Sprintf(" (within %d%%..100%% of its memory); closest: %s", memLowerPercent, strings.Join(near, ", "))
 		}
-		return "", why
+		return "", why, nil
 	case len(best) > 1 && hw.RealMemory == 0:
-		return "", fmt.Sprintf("%s fits %s: RealMemory would tell them apart", desc, names(best))
+		return "", fmt.Sprintf("%s fits %s: RealMemory would tell them apart", desc, names(best)), typeNames(best)
 	}
 	chosen := best[0]
 	for _, m := range best {
@@ -92,10 +93,10 @@ func inferMachine(cat *machines.Catalog, hw hardware, hint string) (machineType,
 			chosen = m
 		}
 	}
-	var notes []string
 	if len(best) > 1 && chosen.Type != hint {
-		notes = append(notes, fmt.Sprintf("%s fits %s alike; chose %s", desc, names(best), chosen.Type))
+		return "", fmt.Sprintf("%s fits %s alike", desc, names(best)), typeNames(best)
 	}
+	var notes []string
 	if hw.RealMemory > 0 && bestDist > 0 {
 		notes = append(notes, fmt.Sprintf("RealMemory=%d is within tolerance of %s, which the service writes as RealMemory=%d", hw.RealMemory, chosen.Type, chosen.RealMemoryMiB()))
 	}
@@ -105,7 +106,15 @@ func inferMachine(cat *machines.Catalog, hw hardware, hint string) (machineType,
 	if hw.GPUs > 0 && hw.GPUModel == "" {
 		notes = append(notes, fmt.Sprintf("the GPU type %s is not a catalog model; matched on the count", quoteOr(hw.GPUType, "(none)")))
 	}
-	return chosen.Type, strings.Join(notes, "; ")
+	return chosen.Type, strings.Join(notes, "; "), nil
+}
+
+func typeNames(ms []*machines.Machine) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.Type)
+	}
+	return out
 }
 
 // renderedHardware is what the renderer writes for a machine type: nothing

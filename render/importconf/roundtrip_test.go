@@ -128,6 +128,7 @@ func TestRoundTrip(t *testing.T) {
 			for _, n := range notes {
 				t.Log(n)
 			}
+			spec = decideAsSource(t, spec, c)
 			c2 := compile(t, "imported.yaml", spec, compiler.Identity{})
 			if c2.ID.Value != c.ID.Value {
 				t.Errorf("cluster id %q, want %q", c2.ID.Value, c.ID.Value)
@@ -162,6 +163,7 @@ func TestRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			again = decideAsSource(t, again, c)
 			if !bytes.Equal(again, spec) {
 				t.Errorf("second import differs\n--- first\n%s\n--- second\n%s", spec, again)
 			}
@@ -182,7 +184,7 @@ func TestRoundTripWithoutScripts(t *testing.T) {
 	if !hasNote(notes, "Prolog=/etc/slurm/prolog.d/* is a path") {
 		t.Errorf("no note about Prolog: %v", notes)
 	}
-	got := renderTo(t, compile(t, "imported.yaml", spec, compiler.Identity{}), t.TempDir())
+	got := renderTo(t, compile(t, "imported.yaml", decideAsSource(t, spec, c), compiler.Identity{}), t.TempDir())
 	strip := func(b []byte) string {
 		var keep []string
 		for _, l := range strings.Split(foldKeys(b), "\n") {
@@ -195,6 +197,23 @@ func TestRoundTripWithoutScripts(t *testing.T) {
 	if strip(got.Get("slurm.conf").Data) != strip(conf) {
 		t.Errorf("slurm.conf differs\n--- want\n%s\n--- got\n%s", conf, got.Get("slurm.conf").Data)
 	}
+}
+
+// decideAsSource makes the decisions the import leaves to a person as the
+// source spec made them: the login pool's machine type and each GPU pool's
+// provisioning model.
+func decideAsSource(t *testing.T, spec []byte, src *ir.Cluster) []byte {
+	t.Helper()
+	return decideFn(t, spec, func(pool, field, placeholder string) string {
+		switch {
+		case placeholder == LoginMachinePlaceholder:
+			return src.Pool(src.Slurm.LoginNodePoolID.Value).MachineType.Value
+		case field == "provisioningModel" && src.Pool(pool) != nil:
+			return src.Pool(pool).ProvisioningModel.Value
+		}
+		t.Fatalf("pool %q: no decision for %s: %s", pool, field, placeholder)
+		return ""
+	})
 }
 
 func hasNote(notes []Note, substr string) bool {

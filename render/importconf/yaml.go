@@ -2,11 +2,15 @@ package importconf
 
 import (
 	"fmt"
-	"github.com/slurmspec/slurmspec/compiler/machines"
-	"github.com/slurmspec/slurmspec/compiler/yamlwrite"
+	"regexp"
 	"strconv"
+	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/compiler/yamlwrite"
 )
 
 // yaml writes the spec. Fields come in the order of examples/a4-training.yaml
@@ -80,8 +84,7 @@ func (im *importer) yaml() ([]byte, error) {
 	}
 	add(root, "orchestratorSpec", mapping("slurmSpec", slurm))
 
-	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root},
-		HeadComment: "Imported from slurm.conf by slurmspec import. Review every placeholder\n(TODO, PROJECT_ID, ZONE, ...) and the notes the import printed."}
+	doc := &yaml.Node{Kind: yaml.DocumentNode, Content: []*yaml.Node{root}, HeadComment: im.header()}
 	out, err := yamlwrite.Encode(doc)
 	if err != nil {
 		return nil, fmt.Errorf("encoding YAML: %w", err)
@@ -89,20 +92,52 @@ func (im *importer) yaml() ([]byte, error) {
 	return out, nil
 }
 
+// header is the spec's head comment: every decision left to a person and
+// every choice the import made, with the slurm.conf line each is about.
+func (im *importer) header() string {
+	var decide, chose []string
+	for _, n := range im.notes {
+		line := "  - " + n.String()
+		switch n.Kind {
+		case NoteDecide:
+			decide = append(decide, line)
+		case NoteChoice:
+			chose = append(chose, line)
+		}
+	}
+	h := []string{"Imported from slurm.conf by slurmspec import."}
+	if len(decide) > 0 {
+		h = append(h, "", "Decide (each placeholder fails the schema until you do):")
+		h = append(h, decide...)
+	}
+	if len(chose) > 0 {
+		h = append(h, "", "Chosen by the import from slurm.conf (check them):")
+		h = append(h, chose...)
+	}
+	h = append(h, "", "The import also printed what it dropped or changed, line by line.")
+	// A comment is one line per line: no line breaks from the input.
+	for i := range h {
+		h[i] = strings.Map(func(r rune) rune {
+			if r < ' ' || r == 0x7f || r == 0x85 || r == 0x2028 || r == 0x2029 {
+				return ' '
+			}
+			return r
+		}, h[i])
+	}
+	return strings.Join(h, "\n")
+}
+
 func (im *importer) poolNode(p *pool) *yaml.Node {
 	mt := str(p.machineType)
 	if p.todo {
-		mt.LineComment = "TODO: choose the machine type (see the import notes)"
+		mt.LineComment = "TODO: choose the machine type (see the header)"
 	}
 	ms := mapping("machineType", mt)
-	if p.reservation {
-		add(ms, "reservationAffinity", mapping(
-			"reservationAffinityType", str("SPECIFIC_RESERVATION"),
-			"values", seq(str(ReservationPlaceholder))))
-	}
 	n := mapping("id", str(p.id), "machineSpec", ms)
 	if p.provisioning != "" {
-		add(n, "provisioningModel", str(p.provisioning))
+		pm := str(p.provisioning)
+		pm.LineComment = "TODO: choose how the GPUs are bought (see the header)"
+		add(n, "provisioningModel", pm)
 	}
 	add(n, "scalingSpec", mapping("minNodeCount", integer(p.min), "maxNodeCount", integer(p.max)))
 	if disk := bootDiskFor(p.machine); disk != "" {
@@ -154,8 +189,31 @@ func seq(items ...*yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: items}
 }
 
-// str is a string scalar that reads back as exactly s (yamlwrite).
-func str(s string) *yaml.Node { return yamlwrite.Str(s) }
+// yaml11Typed matches the plain scalars a YAML 1.1 reader resolves to
+// something other than a string (the YAML 1.1 type repository): booleans,
+// null, integers in every base and with "_" or sexagesimal ":"
+// ("24:00:00" is 86400), floats (".inf", "1e3", "1:30.5"), timestamps,
+// and the merge and value keys. The encoder quotes only what YAML 1.2
+// would re-type; these are quoted too, so that every reader sees a string.
+var yaml11Typed = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:` +
+		`(?i:y|n|yes|no|on|off|true|false|null|~)` +
+		`|[-+]?0b[01_]+|[-+]?0[0-7_]+|[-+]?(?:0|[1-9][0-9_]*)|[-+]?0x[0-9a-fA-F_]+|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+` +
+		`|[-+]?(?:[0-9][0-9_]*)?\.[0-9_]*(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?:\.[0-9_]*)?[eE][-+]?[0-9]+|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?i:inf)|\.(?i:nan)` +
+		`|[0-9]{4}-[0-9]{1,2}-[0-9]{1,2}(?:(?:[Tt]|[ \t]+)[0-9]{1,2}:[0-9]{2}:[0-9]{2}(?:\.[0-9]*)?(?:[ \t]*(?:Z|[-+][0-9]{1,2}(?::[0-9]{2})?))?)?` +
+		`|<<|=)$`)
+})
+
+// str is a string scalar that reads back as exactly s (yamlwrite.Str),
+// double-quoted also where a YAML 1.1 reader would re-type it ("OFF",
+// "24:00:00", "0755").
+func str(s string) *yaml.Node {
+	n := yamlwrite.Str(s)
+	if yaml11Typed().MatchString(s) {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	return n
+}
 
 func integer(i int64) *yaml.Node {
 	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(i, 10)}
