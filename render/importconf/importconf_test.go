@@ -161,7 +161,7 @@ func TestForeignConf(t *testing.T) {
 	fixed := decide(t, spec, map[string]string{
 		"TODO-cpus-64-mem-257000": "n2-standard-32", "TODO-choose-login-machine-type": "n2-standard-8",
 		"TODO-choose-a3-edgegpu-8g-or-a3-edgegpu-8g-nolssd-or-a3-highgpu-8g-or-a3-megagpu-8g": "a3-megagpu-8g",
-		"TODO-choose-ON_DEMAND-or-SPOT-or-FLEX_START-or-RESERVATION": "SPOT",
+		"TODO-choose-ON_DEMAND-or-SPOT-or-FLEX_START-or-RESERVATION":                          "SPOT",
 	})
 	c := compile(t, "fixed.yaml", []byte(fixed), compiler.Identity{})
 	conf := renderTo(t, c, t.TempDir()).Get("slurm.conf").Data

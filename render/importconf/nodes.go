@@ -253,4 +253,3 @@ func (im *importer) readNodeSets(f *slurmconf.File) ([]*nodeSet, error) {
 	}
 	return out, nil
 }
-

@@ -196,4 +196,3 @@ func sanitizePoolID(s string) string {
 	}
 	return id
 }
-
