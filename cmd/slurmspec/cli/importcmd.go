@@ -8,7 +8,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/render/importconf"
-	"github.com/slurmspec/slurmspec/compiler/load"
 )
 
 const importHelp = `Turn an existing slurm.conf (and optionally its gres.conf) into a spec.
@@ -32,13 +31,13 @@ func newImportCmd(e env) *cobra.Command {
   slurmspec import out/slurm.conf --scripts-dir out -o cluster.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			conf, err := load.ReadFile(args[0], load.MaxFileSize) // regular files only, bounded
+			conf, err := importconf.ReadInput(args[0])
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			var gresData []byte
 			if gres != "" {
-				if gresData, err = load.ReadFile(gres, load.MaxFileSize); err != nil {
+				if gresData, err = importconf.ReadInput(gres); err != nil {
 					return &exitError{code: exitUsage, msg: err.Error()}
 				}
 			}
