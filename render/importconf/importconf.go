@@ -157,6 +157,17 @@ func (im *importer) decide(line int, format string, args ...any) {
 	im.notes = append(im.notes, Note{Line: line, Kind: NoteDecide, Message: fmt.Sprintf(format, args...)})
 }
 
+// Result is an import's full outcome.
+type Result struct {
+	// Spec is the spec in YAML; Notes what it could not map, the choices
+	// it made and the decisions it leaves (also listed in Spec's header).
+	Spec  []byte
+	Notes []Note
+	// Nodes maps each node slurm.conf defines to the name the service
+	// gives it; Partitions maps each partition kept to its id.
+	Nodes, Partitions map[string]string
+}
+
 // Import reads slurm.conf (conf) and, when gres is not empty, gres.conf,
 // and returns the spec as YAML with everything it could not map. It fails
 // only on input it cannot read: input over MaxInputBytes, a syntax error, a
@@ -164,19 +175,36 @@ func (im *importer) decide(line int, format string, args ...any) {
 // Options.MaxHosts names together), an invalid Options.ClusterID, or a
 // scripts directory it cannot read.
 func Import(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, err error) {
+	r, err := Convert(conf, gres, opt)
+	if err != nil {
+		return nil, nil, err
+	}
+	return r.Spec, r.Notes, nil
+}
+
+// Convert is Import with the node and partition renames.
+func Convert(conf []byte, gres []byte, opt Options) (*Result, error) {
+	spec, notes, im, err := run(conf, gres, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Spec: spec, Notes: notes, Nodes: im.rename, Partitions: im.partID}, nil
+}
+
+func run(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, _ *importer, err error) {
 	if len(conf) > MaxInputBytes || len(gres) > MaxInputBytes {
-		return nil, nil, fmt.Errorf("input larger than %d bytes", MaxInputBytes)
+		return nil, nil, nil, fmt.Errorf("input larger than %d bytes", MaxInputBytes)
 	}
 	if opt.MaxHosts <= 0 {
 		opt.MaxHosts = slurmconf.MaxHosts
 	}
 	im := &importer{opt: opt, cat: machines.Default(), keys: catalog.Default(), budget: slurmconf.NewBudget(opt.MaxHosts)}
 	if opt.ClusterID != "" && !clusterIDRe().MatchString(opt.ClusterID) {
-		return nil, nil, fmt.Errorf("cluster id %q: a Slurm cluster id is 1-10 lowercase letters and digits starting with a letter", opt.ClusterID)
+		return nil, nil, nil, fmt.Errorf("cluster id %q: a Slurm cluster id is 1-10 lowercase letters and digits starting with a letter", opt.ClusterID)
 	}
 	f, err := slurmconf.Parse(conf)
 	if err != nil {
-		return nil, nil, fmt.Errorf("parsing slurm.conf: %w", err)
+		return nil, nil, nil, fmt.Errorf("parsing slurm.conf: %w", err)
 	}
 	for _, inc := range f.Includes {
 		im.note(inc.Num, "Include %s not followed: import the included file's settings by hand (the service rejects Include)", inc.Path)
@@ -185,24 +213,24 @@ func Import(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, 
 	if len(gres) > 0 {
 		gc, notes, err := parseGresConf(gres, im.budget)
 		if err != nil {
-			return nil, nil, fmt.Errorf("parsing gres.conf: %w", err)
+			return nil, nil, nil, fmt.Errorf("parsing gres.conf: %w", err)
 		}
 		im.gres = gc
 		im.notes = append(im.notes, notes...)
 	}
 	im.identity(f)
 	if err := im.nodes(f); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := im.partitions(f); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	im.loginPool()
 	if err := im.globals(f); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if err := im.scripts(f); err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	for _, l := range f.Other {
 		im.note(l.Num, "%s line dropped: %s", l.Pairs[0].Key, otherReason(l.Pairs[0].Key))
@@ -217,9 +245,9 @@ func Import(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, 
 	})
 	out, err := im.yaml()
 	if err != nil {
-		return nil, nil, fmt.Errorf("writing the spec: %w", err)
+		return nil, nil, nil, fmt.Errorf("writing the spec: %w", err)
 	}
-	return out, im.notes, nil
+	return out, im.notes, im, nil
 }
 
 func otherReason(key string) string {
