@@ -569,3 +569,25 @@ func TestReadInput(t *testing.T) {
 		t.Errorf("%q %v", data, err)
 	}
 }
+
+func TestFamilies(t *testing.T) {
+	var nodes []*node
+	for _, list := range []string{"r[01-02]n[001-003]", "r50n[001-002]", "h100-[01-04]", "a100-[01-02]", "c-gpu-[0-7]", "research01-gpu-[0-1]", "login", "odd7", "compute-st-c5xlarge-[1-2]"} {
+		names, err := slurmconf.ExpandHostlist(list, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			nodes = append(nodes, &node{name: n})
+		}
+	}
+	fam := families(nodes)
+	for name, want := range map[string]string{
+		"r01n001": "r", "r50n002": "r", "h100-03": "h100", "a100-01": "a100", "c-gpu-5": "c-gpu",
+		"research01-gpu-1": "research01-gpu", "login": "login", "odd7": "odd", "compute-st-c5xlarge-2": "compute-st-c5xlarge",
+	} {
+		if got := fam[nameKey(name)]; got != want {
+			t.Errorf("family of %s = %q, want %q", name, got, want)
+		}
+	}
+}

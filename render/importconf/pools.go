@@ -2,6 +2,7 @@ package importconf
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/machines"
@@ -9,24 +10,95 @@ import (
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
-// groupName is the pool a node belongs to: its first NodeSet, else its
-// name without the trailing index (and without the "<cluster>-" prefix the
-// renderer adds).
-func (im *importer) groupName(n *node, sets []*nodeSet) string {
+// groupName is the pool a node belongs to: its first NodeSet, else the
+// name of its family (see families), without the "<cluster>-" prefix the
+// renderer adds.
+func (im *importer) groupName(n *node, sets []*nodeSet, family map[string]string) string {
 	for _, ns := range sets {
 		if ns.has(n) {
 			return ns.name
 		}
 	}
-	g := strings.TrimRight(n.name, "0123456789")
-	g = strings.TrimRight(g, "-_.")
-	if g == "" {
-		g = n.name
-	}
+	g := family[nameKey(n.name)]
 	if rest, ok := strings.CutPrefix(g, im.clusterID+"-"); ok && rest != "" {
 		g = rest
 	}
 	return g
+}
+
+// nameKey is a node name with each run of digits replaced by '#': the
+// names of one family ("r01n001" … "r50n128") share it.
+func nameKey(s string) string {
+	var b strings.Builder
+	digits := false
+	for i := 0; i < len(s); i++ {
+		d := s[i] >= '0' && s[i] <= '9'
+		switch {
+		case d && !digits:
+			b.WriteByte('#')
+		case !d:
+			b.WriteByte(s[i])
+		}
+		digits = d
+	}
+	return b.String()
+}
+
+// digitRuns returns the runs of digits of s, in order.
+func digitRuns(s string) [][2]int {
+	var out [][2]int
+	for i := 0; i < len(s); {
+		if s[i] < '0' || s[i] > '9' {
+			i++
+			continue
+		}
+		j := i
+		for j < len(s) && s[j] >= '0' && s[j] <= '9' {
+			j++
+		}
+		out = append(out, [2]int{i, j})
+		i = j
+	}
+	return out
+}
+
+// families names each family of node names (nodes sharing a nameKey) by
+// the part of its first name before the first run of digits that varies
+// within the family: "r[01-50]n[001-200]" is "r", "h100-[01-04]" is
+// "h100", "c-gpu-[0-7]" is "c-gpu"; a family of one is its name without
+// the trailing digits.
+func families(nodes []*node) map[string]string {
+	members := map[string][]string{}
+	var order []string
+	for _, n := range nodes {
+		k := nameKey(n.name)
+		if _, ok := members[k]; !ok {
+			order = append(order, k)
+		}
+		members[k] = append(members[k], n.name)
+	}
+	out := map[string]string{}
+	for _, k := range order {
+		names := members[k]
+		first := names[0]
+		runs := digitRuns(first)
+		prefix := strings.TrimRight(first, "0123456789")
+		for i, r := range runs {
+			if slices.ContainsFunc(names[1:], func(other string) bool {
+				or := digitRuns(other) // same key: the same number of runs
+				return other[or[i][0]:or[i][1]] != first[r[0]:r[1]]
+			}) {
+				prefix = first[:r[0]]
+				break
+			}
+		}
+		prefix = strings.TrimRight(prefix, "-_.")
+		if prefix == "" {
+			prefix = strings.TrimRight(first, "-_.")
+		}
+		out[k] = prefix
+	}
+	return out
 }
 
 // nodes builds the compute pools: nodes grouped by NodeSet or host name
@@ -41,6 +113,7 @@ func (im *importer) nodes(f *slurmconf.File) error {
 		return err
 	}
 	im.sets = sets
+	family := families(nodes)
 	type key struct{ group, sig string }
 	byKey := map[key]*pool{}
 	sigsOf := map[string][]string{}
@@ -50,7 +123,7 @@ func (im *importer) nodes(f *slurmconf.File) error {
 	im.poolOf = map[string]*pool{}
 	im.rename = map[string]string{}
 	for _, n := range nodes {
-		g := im.groupName(n, sets)
+		g := im.groupName(n, sets, family)
 		k := key{g, n.sig}
 		p := byKey[k]
 		if p == nil {

@@ -5,6 +5,7 @@ package importtest
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,7 +17,8 @@ import (
 const LoginMachineType = "n2-standard-8"
 
 // DecideFirst replaces each placeholder value of an imported spec (not its
-// mentions in comments): "TODO-choose-A-or-B" by A, the login pool's
+// mentions in comments): "TODO-choose-A-or-B" by A (by SPOT when it is a
+// candidate, since every GPU machine type offers it), the login pool's
 // machine type by LoginMachineType, and "TODO-cpus-N-mem-M[-gpus-G-TYPE]"
 // by the catalog type nearest to it (the same number of whole GPUs, of the
 // model named if one is, then the nearest vCPU count, then the nearest
@@ -47,8 +49,11 @@ func choose(p string) (string, error) {
 	case p == importconf.LoginMachinePlaceholder:
 		return LoginMachineType, nil
 	case strings.HasPrefix(p, importconf.ChoosePrefix):
-		first, _, _ := strings.Cut(strings.TrimPrefix(p, importconf.ChoosePrefix), "-or-")
-		return first, nil
+		candidates := strings.Split(strings.TrimPrefix(p, importconf.ChoosePrefix), "-or-")
+		if slices.Contains(candidates, "SPOT") {
+			return "SPOT", nil // every GPU machine type offers it
+		}
+		return candidates[0], nil
 	case strings.HasPrefix(p, "TODO-cpus-"):
 		return nearest(p)
 	}
@@ -79,6 +84,9 @@ func nearest(p string) (string, error) {
 		n, whole := m.WholeGPUs()
 		if gpus > 0 && (!whole || n != gpus) || gpus == 0 && m.HasGPU() || m.RealMemoryMiB() == 0 {
 			continue
+		}
+		if listed, _ := machines.Supports(m.BootDisks, "pd-ssd"); len(m.BootDisks) > 0 && !listed {
+			continue // the spec would need a bootDisk the import did not write
 		}
 		score := abs(m.VCPUs-cpus)*1_000_000 + abs(m.RealMemoryMiB()-mem)/1024
 		if gpus > 0 && !strings.Contains(typ, m.GPUModel) {
