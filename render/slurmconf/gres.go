@@ -143,7 +143,7 @@ func (l GresLine) Get(key string) (string, bool) {
 func ParseGresConf(data []byte) ([]GresLine, error) {
 	var out []GresLine
 	for _, ll := range SplitLines(data) {
-		if _, ok := includePath(ll.Text); ok {
+		if _, ok := IncludeDirective(ll.Text); ok {
 			return nil, fmt.Errorf("line %d: Include is not supported in gres.conf", ll.Num)
 		}
 		pairs, err := ParsePairs(ll.Text)

@@ -121,7 +121,7 @@ func KindOf(key string) LineKind {
 func Parse(data []byte) (*File, error) {
 	f := &File{}
 	for _, ll := range SplitLines(data) {
-		if path, ok := includePath(ll.Text); ok {
+		if path, ok := IncludeDirective(ll.Text); ok {
 			f.Includes = append(f.Includes, Include{Num: ll.Num, Path: path})
 			continue
 		}
@@ -153,9 +153,9 @@ func Parse(data []byte) (*File, error) {
 	return f, nil
 }
 
-// includePath recognises "Include PATH" (the directive is
-// case-insensitive and must be followed by white space).
-func includePath(text string) (string, bool) {
+// IncludeDirective recognises "Include PATH" in a logical line's Text (the
+// directive is case-insensitive and must be followed by white space).
+func IncludeDirective(text string) (path string, ok bool) {
 	t := strings.TrimLeft(text, " \t")
 	if len(t) < 8 || !strings.EqualFold(t[:7], "include") || !isSpace(t[7]) {
 		return "", false
