@@ -127,6 +127,7 @@ func (im *importer) globals(f *slurmconf.File) error {
 		index[lk] = len(im.config)
 		im.config = append(im.config, pair)
 	}
+	im.conflicts(index)
 	var added []string
 	drop := map[int]bool{}
 	for _, s := range managed.DefaultSettings(c) {
@@ -150,6 +151,31 @@ func (im *importer) globals(f *slurmconf.File) error {
 		im.note(0, "the service adds defaults slurm.conf does not set: %s; set them in slurmSpec.config to keep other values", strings.Join(added, " "))
 	}
 	return nil
+}
+
+// conflicts turns a user setting that cannot run with a service default
+// the import adds into a decision: select/linear refuses the service's
+// SelectTypeParameters=CR_Core_Memory (slurmctld: "it can't contain
+// CR_(CPU|CORE|SOCKET)"), so SelectType becomes a placeholder naming the
+// service's plugin and the user's.
+func (im *importer) conflicts(index map[string]int) {
+	st, hasType := index["selecttype"]
+	_, hasParams := index["selecttypeparameters"]
+	if !hasType || hasParams || !strings.EqualFold(im.config[st].Value, "select/linear") {
+		return
+	}
+	var def string
+	for _, s := range managed.DefaultSettings(im.cluster()) {
+		if strings.EqualFold(s.Key, "SelectTypeParameters") {
+			def = s.Value
+		}
+	}
+	if def == "" {
+		return
+	}
+	kv := &im.config[st]
+	im.decide(kv.line, "SelectType=%s does not run with the service default SelectTypeParameters=%s (slurmctld refuses CR_Core, CR_CPU and CR_Socket with select/linear): SelectType is the placeholder %sselect/cons_tres-or-select/linear; choose select/cons_tres (the service's), or keep select/linear and set SelectTypeParameters=CR_Memory", kv.Value, def, ChoosePrefix)
+	kv.Value = ChoosePrefix + "select/cons_tres-or-select/linear"
 }
 
 // rewriteNames maps the node names of SuspendExcNodes and the partition

@@ -32,6 +32,7 @@
 package importconf
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -202,6 +203,11 @@ func run(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, _ *
 	if opt.ClusterID != "" && !clusterIDRe().MatchString(opt.ClusterID) {
 		return nil, nil, nil, fmt.Errorf("cluster id %q: a Slurm cluster id is 1-10 lowercase letters and digits starting with a letter", opt.ClusterID)
 	}
+	if rest, ok := bytes.CutPrefix(conf, []byte("\ufeff")); ok {
+		conf = rest
+		im.note(1, "the byte order mark at the start of the file is ignored (Slurm would read it as part of the first key)")
+	}
+	gres = bytes.TrimPrefix(gres, []byte("\ufeff"))
 	f, err := slurmconf.Parse(conf)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("parsing slurm.conf: %w", err)

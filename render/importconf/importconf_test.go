@@ -591,3 +591,23 @@ func TestFamilies(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectLinearIsADecision: select/linear refuses the service default
+// SelectTypeParameters=CR_Core_Memory (slurmctld 22.05 is fatal), so the
+// import leaves the choice to a person instead of writing a spec that
+// lints clean and does not start.
+func TestSelectLinearIsADecision(t *testing.T) {
+	conf := "ClusterName=lin\nSelectType=select/linear\nNodeName=n[1-2] CPUs=16 RealMemory=63216\nPartitionName=p Nodes=n[1-2] Default=YES\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(specBody(spec), "SelectType: TODO-choose-select/cons_tres-or-select/linear\n") || !hasNote(notes, "SelectType=select/linear does not run with the service default SelectTypeParameters=CR_Core_Memory") {
+		t.Errorf("no decision for select/linear:\n%s\n%v", spec, notes)
+	}
+	// With SelectTypeParameters given, the user's choice stands.
+	spec, _, err = Import([]byte(conf+"SelectTypeParameters=CR_Memory\n"), nil, Options{})
+	if err != nil || !strings.Contains(specBody(spec), "SelectType: select/linear\n") {
+		t.Errorf("select/linear with its parameters was changed (%v):\n%s", err, spec)
+	}
+}

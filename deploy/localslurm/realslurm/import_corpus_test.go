@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -181,6 +182,7 @@ func checkCorpusConfig(t *testing.T, cl *cluster, c compiled) {
 			t.Errorf("config %s=%s: slurmctld does not show %s", kv.Key.Value, want, key)
 		case shownAs[lower] != "" && sameSet(intersect(strings.Split(want, ","), strings.Split(got, ",")), strings.Split(want, ",")):
 		case boolValue(want) != "" && boolValue(want) == boolValue(got):
+		case strings.HasSuffix(lower, "debug") && debugLevel(want) == strings.ToLower(got):
 		case !sameValue(want, got):
 			t.Errorf("config %s=%s: slurmctld shows %s = %q", kv.Key.Value, want, shown, got)
 		}
@@ -197,6 +199,16 @@ func boolValue(s string) string {
 		return "no"
 	}
 	return ""
+}
+
+// debugLevel names a numeric debug level (SlurmctldDebug=3 is "info"),
+// as slurmctld shows it; a name is returned lower-cased.
+func debugLevel(s string) string {
+	names := []string{"quiet", "fatal", "error", "info", "verbose", "debug", "debug2", "debug3", "debug4", "debug5"}
+	if n, err := strconv.Atoi(s); err == nil && n >= 0 && n < len(names) {
+		return names[n]
+	}
+	return strings.ToLower(s)
 }
 
 // intersect returns the items of a found in b (case-insensitive).

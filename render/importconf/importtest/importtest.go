@@ -17,8 +17,9 @@ import (
 const LoginMachineType = "n2-standard-8"
 
 // DecideFirst replaces each placeholder value of an imported spec (not its
-// mentions in comments): "TODO-choose-A-or-B" by A (by SPOT when it is a
-// candidate, since every GPU machine type offers it), the login pool's
+// mentions in comments): "TODO-choose-A-or-B" by A (a provisioning model
+// by SPOT, or else the first, among those the pool's machine type offers),
+// the login pool's
 // machine type by LoginMachineType, and "TODO-cpus-N-mem-M[-gpus-G-TYPE]"
 // by the catalog type nearest to it (the same number of whole GPUs, of the
 // model named if one is, then the nearest vCPU count, then the nearest
@@ -26,32 +27,55 @@ const LoginMachineType = "n2-standard-8"
 // a placeholder it does not know.
 func DecideFirst(spec []byte) ([]byte, error) {
 	lines := strings.Split(string(spec), "\n")
+	machine := "" // the machine type of the pool being read
 	for i, l := range lines {
-		if strings.HasPrefix(strings.TrimSpace(l), "#") {
+		trimmed := strings.TrimSpace(l)
+		if strings.HasPrefix(trimmed, "#") {
 			continue
+		}
+		if strings.HasPrefix(l, "  - id: ") {
+			machine = ""
 		}
 		at := strings.Index(l, ": TODO-")
 		if at < 0 {
+			if v, ok := strings.CutPrefix(trimmed, "machineType: "); ok {
+				machine = strings.Fields(v)[0]
+			}
 			continue
 		}
 		placeholder := strings.Fields(l[at+2:])[0]
-		value, err := choose(placeholder)
+		value, err := choose(placeholder, machine)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", i+1, err)
+		}
+		if strings.HasPrefix(trimmed, "machineType: ") {
+			machine = value
 		}
 		lines[i] = l[:at+2] + value
 	}
 	return []byte(strings.Join(lines, "\n")), nil
 }
 
-func choose(p string) (string, error) {
+func choose(p, machine string) (string, error) {
 	switch {
 	case p == importconf.LoginMachinePlaceholder:
 		return LoginMachineType, nil
 	case strings.HasPrefix(p, importconf.ChoosePrefix):
 		candidates := strings.Split(strings.TrimPrefix(p, importconf.ChoosePrefix), "-or-")
+		if m, ok := machines.Default().Lookup(machine); ok && len(m.Provisioning) > 0 {
+			// A provisioning model: one the pool's machine type offers.
+			var offered []string
+			for _, c := range candidates {
+				if listed, _ := machines.Supports(m.Provisioning, c); listed {
+					offered = append(offered, c)
+				}
+			}
+			if len(offered) > 0 {
+				candidates = offered
+			}
+		}
 		if slices.Contains(candidates, "SPOT") {
-			return "SPOT", nil // every GPU machine type offers it
+			return "SPOT", nil
 		}
 		return candidates[0], nil
 	case strings.HasPrefix(p, "TODO-cpus-"):
