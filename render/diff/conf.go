@@ -8,32 +8,23 @@ import (
 	"sync"
 
 	"github.com/slurmspec/slurmspec/render/slurmconf"
+	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // Slurm reads slurm.conf keys case-insensitively (slurm.conf(5): "The
 // contents of the file are case insensitive except for the names of nodes
-// and partitions"), so keys are compared lowercased, through these
-// aliases (global.tsv, partition.tsv and node.tsv of the Slurm reference:
-// keys whose status is "alias" with a single replacement key). Values are
-// compared exactly.
-var (
-	globalAliases    = map[string]string{"acctgatherinfinibandtype": "acctgatherinterconnecttype", "cryptotype": "credtype", "sbcastparameters": "bcastparameters"}
-	partitionAliases = map[string]string{"shared": "oversubscribe"}
-	nodeAliases      = map[string]string{"feature": "features", "procs": "cpus"}
-)
-
+// and partitions"), so keys are compared lowercased, aliases resolved
+// (slurmconf.CanonicalKey: the catalog's keys whose status is "alias" with
+// a single replacement key). Values are compared exactly.
 // repeatable are the global keys Slurm reads from several lines (S_P_ARRAY
 // since 24.05 for Prolog and Epilog and their slurmctld variants;
 // SlurmctldHost lists the primary and the backups): all their values are
 // compared, in order. Any other key takes its last value.
 var repeatable = map[string]bool{"prolog": true, "epilog": true, "prologslurmctld": true, "epilogslurmctld": true, "slurmctldhost": true}
 
-func canon(aliases map[string]string, key string) string {
-	k := strings.ToLower(key)
-	if a, ok := aliases[k]; ok {
-		return a
-	}
-	return k
+func canon(scope catalog.Scope, key string) string {
+	name, _ := slurmconf.CanonicalKey(scope, key)
+	return strings.ToLower(name)
 }
 
 // attr is one Key=Value of a line: the key as written, the value as
@@ -111,7 +102,7 @@ func parseConf(data []byte, budget *slurmconf.Budget) (*conf, error) {
 		c.version, c.hasVersion = parseSeries(string(m[1]))
 	}
 	for _, p := range f.Global {
-		k := canon(globalAliases, p.Key)
+		k := canon(catalog.ScopeGlobal, p.Key)
 		g := c.global[k]
 		if g == nil {
 			g = &globalKey{}
@@ -122,7 +113,7 @@ func parseConf(data []byte, budget *slurmconf.Budget) (*conf, error) {
 	}
 	var defaults attrs
 	for _, l := range f.Nodes {
-		a, err := lineAttrs(l, nodeAliases, budget)
+		a, err := lineAttrs(l, catalog.ScopeNode, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -139,7 +130,7 @@ func parseConf(data []byte, budget *slurmconf.Budget) (*conf, error) {
 		}
 	}
 	for _, l := range f.NodeSets {
-		a, err := lineAttrs(l, nodeAliases, budget)
+		a, err := lineAttrs(l, catalog.ScopeNode, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -147,7 +138,7 @@ func parseConf(data []byte, budget *slurmconf.Budget) (*conf, error) {
 	}
 	defaults = nil
 	for _, l := range f.Partitions {
-		a, err := lineAttrs(l, partitionAliases, budget)
+		a, err := lineAttrs(l, catalog.ScopePartition, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -168,10 +159,10 @@ func parseConf(data []byte, budget *slurmconf.Budget) (*conf, error) {
 }
 
 // lineAttrs returns a line's pairs after the naming one.
-func lineAttrs(l slurmconf.Line, aliases map[string]string, budget *slurmconf.Budget) (attrs, error) {
+func lineAttrs(l slurmconf.Line, scope catalog.Scope, budget *slurmconf.Budget) (attrs, error) {
 	a := attrs{}
 	for _, p := range l.Pairs[1:] {
-		k := canon(aliases, p.Key)
+		k := canon(scope, p.Key)
 		at := attr{key: p.Key, value: p.Value, norm: p.Value}
 		if k == "nodes" {
 			names, err := slurmconf.ExpandHostlist(p.Value, budget)

@@ -90,17 +90,10 @@ type setting struct {
 // effective maps canonical lower-case keys to settings.
 type effective map[string]setting
 
-var cat = catalog.Default()
-
 // canon is the catalog's canonical key (aliases resolved), lower-cased.
 func canon(scope catalog.Scope, key string) string {
-	if p, ok := cat.Lookup(scope, key); ok {
-		if p.Status == catalog.StatusAlias && p.Replacement != "" && !strings.ContainsAny(p.Replacement, "=, ") {
-			return strings.ToLower(p.Replacement)
-		}
-		return strings.ToLower(p.Name)
-	}
-	return strings.ToLower(key)
+	name, _ := slurmconf.CanonicalKey(scope, key)
+	return strings.ToLower(name)
 }
 
 // named reads NodeName or PartitionName lines into name → settings, as

@@ -33,20 +33,9 @@ func validValue(v string) bool {
 	return true
 }
 
-// canonicalKey returns the catalog's spelling of key in scope: an alias
-// with a single replacement key (Feature, Procs, Shared, CryptoType)
-// becomes that key, which is what the linter asks for.
+// canonicalKey is slurmconf.CanonicalKey: the spelling the linter asks for.
 func (im *importer) canonicalKey(scope catalog.Scope, key string) (name string, known bool) {
-	p, ok := im.keys.Lookup(scope, key)
-	if !ok {
-		return key, false
-	}
-	if p.Status == catalog.StatusAlias && p.Replacement != "" && !strings.ContainsAny(p.Replacement, "=, ") {
-		if r, ok := im.keys.Lookup(scope, p.Replacement); ok {
-			return r.Name, true
-		}
-	}
-	return p.Name, true
+	return slurmconf.CanonicalKey(scope, key)
 }
 
 // configPair checks a key and value for a config map of scope and returns

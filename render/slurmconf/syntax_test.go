@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/slurmspec/slurmspec/render/slurmconf"
+	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // TestParseSlurmSyntax: what Slurm's own reader (parse_config.c) accepts,
@@ -200,4 +201,24 @@ func FuzzExpandHostlist(f *testing.F) {
 			t.Fatalf("%q: FirstHost %q, first name %q", s, slurmconf.FirstHost(s), names[0])
 		}
 	})
+}
+
+func TestCanonicalKey(t *testing.T) {
+	for _, tc := range []struct {
+		scope     catalog.Scope
+		key, want string
+		known     bool
+	}{
+		{catalog.ScopeNode, "feature", "Features", true},
+		{catalog.ScopeNode, "Procs", "CPUs", true},
+		{catalog.ScopePartition, "shared", "OverSubscribe", true},
+		{catalog.ScopePartition, "Priority", "Priority", true}, // two replacements: kept
+		{catalog.ScopeGlobal, "CRYPTOTYPE", "CredType", true},
+		{catalog.ScopeGlobal, "selecttype", "SelectType", true},
+		{catalog.ScopeGlobal, "FooBar", "FooBar", false},
+	} {
+		if got, known := slurmconf.CanonicalKey(tc.scope, tc.key); got != tc.want || known != tc.known {
+			t.Errorf("CanonicalKey(%v, %q) = %q, %v; want %q, %v", tc.scope, tc.key, got, known, tc.want, tc.known)
+		}
+	}
 }
