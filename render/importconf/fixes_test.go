@@ -185,3 +185,34 @@ func TestSelectLinearIsADecision(t *testing.T) {
 		t.Errorf("select/linear with its parameters was changed (%v):\n%s", err, spec)
 	}
 }
+
+// TestScriptsSkipLinks: a scripts directory's symbolic links and FIFOs are
+// not read (a checkout could point them at any file).
+func TestScriptsSkipLinks(t *testing.T) {
+	dir := t.TempDir()
+	pd := filepath.Join(dir, "prolog.d")
+	if err := os.MkdirAll(pd, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	secret := filepath.Join(dir, "secret")
+	if err := os.WriteFile(secret, []byte("TOKEN=hunter2\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(pd, "01-link.sh")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(pd, "02-fifo.sh"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(pd, "03-real.sh"), []byte("#!/bin/bash\ntrue\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf := "ClusterName=a\nProlog=/etc/slurm/prolog.d/*\nNodeName=a-c-0 CPUs=16 RealMemory=63216\nPartitionName=p Nodes=a-c-0\n"
+	spec, _, err := Import([]byte(conf), nil, Options{ScriptsDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(spec), "hunter2") || !strings.Contains(string(spec), "#!/bin/bash\n") {
+		t.Errorf("scripts read wrongly:\n%s", spec)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
@@ -297,7 +298,7 @@ func readScripts(dir string) ([]string, error) {
 		if len(out) == maxScripts {
 			return nil, fmt.Errorf("reading scripts: %s holds more than %d scripts", dir, maxScripts)
 		}
-		b, err := ReadInput(filepath.Join(dir, e.Name()))
+		b, err := readRegular(filepath.Join(dir, e.Name()), syscall.O_NOFOLLOW)
 		if err != nil {
 			return nil, fmt.Errorf("reading scripts: %w", err)
 		}

@@ -13,9 +13,16 @@ import (
 const MaxInputBytes = 16 << 20
 
 // ReadInput reads a file for the import: a regular file only (a FIFO or a
-// device is refused without blocking on it), at most MaxInputBytes.
+// device is refused without blocking on it), at most MaxInputBytes. The
+// path the user names may be a symbolic link to such a file.
 func ReadInput(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return readRegular(path, 0)
+}
+
+// readRegular is ReadInput with extra open flags (O_NOFOLLOW for files
+// found in a directory).
+func readRegular(path string, flags int) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|flags, 0)
 	if err != nil {
 		return nil, err
 	}
