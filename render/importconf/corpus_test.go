@@ -24,6 +24,7 @@ const corpusDir = "../../testdata/slurmconf"
 // corpusFile is one slurm.conf of the corpus, with its gres.conf if any.
 type corpusFile struct {
 	name       string
+	dir        string
 	conf, gres []byte
 }
 
@@ -38,7 +39,7 @@ func readCorpus(t *testing.T) []corpusFile {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cf := corpusFile{name: strings.TrimPrefix(filepath.ToSlash(p), corpusDir+"/"), conf: conf}
+		cf := corpusFile{name: strings.TrimPrefix(filepath.ToSlash(p), corpusDir+"/"), dir: filepath.Dir(p), conf: conf}
 		if filepath.Base(p) == "slurm.conf" {
 			gres, err := importconf.ReadInput(filepath.Join(filepath.Dir(p), "gres.conf"))
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -62,7 +63,7 @@ func readCorpus(t *testing.T) []corpusFile {
 func TestCorpusNoSilentChanges(t *testing.T) {
 	for _, cf := range readCorpus(t) {
 		t.Run(cf.name, func(t *testing.T) {
-			r, err := importconf.Convert(cf.conf, cf.gres, importconf.Options{})
+			r, err := importconf.Convert(cf.conf, cf.gres, importconf.Options{IncludeDir: cf.dir})
 			if err != nil {
 				t.Fatalf("import: %v", err)
 			}
@@ -75,7 +76,7 @@ func TestCorpusNoSilentChanges(t *testing.T) {
 			if l.HasErrors() {
 				t.Fatalf("render: %v", l)
 			}
-			checkNoSilentChanges(t, cf.conf, set.Get("slurm.conf").Data, r)
+			checkNoSilentChanges(t, cf, set.Get("slurm.conf").Data, r)
 		})
 	}
 }
@@ -205,9 +206,12 @@ func sameNodeValue(key, old, new string) bool {
 	return old == new
 }
 
-func checkNoSilentChanges(t *testing.T, confData, renderedData []byte, r *importconf.Result) {
+func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *importconf.Result) {
 	t.Helper()
-	orig, err := slurmconf.Parse(bytes.TrimPrefix(confData, []byte("\ufeff")))
+	// The original as Slurm reads it: with the files it includes.
+	orig, err := slurmconf.ParseIncluding(bytes.TrimPrefix(cf.conf, []byte("\ufeff")), func(path string) ([]byte, error) {
+		return importconf.ReadInput(filepath.Join(cf.dir, filepath.Base(path)))
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -215,7 +219,15 @@ func checkNoSilentChanges(t *testing.T, confData, renderedData []byte, r *import
 	if err != nil {
 		t.Fatal(err)
 	}
-	notes := r.Notes
+	// Notes name included files; number their lines as orig does.
+	notes := append([]importconf.Note{}, r.Notes...)
+	for i, n := range notes {
+		for k, f := range orig.Files {
+			if n.File == f {
+				notes[i].Line = (k+1)*slurmconf.LineStride + n.Line
+			}
+		}
+	}
 	clusterID, _ := got.GetGlobal("ClusterName")
 	silent := func(format string, args ...any) {
 		t.Helper()

@@ -216,3 +216,52 @@ func TestScriptsSkipLinks(t *testing.T) {
 		t.Errorf("scripts read wrongly:\n%s", spec)
 	}
 }
+
+// TestIncludes: with IncludeDir, Include lines are followed to regular
+// files of that directory (never through a link, never elsewhere), and
+// notes name the included file's lines.
+func TestIncludes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("nodes.conf", "NodeName=n[1-2] CPUs=16 RealMemory=63216 Weight=2\nNodeName=n1 Weight=3\n")
+	write("secret", "Token=hunter2\n")
+	if err := os.Symlink(filepath.Join(dir, "secret"), filepath.Join(dir, "link.conf")); err != nil {
+		t.Fatal(err)
+	}
+	conf := "ClusterName=inc\nInclude /etc/slurm/nodes.conf\nInclude link.conf\nInclude %c.conf\nInclude missing.conf\nPartitionName=p Nodes=n[1-2] Default=YES\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{IncludeDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(specBody(spec), "nodePoolIds: [\"n\"]") || strings.Contains(string(spec), "hunter2") {
+		t.Errorf("includes read wrongly:\n%s", spec)
+	}
+	want := map[string]bool{
+		"slurm.conf:2: Include /etc/slurm/nodes.conf followed":                                false,
+		"slurm.conf:3: Include link.conf not followed":                                        false,
+		"slurm.conf:4: Include %c.conf not followed":                                          false,
+		"slurm.conf:5: Include missing.conf not followed":                                     false,
+		"/etc/slurm/nodes.conf:2: node n1 is already defined on /etc/slurm/nodes.conf line 1": false,
+	}
+	for _, n := range notes {
+		for w := range want {
+			if strings.HasPrefix(n.String(), w) {
+				want[w] = true
+			}
+		}
+	}
+	for w, ok := range want {
+		if !ok {
+			t.Errorf("no note %q in %v", w, notes)
+		}
+	}
+	// Without IncludeDir nothing is read.
+	if _, notes, err := Import([]byte(conf), nil, Options{}); err != nil || !hasNote(notes, "Include /etc/slurm/nodes.conf not followed") {
+		t.Errorf("%v %v", notes, err)
+	}
+}

@@ -109,7 +109,7 @@ func (im *importer) globals(f *slurmconf.File) error {
 		if j, dup := index[lk]; dup {
 			prev := im.config[j]
 			if prev.Value != pair.Value {
-				im.note(line, "%s is set again (line %d set %s); Slurm uses the last value, and so does the spec", pair.Key, prev.line, prev.Value)
+				im.note(line, "%s is set again (%s set %s); Slurm uses the last value, and so does the spec", pair.Key, im.where(prev.line), prev.Value)
 			}
 			im.config[j] = pair
 			continue
@@ -181,7 +181,7 @@ func (im *importer) rewriteNames(line int, key, value string) (string, bool, err
 		}
 		names, err := slurmconf.ExpandHostlist(value, im.budget)
 		if err != nil {
-			return "", false, fmt.Errorf("slurm.conf line %d: %w", line, err)
+			return "", false, fmt.Errorf("slurm.conf %s: %w", im.where(line), err)
 		}
 		var out, unknown []string
 		for _, n := range names {

@@ -34,10 +34,12 @@ package importconf
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/machines"
@@ -58,6 +60,11 @@ type Options struct {
 	// when slurm.conf sets Prolog or Epilog. Without it Prolog and Epilog
 	// are reported as notes, since a path is not a script.
 	ScriptsDir string
+	// IncludeDir, when set, is where Include directives are followed: the
+	// file of the directive's base name in that directory (regular files
+	// only, not through a link; all files together at most MaxInputBytes).
+	// Without it, or when the file is not there, an Include is a note.
+	IncludeDir string
 	// MaxHosts bounds the number of node names all the host lists of the
 	// input (slurm.conf and gres.conf) expand to together (0:
 	// DefaultMaxHosts).
@@ -82,19 +89,27 @@ const (
 // Note is something the import could not carry over, a choice it made or a
 // decision it leaves to a person.
 type Note struct {
-	// Line is the slurm.conf line it is about, or 0 for the file as a whole
+	// File is the included file the line is in, as its Include names it;
+	// "" for slurm.conf itself.
+	File string
+	// Line is the line it is about, or 0 for the file as a whole
 	// (gres.conf notes name their line in the message).
 	Line    int
 	Kind    NoteKind
 	Message string
 }
 
-// String formats a note as "slurm.conf:LINE: MESSAGE".
+// String formats a note as "slurm.conf:LINE: MESSAGE" (or FILE:LINE for an
+// included file).
 func (n Note) String() string {
-	if n.Line > 0 {
-		return fmt.Sprintf("slurm.conf:%d: %s", n.Line, n.Message)
+	file := n.File
+	if file == "" {
+		file = "slurm.conf"
 	}
-	return "slurm.conf: " + n.Message
+	if n.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", file, n.Line, n.Message)
+	}
+	return file + ": " + n.Message
 }
 
 // DefaultMaxHosts is the default Options.MaxHosts: room for a 100,000-node
@@ -135,6 +150,7 @@ type importer struct {
 	gres   *gresConf
 	scan   scanInfo
 	budget *slurmconf.Budget
+	file   *slurmconf.File
 
 	clusterID string
 	pools     []*pool
@@ -214,12 +230,20 @@ func run(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, _ *
 		im.note(1, "the byte order mark at the start of the file is ignored (Slurm would read it as part of the first key)")
 	}
 	gres = bytes.TrimPrefix(gres, []byte("\ufeff"))
-	f, err := slurmconf.Parse(conf)
+	f, err := slurmconf.ParseIncluding(conf, im.includeReader(len(conf)))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("parsing slurm.conf: %w", err)
 	}
+	im.file = f
 	for _, inc := range f.Includes {
-		im.note(inc.Num, "Include %s not followed: import the included file's settings by hand (the service rejects Include)", inc.Path)
+		switch {
+		case inc.Followed:
+			im.note(inc.Num, "Include %s followed: its settings are imported with the rest (the service rejects Include)", inc.Path)
+		case inc.Err != nil && im.opt.IncludeDir != "":
+			im.note(inc.Num, "Include %s not followed (%v): import the included file's settings by hand (the service rejects Include)", inc.Path, inc.Err)
+		default:
+			im.note(inc.Num, "Include %s not followed: import the included file's settings by hand, or name its directory as the include directory (the service rejects Include)", inc.Path)
+		}
 	}
 	im.scan = scan(conf)
 	if len(gres) > 0 {
@@ -255,11 +279,46 @@ func run(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, _ *
 		}
 		return a < b
 	})
+	for i, n := range im.notes {
+		if k := n.Line / slurmconf.LineStride; k > 0 && k <= len(f.Files) {
+			im.notes[i].File, im.notes[i].Line = f.Files[k-1], n.Line%slurmconf.LineStride
+		}
+	}
 	out, err := im.yaml()
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("writing the spec: %w", err)
 	}
 	return out, im.notes, im, nil
+}
+
+// where names a line for a message: "line 12", or "nodes.conf line 3".
+func (im *importer) where(num int) string {
+	if im.file == nil {
+		return fmt.Sprintf("line %d", num)
+	}
+	return im.file.Where(num)
+}
+
+// includeReader reads included files from Options.IncludeDir, or is nil.
+// used is the input read so far, which counts against MaxInputBytes.
+func (im *importer) includeReader(used int) func(string) ([]byte, error) {
+	if im.opt.IncludeDir == "" {
+		return nil
+	}
+	return func(path string) ([]byte, error) {
+		name := filepath.Base(path)
+		if strings.Contains(name, "%") || name == "." || name == ".." || name == "/" {
+			return nil, fmt.Errorf("%s: not a file name the import can look up", path)
+		}
+		data, err := readRegular(filepath.Join(im.opt.IncludeDir, name), syscall.O_NOFOLLOW)
+		if err != nil {
+			return nil, err
+		}
+		if used += len(data); used > MaxInputBytes {
+			return nil, fmt.Errorf("the included files take the input past %d bytes", MaxInputBytes)
+		}
+		return data, nil
+	}
 }
 
 func otherReason(key string) string {

@@ -93,7 +93,7 @@ func (im *importer) readNodes(f *slurmconf.File) ([]*node, error) {
 	for _, l := range withDefaults(f.Nodes) {
 		names, err := slurmconf.ExpandHostlist(l.Name(), im.budget)
 		if err != nil {
-			return nil, fmt.Errorf("slurm.conf line %d: %w", l.Num, err)
+			return nil, fmt.Errorf("slurm.conf %s: %w", im.where(l.Num), err)
 		}
 		hw, cloud, cfg := im.nodeLine(l, names)
 		var parts []string
@@ -103,7 +103,7 @@ func (im *importer) readNodes(f *slurmconf.File) ([]*node, error) {
 		sig := fmt.Sprintf("%d|%d|%s|%d|%s", hw.CPUs, hw.RealMemory, hw.GPUType, hw.GPUs, strings.Join(parts, " "))
 		for _, n := range names {
 			if prev, dup := seen[n]; dup {
-				im.note(l.Num, "node %s is already defined on line %d; this definition is ignored", n, prev)
+				im.note(l.Num, "node %s is already defined on %s; this definition is ignored", n, im.where(prev))
 				continue
 			}
 			seen[n] = l.Num
@@ -240,7 +240,7 @@ func (im *importer) readNodeSets(f *slurmconf.File) ([]*nodeSet, error) {
 			} else {
 				names, err := slurmconf.ExpandHostlist(v, im.budget)
 				if err != nil {
-					return nil, fmt.Errorf("slurm.conf line %d: %w", l.Num, err)
+					return nil, fmt.Errorf("slurm.conf %s: %w", im.where(l.Num), err)
 				}
 				ns.nodes = map[string]bool{}
 				for _, n := range names {

@@ -93,7 +93,7 @@ func (im *importer) partitions(f *slurmconf.File) error {
 func (im *importer) partitionPools(line int, name, value string) ([]string, error) {
 	items, err := slurmconf.SplitList(value)
 	if err != nil {
-		return nil, fmt.Errorf("slurm.conf line %d: %w", line, err)
+		return nil, fmt.Errorf("slurm.conf %s: %w", im.where(line), err)
 	}
 	setNames := map[string]bool{}
 	for _, ns := range im.sets {
@@ -137,7 +137,7 @@ func (im *importer) partitionPools(line int, name, value string) ([]string, erro
 		}
 		names, err := slurmconf.ExpandHostlist(it, im.budget)
 		if err != nil {
-			return nil, fmt.Errorf("slurm.conf line %d: %w", line, err)
+			return nil, fmt.Errorf("slurm.conf %s: %w", im.where(line), err)
 		}
 		for _, n := range names {
 			p := im.poolOf[n]

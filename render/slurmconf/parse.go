@@ -42,6 +42,10 @@ func (l Line) Get(key string) (string, bool) {
 type Include struct {
 	Num  int
 	Path string
+	// Followed is set when ParseIncluding read the file; Err says why it
+	// did not.
+	Followed bool
+	Err      error
 }
 
 // File is a parsed slurm.conf.
@@ -56,8 +60,11 @@ type File struct {
 	// Other holds the remaining multi-pair lines (DownNodes, FrontendName,
 	// PowerAction).
 	Other []Line
-	// Includes lists the Include directives; Parse does not follow them.
+	// Includes lists the Include directives; Parse does not follow them,
+	// ParseIncluding does.
 	Includes []Include
+	// Files names the included files followed, in order (see LineStride).
+	Files []string
 }
 
 // GetGlobal returns the last value given for a global key
@@ -119,20 +126,63 @@ func KindOf(key string) LineKind {
 // next white space. Include directives are listed, not followed. A global
 // key takes one line of its own.
 func Parse(data []byte) (*File, error) {
+	return ParseIncluding(data, nil)
+}
+
+// LineStride separates the line numbers of included files: line n of the
+// k-th file ParseIncluding followed (k from 1) is numbered k*LineStride+n.
+const LineStride = 1 << 24
+
+// Include limits: how deep includes nest and how many files are followed.
+const (
+	maxIncludeDepth = 8
+	maxIncludes     = 64
+)
+
+// ParseIncluding is Parse that follows Include directives through read,
+// which returns an included file's text for the path as written, or an
+// error (the directive then stays in Includes with that error, unfollowed;
+// nil read follows nothing). Included lines take their place in the file,
+// as Slurm reads them, numbered as LineStride says; File.Files names the
+// files followed.
+func ParseIncluding(data []byte, read func(path string) ([]byte, error)) (*File, error) {
 	f := &File{}
+	if err := f.add(data, 0, 0, read); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// Where names a line of the file or of a file it includes: "line 12", or
+// "nodes.conf line 3".
+func (f *File) Where(num int) string {
+	if k := num / LineStride; k > 0 && k <= len(f.Files) {
+		return fmt.Sprintf("%s line %d", f.Files[k-1], num%LineStride)
+	}
+	return fmt.Sprintf("line %d", num)
+}
+
+func (f *File) add(data []byte, file, depth int, read func(string) ([]byte, error)) error {
+	base := file * LineStride
 	for _, ll := range SplitLines(data) {
+		num := base + ll.Num
 		if path, ok := IncludeDirective(ll.Text); ok {
-			f.Includes = append(f.Includes, Include{Num: ll.Num, Path: path})
+			inc := Include{Num: num, Path: path}
+			if read != nil {
+				inc.Err = f.follow(path, depth, read)
+				inc.Followed = inc.Err == nil
+			}
+			f.Includes = append(f.Includes, inc)
 			continue
 		}
 		pairs, err := ParsePairs(ll.Text)
 		if err != nil {
-			return nil, fmt.Errorf("line %d: %w", ll.Num, err)
+			return fmt.Errorf("%s: %w", f.Where(num), err)
 		}
 		if len(pairs) == 0 {
 			continue
 		}
-		line := Line{Num: ll.Num, Pairs: pairs}
+		line := Line{Num: num, Pairs: pairs}
 		switch KindOf(pairs[0].Key) {
 		case KindNode:
 			f.Nodes = append(f.Nodes, line)
@@ -144,13 +194,26 @@ func Parse(data []byte) (*File, error) {
 			f.Other = append(f.Other, line)
 		default:
 			if len(pairs) > 1 {
-				return nil, fmt.Errorf("line %d: more than one Key=Value pair on a global line (%s=%s ...); Slurm reads one setting per line", ll.Num, pairs[0].Key, pairs[0].Value)
+				return fmt.Errorf("%s: more than one Key=Value pair on a global line (%s=%s ...); Slurm reads one setting per line", f.Where(num), pairs[0].Key, pairs[0].Value)
 			}
 			f.Global = append(f.Global, pairs[0])
-			f.GlobalLines = append(f.GlobalLines, ll.Num)
+			f.GlobalLines = append(f.GlobalLines, num)
 		}
 	}
-	return f, nil
+	return nil
+}
+
+// follow reads and adds an included file.
+func (f *File) follow(path string, depth int, read func(string) ([]byte, error)) error {
+	if depth >= maxIncludeDepth || len(f.Files) >= maxIncludes {
+		return fmt.Errorf("more than %d nested or %d included files", maxIncludeDepth, maxIncludes)
+	}
+	data, err := read(path)
+	if err != nil {
+		return err
+	}
+	f.Files = append(f.Files, path)
+	return f.add(data, len(f.Files), depth+1, read)
 }
 
 // IncludeDirective recognises "Include PATH" in a logical line's Text (the

@@ -42,7 +42,7 @@ func TestParseSlurmSyntax(t *testing.T) {
 	if len(f.Nodes) != 1 || !cmp.Equal(wantNode, f.Nodes[0]) {
 		t.Errorf("nodes: %+v", f.Nodes)
 	}
-	if d := cmp.Diff([]slurmconf.Include{{10, "/etc/slurm/extra.conf"}, {11, "nodes.conf"}}, f.Includes); d != "" {
+	if d := cmp.Diff([]slurmconf.Include{{Num: 10, Path: "/etc/slurm/extra.conf"}, {Num: 11, Path: "nodes.conf"}}, f.Includes); d != "" {
 		t.Errorf("includes (-want +got):\n%s", d)
 	}
 	if len(f.Partitions) != 1 || f.Partitions[0].Num != 12 || len(f.Other) != 1 {
@@ -53,6 +53,49 @@ func TestParseSlurmSyntax(t *testing.T) {
 	}
 	if f.GlobalLine("slurmctldhost") != 3 {
 		t.Errorf("GlobalLine = %d", f.GlobalLine("slurmctldhost"))
+	}
+}
+
+// TestParseIncluding: included lines take their place (a DEFAULT line
+// before the Include applies to them; a global after it wins), numbered
+// by file; a file that cannot be read stays an unfollowed Include.
+func TestParseIncluding(t *testing.T) {
+	files := map[string]string{
+		"/etc/slurm/nodes.conf": "NodeName=n[1-2] CPUs=4\nInclude more.conf\nMaxJobCount=5\n",
+		"more.conf":             "PartitionName=p Nodes=n[1-2]\n",
+	}
+	read := func(path string) ([]byte, error) {
+		if d, ok := files[path]; ok {
+			return []byte(d), nil
+		}
+		return nil, errors.New("no such file")
+	}
+	src := "NodeName=DEFAULT RealMemory=100\nInclude /etc/slurm/nodes.conf\nMaxJobCount=9\nInclude missing.conf\nNodeName=m1 CPUs=1\n"
+	f, err := slurmconf.ParseIncluding([]byte(src), read)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes []string
+	for _, l := range f.Nodes {
+		nodes = append(nodes, f.Where(l.Num)+" "+l.Name())
+	}
+	if d := cmp.Diff([]string{"line 1 DEFAULT", "/etc/slurm/nodes.conf line 1 n[1-2]", "line 5 m1"}, nodes); d != "" {
+		t.Errorf("nodes (-want +got):\n%s", d)
+	}
+	if v, _ := f.GetGlobal("MaxJobCount"); v != "9" {
+		t.Errorf("MaxJobCount = %s, want the later 9", v)
+	}
+	if len(f.Partitions) != 1 || f.Where(f.Partitions[0].Num) != "more.conf line 1" {
+		t.Errorf("partitions %+v", f.Partitions)
+	}
+	if len(f.Includes) != 3 || !f.Includes[0].Followed || f.Includes[2].Followed || f.Includes[2].Err == nil {
+		t.Errorf("includes %+v", f.Includes)
+	}
+	// A file that includes itself stops at the nesting bound.
+	loop := func(string) ([]byte, error) { return []byte("Include self.conf\n"), nil }
+	f, err = slurmconf.ParseIncluding([]byte("Include self.conf\n"), loop)
+	if err != nil || len(f.Files) > 8 {
+		t.Errorf("self include: %d files, %v", len(f.Files), err)
 	}
 }
 

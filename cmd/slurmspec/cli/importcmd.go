@@ -62,6 +62,7 @@ func newImportCmd(e env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&gres, "gres", "", "gres.conf, to learn GPU types and counts")
 	cmd.Flags().StringVar(&scripts, "scripts-dir", "", "directory holding prolog.d/ and epilog.d/ (as render writes them)")
+	cmd.Flags().StringVar(&opt.IncludeDir, "include-dir", "", "follow Include lines to the files of the same name in this directory")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the spec here instead of standard output")
 	cmd.Flags().StringVar(&opt.ClusterID, "cluster-id", "", "cluster id (default: slurm.conf's ClusterName)")
 	cmd.Flags().StringVar(&opt.Project, "project", "", "Google Cloud project for the spec's name")
@@ -70,7 +71,10 @@ func newImportCmd(e env) *cobra.Command {
 }
 
 func noteText(n importconf.Note) string {
-	if n.Line > 0 {
+	switch {
+	case n.File != "":
+		return fmt.Sprintf("%s line %d: %s", n.File, n.Line, n.Message)
+	case n.Line > 0:
 		return fmt.Sprintf("line %d: %s", n.Line, n.Message)
 	}
 	return n.Message

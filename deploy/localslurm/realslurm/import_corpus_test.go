@@ -35,7 +35,7 @@ func corpusSpecs(t *testing.T) []spec {
 			}
 		}
 		name, _ := filepath.Rel(filepath.Join(repoRoot), p)
-		imported, _, err := importconf.Import(conf, gres, importconf.Options{})
+		imported, _, err := importconf.Import(conf, gres, importconf.Options{IncludeDir: filepath.Dir(p)})
 		if err != nil {
 			t.Errorf("import %s: %v", name, err)
 			continue
