@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+	"unicode/utf8"
 
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
@@ -21,17 +22,9 @@ import (
 var configKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,63}$`) })
 
 // validValue reports whether v can be written as one slurm.conf value: the
-// renderer's own rule.
+// renderer's own rule (slurmconf.SafeToken) and the schema's length.
 func validValue(v string) bool {
-	if v == "" || len([]rune(v)) > 1024 {
-		return false
-	}
-	for _, r := range v {
-		if r <= ' ' || r == 0x7f || r == '#' || r == '"' || r == '\'' || r == '\\' || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xa0 {
-			return false
-		}
-	}
-	return true
+	return utf8.RuneCountInString(v) <= 1024 && slurmconf.SafeToken(v)
 }
 
 // canonicalKey is slurmconf.CanonicalKey: the spelling the linter asks for.
