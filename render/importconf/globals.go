@@ -131,7 +131,7 @@ func (im *importer) globals(f *slurmconf.File) error {
 	im.config = kept
 	sortKVs(im.config)
 	if len(added) > 0 {
-		im.note(0, "the service adds defaults slurm.conf does not set: %s; set them in slurmSpec.config to keep other values", strings.Join(added, " "))
+		im.choice(0, "the service adds defaults slurm.conf does not set: %s; set them in slurmSpec.config to keep other values", strings.Join(added, " "))
 	}
 	return nil
 }

@@ -118,6 +118,8 @@ func TestForeignConf(t *testing.T) {
 		"machineType: TODO-choose-login-machine-type # TODO",
 		"# Decide (each placeholder fails the schema until you do):\n#   - slurm.conf:26: pool \"gpu\": 208 vCPUs",
 		"# Chosen by the import from slurm.conf (check them):\n#   - slurm.conf:3: ClusterName=Research-01",
+		"#   - slurm.conf:33: partition cpu has 2 of the 8 nodes of pool \"gpu\"; it gets the whole pool",
+		"#   - slurm.conf: the service adds defaults slurm.conf does not set: JobAcctGatherType=jobacct_gather/cgroup",
 		"      minNodeCount: 4\n      maxNodeCount: 8\n",
 		"machineType: TODO-cpus-64-mem-257000 # TODO: choose the machine type",
 		"defaultPartitionId: gpu\n",

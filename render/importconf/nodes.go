@@ -175,7 +175,7 @@ func (im *importer) nodeLine(l slurmconf.Line, names []string) (hw hardware, clo
 				cloud = true
 			case "FUTURE":
 				cloud = true
-				im.note(l.Num, "State=%s: FUTURE nodes are imported as nodes the pool may scale up to (State=CLOUD)", v)
+				im.choice(l.Num, "State=%s: FUTURE nodes are imported as nodes the pool may scale up to (State=CLOUD)", v)
 			case "UNKNOWN":
 			default:
 				im.note(l.Num, "State=%s dropped: the service manages node state", s)

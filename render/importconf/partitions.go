@@ -154,7 +154,7 @@ func (im *importer) partitionPools(line int, name, value string) ([]string, erro
 	}
 	for _, p := range im.pools {
 		if n := covered[p]; inPart[p.id] && int64(n) < p.max {
-			im.note(line, "partition %s has %d of the %d nodes of pool %q; it gets the whole pool (partitions take whole node pools)", name, n, p.max, p.id)
+			im.choice(line, "partition %s has %d of the %d nodes of pool %q; it gets the whole pool (partitions take whole node pools)", name, n, p.max, p.id)
 		}
 	}
 	return out, nil
