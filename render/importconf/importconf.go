@@ -1,7 +1,10 @@
 // Package importconf turns an existing slurm.conf (and, optionally, its
 // gres.conf) into a cluster spec in YAML: the inverse of the renderer, for
 // teams that move a cluster they run today to a ModelDevelopmentCluster.
-// It reads slurm.conf with render/slurmconf, the one home of the syntax.
+// It reads slurm.conf with render/slurmconf, the one home of the syntax;
+// Include lines are followed only into Options.IncludeDir. Input is
+// bounded: MaxInputBytes per file and all included files together, and
+// Options.MaxHosts names for all host lists together.
 //
 // What maps: PartitionName lines become partitions, NodeName lines grouped
 // by NodeSet (or, without one, by host list prefix) become node pools with
