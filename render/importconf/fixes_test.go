@@ -265,3 +265,25 @@ func TestIncludes(t *testing.T) {
 		t.Errorf("%v %v", notes, err)
 	}
 }
+
+// TestStandIns: a slurm.conf whose nodes and partitions sit in an Include
+// not followed imports to a spec with a stand-in pool and partition that a
+// person decides, not to a spec the schema refuses for want of them.
+func TestStandIns(t *testing.T) {
+	spec, notes, err := Import([]byte("ClusterName=inc\ninclude cloud.conf\n"), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{"machineType: " + StandInMachinePlaceholder + " # TODO", "defaultPartitionId: batch\n", "- id: batch\n        nodePoolIds: [compute]\n"} {
+		if !strings.Contains(specBody(spec), w) {
+			t.Errorf("spec lacks %q:\n%s", w, spec)
+		}
+	}
+	for _, w := range []string{`node pool "compute" (1 node) stands in`, `partition "batch" over every node pool stands in`} {
+		if !hasNote(notes, w) {
+			t.Errorf("no note %q", w)
+		}
+	}
+	fixed := decide(t, spec, map[string]string{StandInMachinePlaceholder: "n2-standard-8", LoginMachinePlaceholder: "n2-standard-8"})
+	compile(t, "fixed.yaml", fixed, compiler.Identity{})
+}

@@ -134,6 +134,12 @@ const (
 	HomeDirectoryPlaceholder = "projects/PROJECT_ID/locations/ZONE/instances/FILESTORE_INSTANCE_ID"
 	// ChoosePrefix starts every placeholder that names its candidates.
 	ChoosePrefix = "TODO-choose-"
+	// StandInPoolID, StandInMachinePlaceholder and StandInPartitionID
+	// describe the pool and partition that stand in when slurm.conf
+	// defines no nodes or no usable partition.
+	StandInPoolID             = "compute"
+	StandInMachinePlaceholder = "TODO-choose-compute-machine-type"
+	StandInPartitionID        = "batch"
 )
 
 var clusterIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]{0,9}$`) })

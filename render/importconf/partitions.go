@@ -80,7 +80,19 @@ func (im *importer) partitions(f *slurmconf.File) error {
 	}
 	switch {
 	case len(im.parts) == 0:
-		im.note(0, "slurm.conf defines no usable partition; the spec needs one")
+		// The spec needs a partition; one over every compute pool stands
+		// in for a person to shape.
+		id := StandInPartitionID
+		for i := 2; taken[id]; i++ {
+			id = fmt.Sprintf("%s-%d", StandInPartitionID, i)
+		}
+		part := &partition{id: id}
+		for _, p := range im.pools {
+			part.pools = append(part.pools, p.id)
+		}
+		im.parts = append(im.parts, part)
+		im.defPart = id
+		im.decide(0, "slurm.conf defines no usable partition (an Include may hold them): partition %q over every node pool stands in as the default; shape it, or import the partitions", id)
 	case im.defPart == "":
 		im.choice(0, "no partition is marked Default=YES; the service makes the first one (%s) the default", im.parts[0].id)
 	}

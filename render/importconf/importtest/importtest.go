@@ -58,7 +58,7 @@ func DecideFirst(spec []byte) ([]byte, error) {
 
 func choose(p, machine string) (string, error) {
 	switch {
-	case p == importconf.LoginMachinePlaceholder:
+	case p == importconf.LoginMachinePlaceholder, p == importconf.StandInMachinePlaceholder:
 		return LoginMachineType, nil
 	case strings.HasPrefix(p, importconf.ChoosePrefix):
 		candidates := strings.Split(strings.TrimPrefix(p, importconf.ChoosePrefix), "-or-")
