@@ -287,3 +287,25 @@ func TestStandIns(t *testing.T) {
 	fixed := decide(t, spec, map[string]string{StandInMachinePlaceholder: "n2-standard-8", LoginMachinePlaceholder: "n2-standard-8"})
 	compile(t, "fixed.yaml", fixed, compiler.Identity{})
 }
+
+// TestRepeatedKeys: a key a line gives twice, or under an alias and its
+// key, becomes one config entry (the last, as Slurm reads it), never one
+// YAML key twice.
+func TestRepeatedKeys(t *testing.T) {
+	conf := "ClusterName=rep\nNodeName=DEFAULT Features=x\nNodeName=n[1-2] CPUs=16 RealMemory=63216 Feature=a Weight=1 Weight=2\nPartitionName=p Nodes=n[1-2] Default=YES MaxTime=10 MaxTime=20 Shared=NO OverSubscribe=YES\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := specBody(spec)
+	for _, w := range []string{"Features: a\n", "Weight: \"2\"\n", "MaxTime: \"20\"\n", "OverSubscribe: \"YES\"\n"} {
+		if !strings.Contains(body, w) {
+			t.Errorf("spec lacks %q:\n%s", w, body)
+		}
+	}
+	if !hasNote(notes, "MaxTime=10 dropped: the line sets MaxTime again (20)") || !hasNote(notes, "OverSubscribe=NO dropped") {
+		t.Errorf("notes: %v", notes)
+	}
+	fixed := decide(t, spec, map[string]string{LoginMachinePlaceholder: "n2-standard-8", "TODO-choose-n2-standard-16-or-n4-standard-16": "n2-standard-16"})
+	compile(t, "fixed.yaml", fixed, compiler.Identity{})
+}

@@ -216,6 +216,28 @@ func (im *importer) rewritten(line int, key, old, new, what string, unknown []st
 	return new, true, nil
 }
 
+// lastOfEach keeps the last value of each key of a line (Slurm reads the
+// last one), noting the ones it drops: a key given twice, or under two
+// spellings (Feature and Features), would be one YAML key twice.
+func (im *importer) lastOfEach(line int, kvs []kv) []kv {
+	last := map[string]int{}
+	for i, p := range kvs {
+		last[strings.ToLower(p.Key)] = i
+	}
+	if len(last) == len(kvs) {
+		return kvs
+	}
+	var out []kv
+	for i, p := range kvs {
+		if j := last[strings.ToLower(p.Key)]; j != i {
+			im.note(line, "%s=%s dropped: the line sets %s again (%s), and Slurm reads the last", p.Key, p.Value, kvs[j].Key, kvs[j].Value)
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
 // sortKVs sorts a config map as the compiler does: by key, ignoring case.
 func sortKVs(kvs []kv) {
 	sort.SliceStable(kvs, func(i, j int) bool {

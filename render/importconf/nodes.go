@@ -2,6 +2,7 @@ package importconf
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -53,32 +54,36 @@ var renderedNodeKeys = map[string]bool{"nodename": true, "cpus": true, "procs": 
 var perNodeKeys = map[string]bool{"nodeaddr": true, "nodehostname": true, "port": true, "bcastaddr": true, "reason": true}
 
 // withDefaults applies NAME=DEFAULT lines to the lines after them, as
-// Slurm does, and drops the DEFAULT lines.
-func withDefaults(lines []slurmconf.Line) []slurmconf.Line {
+// Slurm does, and drops the DEFAULT lines. Keys are matched as Slurm
+// matches them: ignoring case, an alias as its key (Feature as Features).
+func withDefaults(lines []slurmconf.Line, scope catalog.Scope) []slurmconf.Line {
 	var defaults []slurmconf.Pair
 	var out []slurmconf.Line
 	for _, l := range lines {
 		if strings.EqualFold(l.Name(), "DEFAULT") {
 			for _, p := range l.Pairs[1:] {
-				defaults = setPair(defaults, p)
+				defaults = setPair(defaults, p, scope)
 			}
 			continue
 		}
-		pairs := []slurmconf.Pair{l.Pairs[0]}
+		// A line's own key replaces a default; a key the line gives twice
+		// stays twice, for lastOfEach to report.
+		var own []slurmconf.Pair
 		for _, p := range defaults {
-			pairs = setPair(pairs, p)
+			if !slices.ContainsFunc(l.Pairs[1:], func(q slurmconf.Pair) bool { return sameKey(scope, p.Key, q.Key) }) {
+				own = append(own, p)
+			}
 		}
-		for _, p := range l.Pairs[1:] {
-			pairs = setPair(pairs, p)
-		}
+		pairs := append([]slurmconf.Pair{l.Pairs[0]}, own...)
+		pairs = append(pairs, l.Pairs[1:]...)
 		out = append(out, slurmconf.Line{Num: l.Num, Pairs: pairs})
 	}
 	return out
 }
 
-func setPair(pairs []slurmconf.Pair, p slurmconf.Pair) []slurmconf.Pair {
+func setPair(pairs []slurmconf.Pair, p slurmconf.Pair, scope catalog.Scope) []slurmconf.Pair {
 	for i := range pairs {
-		if strings.EqualFold(pairs[i].Key, p.Key) {
+		if sameKey(scope, pairs[i].Key, p.Key) {
 			pairs[i] = p
 			return pairs
 		}
@@ -86,11 +91,18 @@ func setPair(pairs []slurmconf.Pair, p slurmconf.Pair) []slurmconf.Pair {
 	return append(pairs, p)
 }
 
+// sameKey reports whether two keys are one to Slurm.
+func sameKey(scope catalog.Scope, a, b string) bool {
+	ka, _ := slurmconf.CanonicalKey(scope, a)
+	kb, _ := slurmconf.CanonicalKey(scope, b)
+	return strings.EqualFold(ka, kb)
+}
+
 // readNodes expands the NodeName lines into nodes.
 func (im *importer) readNodes(f *slurmconf.File) ([]*node, error) {
 	var out []*node
 	seen := map[string]int{}
-	for _, l := range withDefaults(f.Nodes) {
+	for _, l := range withDefaults(f.Nodes, catalog.ScopeNode) {
 		names, err := slurmconf.ExpandHostlist(l.Name(), im.budget)
 		if err != nil {
 			return nil, fmt.Errorf("slurm.conf %s: %w", im.where(l.Num), err)
@@ -101,13 +113,20 @@ func (im *importer) readNodes(f *slurmconf.File) ([]*node, error) {
 			parts = append(parts, p.Key+"="+p.Value)
 		}
 		sig := fmt.Sprintf("%d|%d|%s|%d|%s", hw.CPUs, hw.RealMemory, hw.GPUType, hw.GPUs, strings.Join(parts, " "))
+		var dups []string
+		prev := 0
 		for _, n := range names {
-			if prev, dup := seen[n]; dup {
-				im.note(l.Num, "node %s is already defined on %s; this definition is ignored", n, im.where(prev))
+			if p, dup := seen[n]; dup {
+				dups, prev = append(dups, n), p
 				continue
 			}
 			seen[n] = l.Num
 			out = append(out, &node{name: n, line: l.Num, cloud: cloud, hw: hw, config: cfg, sig: sig})
+		}
+		if len(dups) == 1 {
+			im.note(l.Num, "node %s is already defined on %s; this definition is ignored", dups[0], im.where(prev))
+		} else if len(dups) > 1 {
+			im.note(l.Num, "nodes %s are already defined (%s and others); this definition of them is ignored", summarize(dups), im.where(prev))
 		}
 	}
 	return out, nil
@@ -198,6 +217,7 @@ func (im *importer) nodeLine(l slurmconf.Line, names []string) (hw hardware, clo
 	if len(dropped) > 0 {
 		im.note(l.Num, "%s dropped: the service names and addresses the nodes", strings.Join(dropped, ", "))
 	}
+	cfg = im.lastOfEach(l.Num, cfg)
 	sortKVs(cfg)
 	return hw, cloud, cfg
 }

@@ -32,7 +32,7 @@ func sanitizePartitionID(s string) string {
 func (im *importer) partitions(f *slurmconf.File) error {
 	taken := map[string]bool{}
 	im.partID = map[string]string{}
-	for _, l := range withDefaults(f.Partitions) {
+	for _, l := range withDefaults(f.Partitions, catalog.ScopePartition) {
 		name := l.Name()
 		base := sanitizePartitionID(name)
 		id := base
@@ -67,6 +67,7 @@ func (im *importer) partitions(f *slurmconf.File) error {
 				part.config = append(part.config, pair)
 			}
 		}
+		part.config = im.lastOfEach(l.Num, part.config)
 		sortKVs(part.config)
 		if len(part.pools) == 0 {
 			im.note(l.Num, "partition %s has no nodes the import knows; dropped (a partition needs at least one node pool)", name)
