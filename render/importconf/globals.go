@@ -11,7 +11,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 	"unicode/utf8"
 
 	"github.com/slurmspec/slurmspec/compiler/managed"
@@ -313,7 +312,7 @@ func readScripts(dir string) ([]string, error) {
 		if len(out) == maxScripts {
 			return nil, fmt.Errorf("reading scripts: %s holds more than %d scripts", dir, maxScripts)
 		}
-		b, err := readRegular(filepath.Join(dir, e.Name()), syscall.O_NOFOLLOW)
+		b, err := ReadInput(filepath.Join(dir, e.Name()))
 		if err != nil {
 			return nil, fmt.Errorf("reading scripts: %w", err)
 		}

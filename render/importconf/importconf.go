@@ -42,7 +42,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/machines"
@@ -319,7 +318,7 @@ func (im *importer) includeReader(used int) func(string) ([]byte, error) {
 		if strings.Contains(name, "%") || name == "." || name == ".." || name == "/" {
 			return nil, fmt.Errorf("%s: not a file name the import can look up", path)
 		}
-		data, err := readRegular(filepath.Join(im.opt.IncludeDir, name), syscall.O_NOFOLLOW)
+		data, err := ReadInput(filepath.Join(im.opt.IncludeDir, name))
 		if err != nil {
 			return nil, err
 		}
