@@ -79,9 +79,10 @@ fuzz:
 	$(GO) test ./compiler/load/ -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./render/slurmconf/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./compiler/importconf/ -run '^$$' -fuzz '^FuzzExpandHostlist$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./render/slurmconf/ -run '^$$' -fuzz '^FuzzExpandHostlist$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./compiler/yamlwrite/ -run '^$$' -fuzz '^FuzzStr$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzPulumiYAML$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./render/importconf/ -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 # Benchmarks (docs/performance.md): the Go benchmarks of load, schema,
 # compile, lint and render, then the whole-process comparison of

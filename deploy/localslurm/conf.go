@@ -3,8 +3,9 @@ package localslurm
 import (
 	"fmt"
 	"net"
-	"strconv"
 	"strings"
+
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
 // Override is one change the harness made to the rendered slurm.conf (or one
@@ -56,73 +57,27 @@ type conf struct {
 	overrides []Override
 }
 
-// parseConf splits slurm.conf text into logical lines and key=value pairs.
+// parseConf splits slurm.conf text into logical lines and key=value pairs,
+// with render/slurmconf's reader (comments, continuations and escapes as
+// Slurm reads them). Each line keeps its text as written, so that lines the
+// harness does not override are written back unchanged.
 func parseConf(text string) (*conf, error) {
 	c := &conf{}
-	var pending strings.Builder
-	physical := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
-	for i, raw := range physical {
-		if strings.HasSuffix(raw, "\\") && !strings.HasSuffix(raw, "\\\\") {
-			pending.WriteString(strings.TrimSuffix(raw, "\\"))
-			continue
+	for _, ll := range slurmconf.SplitLines([]byte(text)) {
+		if _, ok := slurmconf.IncludeDirective(ll.Text); ok {
+			return nil, fmt.Errorf("slurm.conf line %d: Include is not supported by localslurm", ll.Num)
 		}
-		pending.WriteString(raw)
-		full := pending.String()
-		pending.Reset()
-		if i == len(physical)-1 && full == "" {
-			break
-		}
-		pairs, err := splitPairs(stripComment(full))
+		pairs, err := slurmconf.ParsePairs(ll.Text)
 		if err != nil {
-			return nil, fmt.Errorf("slurm.conf line %d: %w", i+1, err)
+			return nil, fmt.Errorf("slurm.conf line %d: %w", ll.Num, err)
 		}
-		if len(pairs) > 0 && strings.EqualFold(pairs[0].key, "Include") {
-			return nil, fmt.Errorf("slurm.conf line %d: Include is not supported by localslurm", i+1)
+		line := confLine{text: ll.Raw}
+		for _, p := range pairs {
+			line.pairs = append(line.pairs, kvPair{key: p.Key, value: p.Value})
 		}
-		c.lines = append(c.lines, confLine{text: full, pairs: pairs})
+		c.lines = append(c.lines, line)
 	}
 	return c, nil
-}
-
-// stripComment removes a '#' comment, honouring the "\#" escape.
-func stripComment(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '#' && (i == 0 || s[i-1] != '\\') {
-			return s[:i]
-		}
-	}
-	return s
-}
-
-// splitPairs splits "A=1 B=2" into pairs; a quoted value may hold spaces.
-func splitPairs(s string) ([]kvPair, error) {
-	var pairs []kvPair
-	s = strings.TrimSpace(s)
-	for s != "" {
-		eq := strings.IndexByte(s, '=')
-		sp := strings.IndexAny(s, " \t")
-		if eq < 0 || (sp >= 0 && sp < eq) {
-			return nil, fmt.Errorf("expected Key=Value, got %q", s)
-		}
-		key := s[:eq]
-		rest := s[eq+1:]
-		var value string
-		if strings.HasPrefix(rest, `"`) {
-			end := strings.IndexByte(rest[1:], '"')
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated quote in %q", s)
-			}
-			value = rest[1 : end+1]
-			rest = rest[end+2:]
-		} else if sp := strings.IndexAny(rest, " \t"); sp >= 0 {
-			value, rest = rest[:sp], rest[sp:]
-		} else {
-			value, rest = rest, ""
-		}
-		pairs = append(pairs, kvPair{key: key, value: value})
-		s = strings.TrimSpace(rest)
-	}
-	return pairs, nil
 }
 
 // isSimple reports whether the line is a single global Key=Value setting.
@@ -260,13 +215,13 @@ func (c *conf) nodes() ([]nodeDef, error) {
 			case "gres":
 				gres, hasGres = p.value, true
 			case "nodehostname":
-				h, err := expandHostlist(p.value)
+				h, err := slurmconf.ExpandHostlist(p.value, nil)
 				if err != nil {
 					return nil, fmt.Errorf("NodeHostname=%s: %w", p.value, err)
 				}
 				d.hostname = h
 			case "nodeaddr":
-				a, err := expandHostlist(p.value)
+				a, err := slurmconf.ExpandHostlist(p.value, nil)
 				if err != nil {
 					return nil, fmt.Errorf("NodeAddr=%s: %w", p.value, err)
 				}
@@ -282,7 +237,7 @@ func (c *conf) nodes() ([]nodeDef, error) {
 		if !hasGres {
 			gres = defaultGres
 		}
-		names, err := expandHostlist(l.pairs[0].value)
+		names, err := slurmconf.ExpandHostlist(l.pairs[0].value, nil)
 		if err != nil {
 			return nil, fmt.Errorf("NodeName=%s: %w", l.pairs[0].value, err)
 		}
@@ -319,147 +274,4 @@ func splitHostAddr(v string) (name, addr string) {
 		return v[:i], v[i+1 : len(v)-1]
 	}
 	return v, ""
-}
-
-// expandHostlist expands a Slurm hostlist such as "seed-a4-[0-1],login0"
-// or "r[1-2]n[01-03]" into host names.
-func expandHostlist(s string) ([]string, error) {
-	var out []string
-	for _, item := range splitTopLevel(s) {
-		if item == "" {
-			continue
-		}
-		names, err := expandHost(item)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, names...)
-	}
-	return out, nil
-}
-
-// splitTopLevel splits on commas that are not inside brackets.
-func splitTopLevel(s string) []string {
-	var parts []string
-	depth, start := 0, 0
-	for i, r := range s {
-		switch r {
-		case '[':
-			depth++
-		case ']':
-			depth--
-		case ',':
-			if depth == 0 {
-				parts = append(parts, s[start:i])
-				start = i + 1
-			}
-		}
-	}
-	return append(parts, s[start:])
-}
-
-// expandHost expands every bracket group of a single hostlist item.
-func expandHost(item string) ([]string, error) {
-	open := strings.IndexByte(item, '[')
-	if open < 0 {
-		if strings.ContainsRune(item, ']') {
-			return nil, fmt.Errorf("unbalanced ']' in %q", item)
-		}
-		return []string{item}, nil
-	}
-	closing := strings.IndexByte(item[open:], ']')
-	if closing < 0 {
-		return nil, fmt.Errorf("unbalanced '[' in %q", item)
-	}
-	closing += open
-	prefix, body, suffix := item[:open], item[open+1:closing], item[closing+1:]
-	rest, err := expandHost(suffix)
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, r := range strings.Split(body, ",") {
-		lo, hi, isRange := strings.Cut(r, "-")
-		if !isRange {
-			hi = lo
-		}
-		a, err := strconv.Atoi(lo)
-		if err != nil {
-			return nil, fmt.Errorf("bad range %q in %q", r, item)
-		}
-		b, err := strconv.Atoi(hi)
-		if err != nil || b < a {
-			return nil, fmt.Errorf("bad range %q in %q", r, item)
-		}
-		if b-a > 100000 {
-			return nil, fmt.Errorf("range %q in %q is too large", r, item)
-		}
-		for n := a; n <= b; n++ {
-			num := fmt.Sprintf("%0*d", len(lo), n)
-			for _, s := range rest {
-				out = append(out, prefix+num+s)
-			}
-		}
-	}
-	return out, nil
-}
-
-// gresEntry is one element of a node's Gres= list, such as gpu:b200:8.
-type gresEntry struct {
-	name, typ string
-	count     int
-}
-
-// parseGres parses a node's Gres= value ("gpu:b200:8,nic:2").
-func parseGres(v string) ([]gresEntry, error) {
-	var out []gresEntry
-	if v == "" || strings.EqualFold(v, "(null)") {
-		return nil, nil
-	}
-	for _, item := range strings.Split(v, ",") {
-		fields := strings.Split(item, ":")
-		// Drop flags such as no_consume.
-		for len(fields) > 1 && strings.EqualFold(fields[len(fields)-1], "no_consume") {
-			fields = fields[:len(fields)-1]
-		}
-		e := gresEntry{name: fields[0], count: 1}
-		switch len(fields) {
-		case 1:
-		case 2:
-			if n, err := parseCount(fields[1]); err == nil {
-				e.count = n
-			} else {
-				e.typ = fields[1]
-			}
-		case 3:
-			e.typ = fields[1]
-			n, err := parseCount(fields[2])
-			if err != nil {
-				return nil, fmt.Errorf("gres %q: %w", item, err)
-			}
-			e.count = n
-		default:
-			return nil, fmt.Errorf("gres %q: too many fields", item)
-		}
-		out = append(out, e)
-	}
-	return out, nil
-}
-
-// parseCount parses a GRES count with an optional K/M/G suffix.
-func parseCount(s string) (int, error) {
-	mult := 1
-	switch {
-	case strings.HasSuffix(s, "K"), strings.HasSuffix(s, "k"):
-		mult, s = 1024, s[:len(s)-1]
-	case strings.HasSuffix(s, "M"), strings.HasSuffix(s, "m"):
-		mult, s = 1024*1024, s[:len(s)-1]
-	case strings.HasSuffix(s, "G"), strings.HasSuffix(s, "g"):
-		mult, s = 1024*1024*1024, s[:len(s)-1]
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return 0, fmt.Errorf("bad count %q: %w", s, err)
-	}
-	return n * mult, nil
 }

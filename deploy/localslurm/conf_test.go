@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
 func readFixture(t *testing.T) string {
@@ -18,41 +20,19 @@ func readFixture(t *testing.T) string {
 	return string(b)
 }
 
-func TestExpandHostlist(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"seed-a4-[0-1]", []string{"seed-a4-0", "seed-a4-1"}},
-		{"login0", []string{"login0"}},
-		{"n[08-10],x", []string{"n08", "n09", "n10", "x"}},
-		{"r[1-2]n[1,3]", []string{"r1n1", "r1n3", "r2n1", "r2n3"}},
-	}
-	for _, tt := range tests {
-		got, err := expandHostlist(tt.in)
-		if err != nil {
-			t.Errorf("expandHostlist(%q): %v", tt.in, err)
-			continue
-		}
-		if diff := cmp.Diff(tt.want, got); diff != "" {
-			t.Errorf("expandHostlist(%q) (-want +got):\n%s", tt.in, diff)
-		}
-	}
-	for _, bad := range []string{"n[1-", "n[3-1]", "n[a-b]", "n]"} {
-		if _, err := expandHostlist(bad); err == nil {
-			t.Errorf("expandHostlist(%q): no error", bad)
-		}
-	}
-}
-
-func TestParseGres(t *testing.T) {
-	got, err := parseGres("gpu:b200:8,nic:2,gpu:1,shard:x:no_consume")
+// Host lists and Gres are read by render/slurmconf (tested there); the
+// harness relies on these forms.
+func TestSharedSyntax(t *testing.T) {
+	got, err := slurmconf.ExpandHostlist("seed-a4-[0-1],login0,r[1-2]n[1,3]", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []gresEntry{{"gpu", "b200", 8}, {"nic", "", 2}, {"gpu", "", 1}, {"shard", "x", 1}}
-	if diff := cmp.Diff(want, got, cmp.AllowUnexported(gresEntry{})); diff != "" {
-		t.Errorf("parseGres (-want +got):\n%s", diff)
+	if diff := cmp.Diff([]string{"seed-a4-0", "seed-a4-1", "login0", "r1n1", "r1n3", "r2n1", "r2n3"}, got); diff != "" {
+		t.Errorf("hosts (-want +got):\n%s", diff)
+	}
+	gres, err := slurmconf.ParseGres("gpu:b200:8,nic:2,shard:x:no_consume")
+	if err != nil || len(gres) != 3 || gres[0].Type != "b200" || gres[0].Count != 8 || gres[2].Count != 1 {
+		t.Errorf("gres %+v %v", gres, err)
 	}
 }
 

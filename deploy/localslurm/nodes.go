@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
 // NodeGroup is one group of rendered nodes: a NodeSet line (one per compute
@@ -50,7 +52,7 @@ func NodeGroups(dir string) ([]NodeGroup, error) {
 		if len(l.pairs) == 0 || !strings.EqualFold(l.firstKey(), "NodeName") || strings.EqualFold(l.pairs[0].value, "DEFAULT") {
 			continue
 		}
-		names, err := expandHostlist(l.pairs[0].value)
+		names, err := slurmconf.ExpandHostlist(l.pairs[0].value, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: NodeName=%s: %w", path, l.pairs[0].value, err)
 		}
@@ -83,7 +85,7 @@ func NodeGroups(dir string) ([]NodeGroup, error) {
 			if !strings.EqualFold(p.key, "Nodes") {
 				continue
 			}
-			names, err := expandHostlist(p.value)
+			names, err := slurmconf.ExpandHostlist(p.value, nil)
 			if err != nil {
 				return nil, fmt.Errorf("%s: NodeSet=%s Nodes=%s: %w", path, l.pairs[0].value, p.value, err)
 			}

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
 // layout is where this run puts everything the rendered file points
@@ -147,7 +149,7 @@ func standInPorts(c *conf, l layout) error {
 		if len(line.pairs) == 0 || !strings.EqualFold(line.firstKey(), "NodeName") || strings.EqualFold(line.pairs[0].value, "DEFAULT") {
 			continue
 		}
-		names, err := expandHostlist(line.pairs[0].value)
+		names, err := slurmconf.ExpandHostlist(line.pairs[0].value, nil)
 		if err != nil {
 			return fmt.Errorf("NodeName=%s: %w", line.pairs[0].value, err)
 		}
@@ -244,29 +246,30 @@ func gresConf(c *conf, standIns []string, devDir string) (lines, devices []strin
 		}
 	}
 	for _, node := range standIns {
-		entries, err := parseGres(gresOf[node])
+		entries, err := slurmconf.ParseGres(gresOf[node])
 		if err != nil {
 			return nil, nil, fmt.Errorf("node %s: %w", node, err)
 		}
 		next := 0 // GPU device index on this node, across GPU types
 		for _, e := range entries {
-			line := "NodeName=" + node + " Name=" + e.name
-			if e.typ != "" {
-				line += " Type=" + e.typ
+			line := "NodeName=" + node + " Name=" + e.Name
+			if e.Type != "" {
+				line += " Type=" + e.Type
 			}
-			if e.name == "gpu" && e.count > 0 {
+			count := int(min(e.Count, 1<<16)) // a stand-in has no more devices
+			if e.Name == "gpu" && count > 0 {
 				base := filepath.Join(devDir, node, "nvidia")
-				for i := range e.count {
+				for i := range count {
 					devices = append(devices, base+strconv.Itoa(next+i))
 				}
-				if e.count == 1 {
+				if count == 1 {
 					line += " File=" + base + strconv.Itoa(next)
 				} else {
-					line += fmt.Sprintf(" File=%s[%d-%d]", base, next, next+e.count-1)
+					line += fmt.Sprintf(" File=%s[%d-%d]", base, next, next+count-1)
 				}
-				next += e.count
+				next += count
 			} else {
-				line += " Count=" + strconv.Itoa(e.count)
+				line += " Count=" + strconv.FormatInt(e.Count, 10)
 			}
 			lines = append(lines, line)
 		}

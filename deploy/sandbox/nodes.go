@@ -8,11 +8,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
+
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
 // fakeGPUDir is where the fake nvidia-smi is mounted inside the cluster's
@@ -92,26 +93,15 @@ func gpuNodes(groups []localslurm.NodeGroup, standIns []string) []gpu {
 				continue
 			}
 			count, model := 0, ""
-			for item := range strings.SplitSeq(g.Gres[n], ",") {
-				f := strings.Split(item, ":")
-				if f[0] != "gpu" {
+			entries, _ := slurmconf.ParseGres(g.Gres[n]) // the rendered Gres, already read by localslurm
+			for _, e := range entries {
+				if e.Name != "gpu" {
 					continue
 				}
-				c := 1
-				switch len(f) {
-				case 2:
-					if v, err := strconv.Atoi(f[1]); err == nil {
-						c = v
-					} else {
-						model = f[1]
-					}
-				case 3, 4:
-					model = f[1]
-					if v, err := strconv.Atoi(f[2]); err == nil {
-						c = v
-					}
+				if e.Type != "" {
+					model = e.Type
 				}
-				count += c
+				count += int(min(e.Count, 64)) // a fake nvidia-smi lists at most this many
 			}
 			if count > 0 {
 				if model == "" {

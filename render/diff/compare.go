@@ -53,7 +53,7 @@ func Compare(old, new render.Set) (*Report, error) {
 // CompareWith compares two rendered sets of the same cluster. Both sets
 // must hold slurm.conf and cluster.json, as render.Render produces them.
 func CompareWith(old, new render.Set, opt Options) (*Report, error) {
-	c := &comparer{budget: maxHosts}
+	c := &comparer{budget: slurmconf.NewBudget(slurmconf.MaxHosts)}
 	oldConf, err := c.conf(old, "old")
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func CompareWith(old, new render.Set, opt Options) (*Report, error) {
 type comparer struct {
 	series    series
 	clusterID string
-	budget    int
+	budget    *slurmconf.Budget
 	changes   []Change
 }
 
@@ -107,7 +107,7 @@ func (c *comparer) conf(set render.Set, side string) (*conf, error) {
 	if a == nil {
 		return nil, fmt.Errorf("%s: the rendered set has no slurm.conf", side)
 	}
-	cf, err := parseConf(a.Data, &c.budget)
+	cf, err := parseConf(a.Data, c.budget)
 	if err != nil {
 		return nil, fmt.Errorf("%s slurm.conf: %w", side, err)
 	}

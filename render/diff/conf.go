@@ -8,32 +8,23 @@ import (
 	"sync"
 
 	"github.com/slurmspec/slurmspec/render/slurmconf"
+	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // Slurm reads slurm.conf keys case-insensitively (slurm.conf(5): "The
 // contents of the file are case insensitive except for the names of nodes
-// and partitions"), so keys are compared lowercased, through these
-// aliases (global.tsv, partition.tsv and node.tsv of the Slurm reference:
-// keys whose status is "alias" with a single replacement key). Values are
-// compared exactly.
-var (
-	globalAliases    = map[string]string{"acctgatherinfinibandtype": "acctgatherinterconnecttype", "cryptotype": "credtype", "sbcastparameters": "bcastparameters"}
-	partitionAliases = map[string]string{"shared": "oversubscribe"}
-	nodeAliases      = map[string]string{"feature": "features", "procs": "cpus"}
-)
-
+// and partitions"), so keys are compared lowercased, aliases resolved
+// (slurmconf.CanonicalKey: the catalog's keys whose status is "alias" with
+// a single replacement key). Values are compared exactly.
 // repeatable are the global keys Slurm reads from several lines (S_P_ARRAY
 // since 24.05 for Prolog and Epilog and their slurmctld variants;
 // SlurmctldHost lists the primary and the backups): all their values are
 // compared, in order. Any other key takes its last value.
 var repeatable = map[string]bool{"prolog": true, "epilog": true, "prologslurmctld": true, "epilogslurmctld": true, "slurmctldhost": true}
 
-func canon(aliases map[string]string, key string) string {
-	k := strings.ToLower(key)
-	if a, ok := aliases[k]; ok {
-		return a
-	}
-	return k
+func canon(scope catalog.Scope, key string) string {
+	name, _ := slurmconf.CanonicalKey(scope, key)
+	return strings.ToLower(name)
 }
 
 // attr is one Key=Value of a line: the key as written, the value as
@@ -98,17 +89,20 @@ var headerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 // parseConf reads a rendered slurm.conf: comments are dropped, keys
 // canonicalised, and NodeName host lists expanded to single nodes.
-func parseConf(data []byte, budget *int) (*conf, error) {
+func parseConf(data []byte, budget *slurmconf.Budget) (*conf, error) {
 	f, err := slurmconf.Parse(data)
 	if err != nil {
 		return nil, err
+	}
+	if len(f.Includes) > 0 {
+		return nil, fmt.Errorf("line %d: Include is not supported: slurmspec never renders it", f.Includes[0].Num)
 	}
 	c := &conf{global: map[string]*globalKey{}, partitions: map[string]attrs{}, nodeSets: map[string]attrs{}, nodes: map[string]attrs{}}
 	if m := headerRe().FindSubmatch(data); m != nil {
 		c.version, c.hasVersion = parseSeries(string(m[1]))
 	}
 	for _, p := range f.Global {
-		k := canon(globalAliases, p.Key)
+		k := canon(catalog.ScopeGlobal, p.Key)
 		g := c.global[k]
 		if g == nil {
 			g = &globalKey{}
@@ -119,7 +113,7 @@ func parseConf(data []byte, budget *int) (*conf, error) {
 	}
 	var defaults attrs
 	for _, l := range f.Nodes {
-		a, err := lineAttrs(l, nodeAliases, budget)
+		a, err := lineAttrs(l, catalog.ScopeNode, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -127,7 +121,7 @@ func parseConf(data []byte, budget *int) (*conf, error) {
 			defaults = merge(defaults, a)
 			continue
 		}
-		names, err := expandHostlist(l.Name(), budget)
+		names, err := slurmconf.ExpandHostlist(l.Name(), budget)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", l.Num, err)
 		}
@@ -136,7 +130,7 @@ func parseConf(data []byte, budget *int) (*conf, error) {
 		}
 	}
 	for _, l := range f.NodeSets {
-		a, err := lineAttrs(l, nodeAliases, budget)
+		a, err := lineAttrs(l, catalog.ScopeNode, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -144,7 +138,7 @@ func parseConf(data []byte, budget *int) (*conf, error) {
 	}
 	defaults = nil
 	for _, l := range f.Partitions {
-		a, err := lineAttrs(l, partitionAliases, budget)
+		a, err := lineAttrs(l, catalog.ScopePartition, budget)
 		if err != nil {
 			return nil, err
 		}
@@ -165,13 +159,13 @@ func parseConf(data []byte, budget *int) (*conf, error) {
 }
 
 // lineAttrs returns a line's pairs after the naming one.
-func lineAttrs(l slurmconf.Line, aliases map[string]string, budget *int) (attrs, error) {
+func lineAttrs(l slurmconf.Line, scope catalog.Scope, budget *slurmconf.Budget) (attrs, error) {
 	a := attrs{}
 	for _, p := range l.Pairs[1:] {
-		k := canon(aliases, p.Key)
+		k := canon(scope, p.Key)
 		at := attr{key: p.Key, value: p.Value, norm: p.Value}
 		if k == "nodes" {
-			names, err := expandHostlist(p.Value, budget)
+			names, err := slurmconf.ExpandHostlist(p.Value, budget)
 			if err != nil {
 				return nil, fmt.Errorf("line %d: %w", l.Num, err)
 			}
@@ -394,7 +388,7 @@ func (c *comparer) compareNodes(old, new *conf) {
 		names[k] = true
 	}
 	all := sortedKeys(names)
-	sort.SliceStable(all, func(i, j int) bool { return lessHost(all[i], all[j]) })
+	sort.SliceStable(all, func(i, j int) bool { return slurmconf.LessHost(all[i], all[j]) })
 	for _, name := range all {
 		o, inOld := old.nodes[name]
 		n, inNew := new.nodes[name]
@@ -416,7 +410,7 @@ func (c *comparer) compareNodes(old, new *conf) {
 	}
 	for _, d := range order {
 		g := groups[d]
-		ch := Change{Kind: KindNode, Op: d.op, Path: compressHostlist(g.nodes), Key: d.key, Old: d.old, New: d.new, Impact: impact, Reason: reason}
+		ch := Change{Kind: KindNode, Op: d.op, Path: slurmconf.CompressHostlist(g.nodes), Key: d.key, Old: d.old, New: d.new, Impact: impact, Reason: reason}
 		if d.op == OpRemoved {
 			ch.HurtsJobs = hurtsNodesRemoved
 		}

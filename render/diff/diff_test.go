@@ -185,7 +185,7 @@ func TestCommentsAndKeyCaseInSlurmConf(t *testing.T) {
 		case strings.HasPrefix(l, "PartitionName=train "):
 			l = "PartitionName=train PriorityTier=10 Default=yes PreemptMode=OFF nodes=cpu"
 		case strings.HasPrefix(l, "NodeSet=cpu"):
-			l = "NodeSet=cpu Nodes=c-cpu-0,c-cpu-[1-2],c-cpu-3"
+			l = "NodeSet=cpu Nodes=c-cpu-0,c-cpu-[1-2],\\\nc-cpu-3" // a continued line: Slurm joins it as written
 		}
 		lines = append(lines, l, "")
 	}
@@ -548,6 +548,16 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := CompareWith(set, set, Options{SlurmVersion: "latest"}); err == nil {
 		t.Error("bad Slurm version accepted")
+	}
+	inc := make(render.Set, len(set))
+	copy(inc, set)
+	for i := range inc {
+		if inc[i].Path == "slurm.conf" {
+			inc[i].Data = append([]byte("Include /etc/slurm/extra.conf\n"), inc[i].Data...)
+		}
+	}
+	if _, err := Compare(set, inc); err == nil || !strings.Contains(err.Error(), "line 1: Include is not supported") {
+		t.Errorf("Include: %v", err)
 	}
 }
 

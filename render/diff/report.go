@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
 // Kind says what a change is in.
@@ -149,8 +151,8 @@ func lessPlace(a, b Change) bool {
 	}
 	if a.Path != b.Path {
 		if a.Kind == KindNode {
-			if fa, fb := firstHost(a.Path), firstHost(b.Path); fa != fb {
-				return lessHost(fa, fb)
+			if fa, fb := slurmconf.FirstHost(a.Path), slurmconf.FirstHost(b.Path); fa != fb {
+				return slurmconf.LessHost(fa, fb)
 			}
 		}
 		return a.Path < b.Path

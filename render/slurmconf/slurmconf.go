@@ -31,15 +31,26 @@ func (e *UnsafeError) Error() string {
 	return fmt.Sprintf("%s: refusing to write %s %q into slurm.conf: it contains white space, a comment or quote character, a backslash or a control character", e.Path, e.What, e.Value)
 }
 
-// checkToken rejects anything that is not one Key=Value token.
-func checkToken(path, what, s string) error {
+// SafeToken reports whether s can be written as one slurm.conf token: not
+// empty, and without white space, a comment or quote character, a
+// backslash or a control character (nothing that changes how Slurm splits
+// the line).
+func SafeToken(s string) bool {
 	if s == "" {
-		return &UnsafeError{path, what, s}
+		return false
 	}
 	for _, r := range s {
 		if r <= ' ' || r == 0x7f || r == '#' || r == '"' || r == '\'' || r == '\\' || r == 0x85 || r == 0x2028 || r == 0x2029 || r == 0xa0 {
-			return &UnsafeError{path, what, s}
+			return false
 		}
+	}
+	return true
+}
+
+// checkToken rejects anything that is not one Key=Value token.
+func checkToken(path, what, s string) error {
+	if !SafeToken(s) {
+		return &UnsafeError{path, what, s}
 	}
 	return nil
 }

@@ -137,13 +137,13 @@ func TestParse(t *testing.T) {
 	if v, _ := f.GetGlobal("b"); v != "x y" {
 		t.Errorf("B = %q", v)
 	}
-	if v, _ := f.GetGlobal("C"); v != `a\#b` {
+	if v, _ := f.GetGlobal("C"); v != "a#b" { // Slurm removes the escape
 		t.Errorf("C = %q", v)
 	}
 	if len(f.Nodes) != 1 || len(f.Partitions) != 1 || f.Partitions[0].Name() != "p" {
 		t.Errorf("lines: %+v", f)
 	}
-	for _, bad := range []string{"A=1 \\\n", "Include /etc/x", "novalue", "A=\"x"} {
+	for _, bad := range []string{"novalue", "A=\"x"} {
 		if _, err := slurmconf.Parse([]byte(bad)); err == nil {
 			t.Errorf("Parse(%q) accepted", bad)
 		}

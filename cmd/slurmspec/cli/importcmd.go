@@ -7,8 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/slurmspec/slurmspec/compiler/importconf"
-	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/render/importconf"
 )
 
 const importHelp = `Turn an existing slurm.conf (and optionally its gres.conf) into a spec.
@@ -32,13 +31,13 @@ func newImportCmd(e env) *cobra.Command {
   slurmspec import out/slurm.conf --scripts-dir out -o cluster.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			conf, err := load.ReadFile(args[0], load.MaxFileSize) // regular files only, bounded
+			conf, err := importconf.ReadInput(args[0])
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			var gresData []byte
 			if gres != "" {
-				if gresData, err = load.ReadFile(gres, load.MaxFileSize); err != nil {
+				if gresData, err = importconf.ReadInput(gres); err != nil {
 					return &exitError{code: exitUsage, msg: err.Error()}
 				}
 			}
@@ -63,6 +62,7 @@ func newImportCmd(e env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&gres, "gres", "", "gres.conf, to learn GPU types and counts")
 	cmd.Flags().StringVar(&scripts, "scripts-dir", "", "directory holding prolog.d/ and epilog.d/ (as render writes them)")
+	cmd.Flags().StringVar(&opt.IncludeDir, "include-dir", "", "follow Include lines to the files of the same name in this directory")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the spec here instead of standard output")
 	cmd.Flags().StringVar(&opt.ClusterID, "cluster-id", "", "cluster id (default: slurm.conf's ClusterName)")
 	cmd.Flags().StringVar(&opt.Project, "project", "", "Google Cloud project for the spec's name")
@@ -71,7 +71,10 @@ func newImportCmd(e env) *cobra.Command {
 }
 
 func noteText(n importconf.Note) string {
-	if n.Line > 0 {
+	switch {
+	case n.File != "":
+		return fmt.Sprintf("%s line %d: %s", n.File, n.Line, n.Message)
+	case n.Line > 0:
 		return fmt.Sprintf("line %d: %s", n.Line, n.Message)
 	}
 	return n.Message

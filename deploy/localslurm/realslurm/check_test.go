@@ -219,6 +219,10 @@ func checkPartitions(t *testing.T, cl *cluster, sp compiled) {
 				field = f
 			}
 			shown, v, ok := lookupFold(got, field)
+			if !ok {
+				// DefMemPerGPU and DefCpuPerGPU are shown inside JobDefaults.
+				shown, v, ok = jobDefault(got, key)
+			}
 			switch {
 			case !ok:
 				t.Errorf("partition %s: spec config %s=%s (%s) has no %s in scontrol show partition", id, key, value, kv.Key.Path, field)
@@ -227,6 +231,20 @@ func checkPartitions(t *testing.T, cl *cluster, sp compiled) {
 			}
 		}
 	}
+}
+
+// jobDefault finds key in the JobDefaults=K=V,... field of a partition.
+func jobDefault(fields map[string]string, key string) (string, string, bool) {
+	_, list, ok := lookupFold(fields, "JobDefaults")
+	if !ok {
+		return "", "", false
+	}
+	for item := range strings.SplitSeq(list, ",") {
+		if k, v, ok := strings.Cut(item, "="); ok && strings.EqualFold(k, key) {
+			return "JobDefaults " + k, v, true
+		}
+	}
+	return "", "", false
 }
 
 // tresMemMiB returns the mem= of a TRES list in MiB. Slurm prints it with

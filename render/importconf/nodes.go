@@ -1,0 +1,275 @@
+package importconf
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/render/slurmconf"
+	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
+)
+
+// pool is one node pool of the spec.
+type pool struct {
+	id          string
+	machineType string
+	machine     *machines.Machine // nil for a TODO placeholder
+	todo        bool
+	min, max    int64
+	config      []kv
+	login       bool
+	// provisioning is the provisioningModel to write ("" for none): a
+	// placeholder naming the candidates for a GPU pool.
+	provisioning string
+	// static and cloud are the node names slurm.conf gives, in order.
+	static, cloud []string
+	line          int
+}
+
+// partition is one partition of the spec.
+type partition struct {
+	id     string
+	pools  []string
+	config []kv
+}
+
+// node is one node of a NodeName line.
+type node struct {
+	name  string
+	line  int
+	cloud bool
+	hw    hardware
+	// config is the NodeName keys that go into nodeSets config.
+	config []kv
+	// sig identifies nodes that can share a pool: same hardware and config.
+	sig string
+}
+
+// renderedNodeKeys are the NodeName keys the renderer writes itself.
+var renderedNodeKeys = map[string]bool{"nodename": true, "cpus": true, "procs": true, "realmemory": true, "gres": true, "state": true}
+
+// perNodeKeys name one node each; the service names and addresses nodes.
+var perNodeKeys = map[string]bool{"nodeaddr": true, "nodehostname": true, "port": true, "bcastaddr": true, "reason": true}
+
+// withDefaults applies NAME=DEFAULT lines to the lines after them, as
+// Slurm does, and drops the DEFAULT lines. Keys are matched as Slurm
+// matches them: ignoring case, an alias as its key (Feature as Features).
+func withDefaults(lines []slurmconf.Line, scope catalog.Scope) []slurmconf.Line {
+	var defaults []slurmconf.Pair
+	var out []slurmconf.Line
+	for _, l := range lines {
+		if strings.EqualFold(l.Name(), "DEFAULT") {
+			for _, p := range l.Pairs[1:] {
+				defaults = setPair(defaults, p, scope)
+			}
+			continue
+		}
+		// A line's own key replaces a default; a key the line gives twice
+		// stays twice, for lastOfEach to report.
+		var own []slurmconf.Pair
+		for _, p := range defaults {
+			if !slices.ContainsFunc(l.Pairs[1:], func(q slurmconf.Pair) bool { return sameKey(scope, p.Key, q.Key) }) {
+				own = append(own, p)
+			}
+		}
+		pairs := append([]slurmconf.Pair{l.Pairs[0]}, own...)
+		pairs = append(pairs, l.Pairs[1:]...)
+		out = append(out, slurmconf.Line{Num: l.Num, Pairs: pairs})
+	}
+	return out
+}
+
+func setPair(pairs []slurmconf.Pair, p slurmconf.Pair, scope catalog.Scope) []slurmconf.Pair {
+	for i := range pairs {
+		if sameKey(scope, pairs[i].Key, p.Key) {
+			pairs[i] = p
+			return pairs
+		}
+	}
+	return append(pairs, p)
+}
+
+// sameKey reports whether two keys are one to Slurm.
+func sameKey(scope catalog.Scope, a, b string) bool {
+	ka, _ := slurmconf.CanonicalKey(scope, a)
+	kb, _ := slurmconf.CanonicalKey(scope, b)
+	return strings.EqualFold(ka, kb)
+}
+
+// readNodes expands the NodeName lines into nodes.
+func (im *importer) readNodes(f *slurmconf.File) ([]*node, error) {
+	var out []*node
+	seen := map[string]int{}
+	for _, l := range withDefaults(f.Nodes, catalog.ScopeNode) {
+		names, err := slurmconf.ExpandHostlist(l.Name(), im.budget)
+		if err != nil {
+			return nil, fmt.Errorf("slurm.conf %s: %w", im.where(l.Num), err)
+		}
+		hw, cloud, cfg := im.nodeLine(l, names)
+		var parts []string
+		for _, p := range cfg {
+			parts = append(parts, p.Key+"="+p.Value)
+		}
+		sig := fmt.Sprintf("%d|%d|%s|%d|%s", hw.CPUs, hw.RealMemory, hw.GPUType, hw.GPUs, strings.Join(parts, " "))
+		var dups []string
+		prev := 0
+		for _, n := range names {
+			if p, dup := seen[n]; dup {
+				dups, prev = append(dups, n), p
+				continue
+			}
+			seen[n] = l.Num
+			out = append(out, &node{name: n, line: l.Num, cloud: cloud, hw: hw, config: cfg, sig: sig})
+		}
+		if len(dups) == 1 {
+			im.note(l.Num, "node %s is already defined on %s; this definition is ignored", dups[0], im.where(prev))
+		} else if len(dups) > 1 {
+			im.note(l.Num, "nodes %s are already defined (%s and others); this definition of them is ignored", summarize(dups), im.where(prev))
+		}
+	}
+	return out, nil
+}
+
+// nodeLine reads the keys of one NodeName line.
+func (im *importer) nodeLine(l slurmconf.Line, names []string) (hw hardware, cloud bool, cfg []kv) {
+	num := func(key string) int {
+		v, ok := l.Get(key)
+		if !ok {
+			return 0
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			im.note(l.Num, "%s=%s is not a number; ignored", key, v)
+			return 0
+		}
+		return n
+	}
+	hw.CPUs = num("CPUs")
+	if hw.CPUs == 0 {
+		hw.CPUs = num("Procs")
+	}
+	if hw.CPUs == 0 {
+		_, s := l.Get("Sockets")
+		_, c := l.Get("CoresPerSocket")
+		_, t := l.Get("ThreadsPerCore")
+		if s || c || t {
+			hw.CPUs = max(1, num("Sockets")) * max(1, num("CoresPerSocket")) * max(1, num("ThreadsPerCore"))
+			if b := num("Boards"); b > 0 {
+				hw.CPUs *= b
+			}
+		}
+	}
+	hw.RealMemory = num("RealMemory")
+	if v, ok := l.Get("Gres"); ok {
+		g := im.parseGres(l.Num, v)
+		if len(g.Other) > 0 {
+			im.note(l.Num, "Gres entries %s not imported: the service writes Gres=gpu:MODEL:COUNT from the machine type", strings.Join(g.Other, ","))
+		}
+		hw.GPUs, hw.GPUType = g.Count, g.Type
+		if g.Count > 0 && g.Type == "" && im.gres != nil && len(names) > 0 {
+			types, count := im.gres.forNode(names[0])
+			switch {
+			case len(types) == 1:
+				hw.GPUType = types[0]
+				if count != g.Count {
+					im.note(l.Num, "gres.conf gives %s %d GPUs, Gres=%s says %d; using %d", names[0], count, v, g.Count, g.Count)
+				}
+			case len(types) > 1:
+				im.note(l.Num, "gres.conf gives %s several GPU types (%s); the type stays unknown", names[0], strings.Join(types, ", "))
+			}
+		}
+		hw.GPUModel = gpuModel(im.cat, hw.GPUType)
+	} else if im.gres != nil && len(names) > 0 {
+		if _, count := im.gres.forNode(names[0]); count > 0 {
+			im.note(l.Num, "gres.conf gives %s %d GPUs, but its NodeName line has no Gres=, so Slurm does not schedule them; not counted", names[0], count)
+		}
+	}
+	if v, ok := l.Get("State"); ok {
+		states := strings.FieldsFunc(strings.ToUpper(v), func(r rune) bool { return r == ',' || r == '+' })
+		for _, s := range states {
+			switch s {
+			case "CLOUD":
+				cloud = true
+			case "FUTURE":
+				cloud = true
+				im.choice(l.Num, "State=%s: FUTURE nodes are imported as nodes the pool may scale up to (State=CLOUD)", v)
+			case "UNKNOWN":
+			default:
+				im.note(l.Num, "State=%s dropped: the service manages node state", s)
+			}
+		}
+	}
+	var dropped []string
+	for _, p := range l.Pairs {
+		lower := strings.ToLower(p.Key)
+		switch {
+		case renderedNodeKeys[lower]:
+		case perNodeKeys[lower]:
+			dropped = append(dropped, p.Key)
+		default:
+			if pair, ok := im.configPair(catalog.ScopeNode, "NodeName", l.Num, p.Key, p.Value); ok {
+				cfg = append(cfg, pair)
+			}
+		}
+	}
+	if len(dropped) > 0 {
+		im.note(l.Num, "%s dropped: the service names and addresses the nodes", strings.Join(dropped, ", "))
+	}
+	cfg = im.lastOfEach(l.Num, cfg)
+	sortKVs(cfg)
+	return hw, cloud, cfg
+}
+
+// nodeSet is a NodeSet line: the nodes it names (directly, by Feature or
+// ALL).
+type nodeSet struct {
+	name    string
+	all     bool
+	nodes   map[string]bool
+	feature string
+}
+
+func (ns *nodeSet) has(n *node) bool {
+	if ns.all || ns.nodes[n.name] {
+		return true
+	}
+	if ns.feature == "" {
+		return false
+	}
+	for _, p := range n.config {
+		if strings.EqualFold(p.Key, "Features") {
+			for _, f := range strings.Split(p.Value, ",") {
+				if f == ns.feature {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+func (im *importer) readNodeSets(f *slurmconf.File) ([]*nodeSet, error) {
+	var out []*nodeSet
+	for _, l := range f.NodeSets {
+		ns := &nodeSet{name: l.Name()}
+		if v, ok := l.Get("Nodes"); ok {
+			if strings.EqualFold(v, "ALL") {
+				ns.all = true
+			} else {
+				names, err := slurmconf.ExpandHostlist(v, im.budget)
+				if err != nil {
+					return nil, fmt.Errorf("slurm.conf %s: %w", im.where(l.Num), err)
+				}
+				ns.nodes = map[string]bool{}
+				for _, n := range names {
+					ns.nodes[n] = true
+				}
+			}
+		}
+		ns.feature, _ = l.Get("Feature")
+		out = append(out, ns)
+	}
+	return out, nil
+}

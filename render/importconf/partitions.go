@@ -1,0 +1,179 @@
+package importconf
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/render/slurmconf"
+	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
+)
+
+// sanitizePartitionID makes a name into a partition id: lowercase letters,
+// digits, _ and -, starting with a letter, ending with a letter or digit.
+func sanitizePartitionID(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || (r >= '0' && r <= '9' || r == '_' || r == '-') && b.Len() > 0 {
+			b.WriteRune(r)
+		}
+	}
+	id := b.String()
+	if len(id) > 29 {
+		id = id[:29]
+	}
+	id = strings.TrimRight(id, "-_")
+	if id == "" {
+		return "part"
+	}
+	return id
+}
+
+// partitions reads the PartitionName lines.
+func (im *importer) partitions(f *slurmconf.File) error {
+	taken := map[string]bool{}
+	im.partID = map[string]string{}
+	for _, l := range withDefaults(f.Partitions, catalog.ScopePartition) {
+		name := l.Name()
+		base := sanitizePartitionID(name)
+		id := base
+		for i := 2; taken[id]; i++ {
+			id = fmt.Sprintf("%s-%d", base, i)
+		}
+		taken[id] = true
+		if id != name {
+			im.choice(l.Num, "partition %s becomes %q (partition ids are lowercase letters, digits, _ and -): update job scripts that name it", name, id)
+		}
+		part := &partition{id: id}
+		if v, ok := l.Get("Nodes"); ok {
+			pools, err := im.partitionPools(l.Num, name, v)
+			if err != nil {
+				return err
+			}
+			part.pools = pools
+		}
+		if v, ok := l.Get("Default"); ok && strings.EqualFold(v, "YES") {
+			if im.defPart != "" {
+				im.note(l.Num, "partition %s is marked Default=YES too; the default stays %s", name, im.defPart)
+			} else {
+				im.defPart = id
+			}
+		}
+		for _, p := range l.Pairs[1:] {
+			switch strings.ToLower(p.Key) {
+			case "nodes", "default":
+				continue
+			}
+			if pair, ok := im.configPair(catalog.ScopePartition, "PartitionName", l.Num, p.Key, p.Value); ok {
+				part.config = append(part.config, pair)
+			}
+		}
+		part.config = im.lastOfEach(l.Num, part.config)
+		sortKVs(part.config)
+		if len(part.pools) == 0 {
+			im.note(l.Num, "partition %s has no nodes the import knows; dropped (a partition needs at least one node pool)", name)
+			if im.defPart == id {
+				im.defPart = ""
+			}
+			continue
+		}
+		im.parts = append(im.parts, part)
+		im.partID[name] = id
+	}
+	switch {
+	case len(im.parts) == 0:
+		// The spec needs a partition; one over every compute pool stands
+		// in for a person to shape.
+		id := StandInPartitionID
+		for i := 2; taken[id]; i++ {
+			id = fmt.Sprintf("%s-%d", StandInPartitionID, i)
+		}
+		part := &partition{id: id}
+		for _, p := range im.pools {
+			part.pools = append(part.pools, p.id)
+		}
+		im.parts = append(im.parts, part)
+		im.defPart = id
+		im.decide(0, "slurm.conf defines no usable partition (an Include may hold them): partition %q over every node pool stands in as the default; shape it, or import the partitions", id)
+	case im.defPart == "":
+		im.choice(0, "no partition is marked Default=YES; the service makes the first one (%s) the default", im.parts[0].id)
+	}
+	return nil
+}
+
+// partitionPools maps a partition's Nodes= value (NodeSet names, host
+// lists, ALL) to node pools; a pool is taken whole even when the
+// partition names only some of its nodes.
+func (im *importer) partitionPools(line int, name, value string) ([]string, error) {
+	items, err := slurmconf.SplitList(value)
+	if err != nil {
+		return nil, fmt.Errorf("slurm.conf %s: %w", im.where(line), err)
+	}
+	setNames := map[string]bool{}
+	for _, ns := range im.sets {
+		setNames[ns.name] = true
+	}
+	var out []string
+	inPart := map[string]bool{}
+	covered := map[*pool]int{}
+	add := func(p *pool) {
+		if !inPart[p.id] {
+			inPart[p.id] = true
+			out = append(out, p.id)
+		}
+	}
+	var unknown []string
+	for _, it := range items {
+		if strings.EqualFold(it, "ALL") {
+			for _, p := range im.pools {
+				add(p)
+				covered[p] = int(p.max)
+			}
+			continue
+		}
+		if setNames[it] {
+			// A NodeSet: every pool with a node in it, which is every pool
+			// built from it.
+			for _, ns := range im.sets {
+				if ns.name != it {
+					continue
+				}
+				for _, p := range im.pools {
+					for _, n := range append(append([]string{}, p.static...), p.cloud...) {
+						if ns.all || ns.nodes[n] || ns.feature != "" && im.nodeHasFeature(p, ns.feature) {
+							add(p)
+							covered[p]++
+						}
+					}
+				}
+			}
+			continue
+		}
+		names, err := slurmconf.ExpandHostlist(it, im.budget)
+		if err != nil {
+			return nil, fmt.Errorf("slurm.conf %s: %w", im.where(line), err)
+		}
+		for _, n := range names {
+			p := im.poolOf[n]
+			if p == nil {
+				unknown = append(unknown, n)
+				continue
+			}
+			add(p)
+			covered[p]++
+		}
+	}
+	if len(unknown) > 0 {
+		im.note(line, "partition %s names nodes no NodeName line defines: %s", name, summarize(unknown))
+	}
+	for _, p := range im.pools {
+		if n := covered[p]; inPart[p.id] && int64(n) < p.max {
+			im.choice(line, "partition %s has %d of the %d nodes of pool %q; it gets the whole pool (partitions take whole node pools)", name, n, p.max, p.id)
+		}
+	}
+	return out, nil
+}
+
+func (im *importer) nodeHasFeature(p *pool, feature string) bool {
+	ns := &nodeSet{feature: feature}
+	return ns.has(&node{config: p.config})
+}
