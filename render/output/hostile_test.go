@@ -1,0 +1,387 @@
+package output
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// secret is put in the environment, so that a read of /proc/self/environ
+// would show it.
+const secret = "SLURMSPEC_TEST_SECRET=hunter2-do-not-print"
+
+// withTimeout runs f and fails the test when it blocks (a FIFO).
+func withTimeout(t *testing.T, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("blocked for 10 s (a FIFO was opened for reading?)")
+	}
+}
+
+// hostileDirs builds rendered output directories that a pull request
+// could commit, each with one planted trap, and returns them by name.
+func hostileDirs(t *testing.T) map[string]string {
+	t.Helper()
+	tmp := t.TempDir()
+	good := func(name string) string {
+		dir := filepath.Join(tmp, name)
+		if err := Write(dir, set("one")); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	dirs := map[string]string{}
+
+	d := good("environ")
+	must(os.Remove(filepath.Join(d, "a.conf")))
+	must(os.Symlink("/proc/self/environ", filepath.Join(d, "a.conf")))
+	dirs["file links to /proc/self/environ"] = d
+
+	d = good("zero")
+	must(os.Remove(filepath.Join(d, "a.conf")))
+	must(os.Symlink("/dev/zero", filepath.Join(d, "a.conf")))
+	dirs["file links to /dev/zero"] = d
+
+	d = good("fifo")
+	must(os.Remove(filepath.Join(d, "a.conf")))
+	must(syscall.Mkfifo(filepath.Join(d, "a.conf"), 0o644))
+	dirs["file is a FIFO"] = d
+
+	outside := filepath.Join(tmp, "outside")
+	must(os.MkdirAll(outside, 0o755))
+	must(os.WriteFile(filepath.Join(outside, "run.sh"), []byte(secret+"\n"), 0o755))
+	d = good("subdir")
+	must(os.RemoveAll(filepath.Join(d, "d")))
+	must(os.Symlink(outside, filepath.Join(d, "d")))
+	dirs["subdirectory links outside"] = d
+
+	d = good("manifest-environ")
+	must(os.Remove(filepath.Join(d, Manifest)))
+	must(os.Symlink("/proc/self/environ", filepath.Join(d, Manifest)))
+	dirs["manifest links to /proc/self/environ"] = d
+
+	d = good("manifest-zero")
+	must(os.Remove(filepath.Join(d, Manifest)))
+	must(os.Symlink("/dev/zero", filepath.Join(d, Manifest)))
+	dirs["manifest links to /dev/zero"] = d
+
+	d = good("manifest-fifo")
+	must(os.Remove(filepath.Join(d, Manifest)))
+	must(syscall.Mkfifo(filepath.Join(d, Manifest), 0o644))
+	dirs["manifest is a FIFO"] = d
+
+	d = good("manifest-huge")
+	must(os.Truncate(filepath.Join(d, Manifest), 1<<40)) // sparse: 1 TiB
+	dirs["manifest is 1 TiB"] = d
+
+	d = good("extra-link")
+	must(os.Symlink("/proc/self/environ", filepath.Join(d, "d", "extra")))
+	dirs["unlisted link"] = d
+
+	d = good("listed-link")
+	m, err := os.ReadFile(filepath.Join(d, Manifest))
+	must(err)
+	must(os.WriteFile(filepath.Join(d, Manifest), append(m, []byte("00 0644 env\n")...), 0o644))
+	must(os.Symlink("/proc/self/environ", filepath.Join(d, "env")))
+	dirs["link listed in a forged manifest"] = d
+
+	target := good("target")
+	link := filepath.Join(tmp, "link")
+	must(os.Symlink(target, link))
+	dirs["-o LINK"] = link
+	dirs["-o LINK/"] = link + "/"
+	return dirs
+}
+
+// TestCheckAppliesRendersRules: --check refuses what render refuses, and
+// never prints a byte from outside the output directory (#15.1).
+func TestCheckAppliesRendersRules(t *testing.T) {
+	t.Setenv("SLURMSPEC_TEST_SECRET", "hunter2-do-not-print")
+	for name, dir := range hostileDirs(t) {
+		t.Run(name, func(t *testing.T) {
+			var d []byte
+			var err error
+			withTimeout(t, func() { d, err = Check(dir, set("one")) })
+			if err == nil {
+				t.Errorf("Check accepted it; diff:\n%s", d)
+			}
+			if bytes.Contains(d, []byte("hunter2")) || (err != nil && strings.Contains(err.Error(), "hunter2")) {
+				t.Errorf("the secret leaked: %q %v", d, err)
+			}
+			if len(d) > 1<<20 {
+				t.Errorf("%d bytes of diff", len(d))
+			}
+		})
+	}
+}
+
+// TestWriteRefusesHostileDirs: render refuses the same directories and
+// leaves them, and what they point to, untouched (#15.1, #15.6).
+func TestWriteRefusesHostileDirs(t *testing.T) {
+	for name, dir := range hostileDirs(t) {
+		t.Run(name, func(t *testing.T) {
+			before := snapshot(t, filepath.Dir(filepath.Clean(dir)))
+			var err error
+			withTimeout(t, func() { err = Write(dir, set("two")) })
+			if err == nil {
+				t.Fatal("Write accepted it")
+			}
+			if after := snapshot(t, filepath.Dir(filepath.Clean(dir))); after != before {
+				t.Errorf("Write changed the parent directory:\nbefore %s\nafter  %s", before, after)
+			}
+		})
+	}
+}
+
+// snapshot describes every entry below dir (without following links).
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %v %d;", p, fi.Mode(), fi.Size())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestTrailingSlashLinkKeepsTheLink: -o LINK/ once replaced the link by a
+// directory and exited 0 (#15.6).
+func TestTrailingSlashLinkKeepsTheLink(t *testing.T) {
+	tmp := t.TempDir()
+	target := filepath.Join(tmp, "target")
+	if err := os.Mkdir(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(tmp, "link")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(link+"/", set("x")); err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("-o LINK/ not refused as a symlink: %v", err)
+	}
+	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the link was replaced: %v %v", fi, err)
+	}
+}
+
+// TestWorkingDirectoryRefused: -o . (or an ancestor of the working
+// directory) would swap the caller's directory away (#15.6).
+func TestWorkingDirectoryRefused(t *testing.T) {
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "out")
+	if err := Write(out, set("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(out, "d", "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(filepath.Join(out, "d", "sub"))
+	for _, o := range []string{".", "./", "..", "../..", out, out + "/d/sub/../.."} {
+		if err := Write(o, set("two")); err == nil || !strings.Contains(err.Error(), "current directory") {
+			t.Errorf("-o %s: %v", o, err)
+		}
+		if _, err := Check(o, set("two")); err == nil || !strings.Contains(err.Error(), "current directory") {
+			t.Errorf("--check -o %s: %v", o, err)
+		}
+	}
+	if err := Write("/", set("two")); err == nil {
+		t.Error("-o / accepted")
+	}
+	if _, err := os.Stat(filepath.Join(out, "d", "sub")); err != nil {
+		t.Errorf("the working directory is gone: %v", err)
+	}
+}
+
+func TestStagingNamesBelongToOneOutput(t *testing.T) {
+	for _, c := range []struct {
+		name, base string
+		want       bool
+	}{
+		{".slurmspec-staging-12-0123456789abcdef.X", "X", true},
+		{".slurmspec-staging-12-0123456789abcdef.X-700", "X", false},
+		{".slurmspec-staging-12-0123456789abcdef.X-700", "X-700", true},
+		{".slurmspec-staging-12-0123456789abcdef.a.b", "a.b", true},
+		{".slurmspec-staging-12-0123456789abcdef.a.b", "a", false},
+		{".slurmspec-staging-X-700-123", "X", false}, // the old scheme
+		{".slurmspec-staging-12-0123456789abcdeX.X", "X", false},
+		{"notes.X", "X", false},
+	} {
+		if got := ownStaging(c.name, c.base); got != c.want {
+			t.Errorf("ownStaging(%q, %q) = %v", c.name, c.base, got)
+		}
+	}
+}
+
+// deadPID returns a process id that no process has.
+func deadPID(t *testing.T) int {
+	for pid := 700; pid < 1<<22; pid += 7919 {
+		if syscall.Kill(pid, 0) == syscall.ESRCH {
+			return pid
+		}
+	}
+	t.Fatal("no free pid")
+	return 0
+}
+
+// TestConcurrentNeighbourRenders renders into X in this process while a
+// child renders into X-PID (PID of no process) in the same parent, many
+// times: each must finish with its own complete set (#15.7). The render
+// into X once took PID for a dead render's and deleted X-PID's live
+// staging directory.
+func TestConcurrentNeighbourRenders(t *testing.T) {
+	if os.Getenv("SLURMSPEC_OUTPUT_CHILD") != "" {
+		t.Skip("child process")
+	}
+	parent := t.TempDir()
+	x := filepath.Join(parent, "X")
+	neighbour := filepath.Join(parent, fmt.Sprintf("X-%d", deadPID(t)))
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(exe, "-test.run=^TestChildRenders$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "SLURMSPEC_OUTPUT_CHILD="+neighbour, "SLURMSPEC_OUTPUT_ROUNDS=60")
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stderr, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var errs []error
+	for i := range 60 {
+		if err := Write(x, bigSet(fmt.Sprintf("x%d", i))); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if tag := completeTag(t, x); tag != fmt.Sprintf("x%d", i) {
+			t.Errorf("round %d: X holds %q", i, tag)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the render into %s failed: %v\n%s", filepath.Base(neighbour), err, stderr.String())
+	}
+	if len(errs) > 0 {
+		t.Errorf("%d renders into X failed, first: %v", len(errs), errs[0])
+	}
+	entries, _ := os.ReadDir(parent)
+	if len(entries) != 2 {
+		t.Errorf("left next to the outputs: %v", entries)
+	}
+}
+
+// TestChildRenders is the child of TestConcurrentNeighbourRenders.
+func TestChildRenders(t *testing.T) {
+	dir := os.Getenv("SLURMSPEC_OUTPUT_CHILD")
+	if dir == "" || os.Getenv("SLURMSPEC_OUTPUT_ROUNDS") == "" {
+		t.Skip("only run as the child of TestConcurrentNeighbourRenders")
+	}
+	for i := range 60 {
+		tag := fmt.Sprintf("n%d", i)
+		if err := Write(dir, bigSet(tag)); err != nil {
+			t.Fatalf("round %d: %v", i, err)
+		}
+		if got := completeTag(t, dir); got != tag {
+			t.Fatalf("round %d: holds %q", i, got)
+		}
+	}
+}
+
+// TestDirectoryCreatedDuringRenderSurvives creates a directory with a
+// user's file at -o while a render into the absent path runs, many times
+// at different moments: the file is never lost (#15.8).
+func TestDirectoryCreatedDuringRenderSurvives(t *testing.T) {
+	lost, failed := 0, 0
+	start := time.Now()
+	if err := Write(filepath.Join(t.TempDir(), "out"), bigSet("timing")); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	for i := range 60 {
+		out := filepath.Join(t.TempDir(), "out")
+		type result struct {
+			created bool
+			err     error
+		}
+		done := make(chan result, 1)
+		go func() {
+			time.Sleep(took * time.Duration(i) / 50) // from the start to past the end
+			if err := os.Mkdir(out, 0o755); err != nil {
+				done <- result{} // the render came first: nothing of the user's at stake
+				return
+			}
+			done <- result{true, os.WriteFile(filepath.Join(out, "user.txt"), []byte("mine"), 0o644)}
+		}()
+		err := Write(out, bigSet("new"))
+		r := <-done
+		if !r.created || r.err != nil {
+			// Nothing created, or the user's write failed loudly.
+			continue
+		}
+		if err != nil {
+			failed++
+		}
+		if _, statErr := os.Stat(filepath.Join(out, "user.txt")); statErr != nil {
+			lost++
+		}
+	}
+	if lost > 0 {
+		t.Errorf("the user's directory was swapped out and deleted in %d of 60 rounds", lost)
+	}
+	t.Logf("%d of 60 renders refused a directory that appeared while they ran", failed)
+}
+
+// TestFileAddedToOutputDuringRenderSurvives adds a file to an existing
+// output directory while a render replaces it, many times: the render
+// fails and puts the directory back instead of deleting the file (#15.8).
+func TestFileAddedToOutputDuringRenderSurvives(t *testing.T) {
+	lost := 0
+	start := time.Now()
+	if err := Write(filepath.Join(t.TempDir(), "out"), bigSet("timing")); err != nil {
+		t.Fatal(err)
+	}
+	took := time.Since(start)
+	for i := range 60 {
+		out := filepath.Join(t.TempDir(), "out")
+		if err := Write(out, set("old")); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			time.Sleep(took * time.Duration(i) / 50)
+			_ = os.WriteFile(filepath.Join(out, "user.txt"), []byte("mine"), 0o644)
+		}()
+		err := Write(out, bigSet("new"))
+		<-done
+		_, statErr := os.Stat(filepath.Join(out, "user.txt"))
+		if statErr != nil && err == nil {
+			// Written after the exchange into the new directory is fine;
+			// gone altogether is not.
+			lost++
+		}
+	}
+	if lost > 0 {
+		t.Errorf("a file added during the render was deleted in %d of 60 rounds", lost)
+	}
+}
