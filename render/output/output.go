@@ -395,3 +395,37 @@ func Check(dir string, set render.Set) ([]byte, error) {
 	}
 	return out.Bytes(), nil
 }
+
+// Remove deletes an output directory that Write wrote, and the staging
+// directories killed renders left next to it. It refuses what Write
+// refuses (a symlink, a special file, a file the manifest does not list),
+// so it never deletes a file slurmspec did not write. An absent directory
+// is not an error.
+func Remove(dir string) error {
+	t, err := resolve(dir)
+	if err != nil {
+		return err
+	}
+	s, err := inspect(t)
+	if err != nil {
+		return err
+	}
+	s.close()
+	if pfd, err := unix.Open(t.parent, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+		removeStaleStaging(pfd, t.parent, t.base)
+		unix.Close(pfd)
+	}
+	if !s.exists {
+		return nil
+	}
+	// Sorted paths reversed: every file before its directory.
+	for i := len(s.files) - 1; i >= 0; i-- {
+		if err := os.Remove(filepath.Join(t.abs, filepath.FromSlash(s.files[i].rel))); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing output directory %s: %w", dir, err)
+		}
+	}
+	if err := os.Remove(t.abs); err != nil {
+		return fmt.Errorf("removing output directory %s: %w", dir, err)
+	}
+	return nil
+}
