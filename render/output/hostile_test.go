@@ -385,3 +385,65 @@ func TestFileAddedToOutputDuringRenderSurvives(t *testing.T) {
 		t.Errorf("a file added during the render was deleted in %d of 60 rounds", lost)
 	}
 }
+
+// TestLinkedParentRefused: -o out/cluster where out is a committed symlink
+// would write outside the checkout.
+func TestLinkedParentRefused(t *testing.T) {
+	tmp := t.TempDir()
+	elsewhere := filepath.Join(tmp, "elsewhere")
+	if err := os.Mkdir(elsewhere, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	checkout := filepath.Join(tmp, "checkout")
+	if err := os.MkdirAll(filepath.Join(checkout, "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(elsewhere, filepath.Join(checkout, "out")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(checkout)
+	for _, o := range []string{"out/cluster", "./out/cluster/", "real/../out/cluster"} {
+		if err := Write(o, set("x")); err == nil || !strings.Contains(err.Error(), "symlink") {
+			t.Errorf("-o %s: %v", o, err)
+		}
+		if _, err := Check(o, set("x")); err == nil || !strings.Contains(err.Error(), "symlink") {
+			t.Errorf("--check -o %s: %v", o, err)
+		}
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("written through the link: %v", entries)
+	}
+	if err := Write("real/cluster", set("x")); err != nil {
+		t.Errorf("a real path: %v", err)
+	}
+}
+
+// TestRemoveDeletesOnlyWhatWriteWrote: Remove (used by sandbox down)
+// refuses a directory holding a file the manifest does not list.
+func TestRemoveDeletesOnlyWhatWriteWrote(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := Write(dir, set("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "d", "mine"), []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(dir); err == nil {
+		t.Error("Remove deleted a directory holding a user's file")
+	}
+	if got := read(t, filepath.Join(dir, "d", "mine")); got != "keep" {
+		t.Errorf("the user's file: %q", got)
+	}
+	if err := os.Remove(filepath.Join(dir, "d", "mine")); err != nil {
+		t.Fatal(err)
+	}
+	if err := Remove(dir); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(dir); !os.IsNotExist(err) {
+		t.Errorf("still there: %v", err)
+	}
+	if err := Remove(dir); err != nil {
+		t.Errorf("Remove of an absent directory: %v", err)
+	}
+}

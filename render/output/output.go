@@ -70,7 +70,38 @@ func resolve(dir string) (target, error) {
 	if err := notWorkingDir(t); err != nil {
 		return t, err
 	}
+	if err := noLinkBelowWorkingDir(dir); err != nil {
+		return t, err
+	}
 	return t, nil
+}
+
+// noLinkBelowWorkingDir refuses a relative output path that passes through
+// a symlink (out/ in "out/cluster" committed as a link to a directory
+// elsewhere): below the working directory the path is the checkout's, and
+// a link there would take the output, and the staging directory next to
+// it, outside it. Directories above the working directory (an absolute
+// path's /tmp or /home) are the machine's and may be links.
+func noLinkBelowWorkingDir(dir string) error {
+	if filepath.IsAbs(dir) {
+		return nil
+	}
+	clean := filepath.Clean(dir)
+	parts := strings.Split(clean, string(filepath.Separator))
+	for i := range parts[:len(parts)-1] {
+		prefix := filepath.Join(parts[:i+1]...)
+		if parts[i] == ".." || parts[i] == "." {
+			continue
+		}
+		fi, err := os.Lstat(prefix)
+		if err != nil {
+			return nil // absent: render creates real directories
+		}
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			return fmt.Errorf("output directory %s: %s is a symlink; pass the real path, so that nothing outside it is touched", dir, prefix)
+		}
+	}
+	return nil
 }
 
 // notWorkingDir refuses a target that is the working directory or holds
