@@ -79,6 +79,9 @@ func walk(fd int, shown string) ([]entry, error) {
 			}
 			switch st.Mode & unix.S_IFMT {
 			case unix.S_IFREG:
+				if st.Nlink > 1 {
+					return fmt.Errorf("output directory %s holds %s, which has other hard links; slurmspec writes each file once, so it neither reads nor replaces it: remove it", shown, rel)
+				}
 				out = append(out, entry{rel: rel})
 			case unix.S_IFDIR:
 				out = append(out, entry{rel: rel, dir: true})
@@ -169,6 +172,9 @@ func readBeneath(root int, rel string, limit int64) (data []byte, mode uint32, t
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return nil, 0, false, fmt.Errorf("%s is %s; slurmspec writes only regular files, so it does not read it: remove it", rel, kindOf(st.Mode))
+	}
+	if st.Nlink > 1 {
+		return nil, 0, false, fmt.Errorf("%s has other hard links; slurmspec writes each file once, so it does not read one that may be another file outside the directory: remove it", rel)
 	}
 	mode = st.Mode & 0o7777
 	if st.Size > limit {

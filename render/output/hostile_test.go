@@ -101,6 +101,11 @@ func hostileDirs(t *testing.T) map[string]string {
 	must(os.Symlink("/proc/self/environ", filepath.Join(d, "env")))
 	dirs["link listed in a forged manifest"] = d
 
+	d = good("hardlink")
+	must(os.Remove(filepath.Join(d, "a.conf")))
+	must(os.Link(filepath.Join(outside, "run.sh"), filepath.Join(d, "a.conf")))
+	dirs["file is a hard link to a file outside"] = d
+
 	target := good("target")
 	link := filepath.Join(tmp, "link")
 	must(os.Symlink(target, link))
