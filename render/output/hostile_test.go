@@ -452,3 +452,46 @@ func TestRemoveDeletesOnlyWhatWriteWrote(t *testing.T) {
 		t.Errorf("Remove of an absent directory: %v", err)
 	}
 }
+
+// TestBoundedWork: a 1 TiB (sparse) file is reported, not read; too many
+// entries or levels below -o are refused without walking them all.
+func TestBoundedWork(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := Write(dir, set("one")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(filepath.Join(dir, "a.conf"), 1<<40); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Check(dir, set("one"))
+	if err != nil || !bytes.Contains(d, []byte("larger than")) || len(d) > 4096 {
+		t.Errorf("a 1 TiB file: %d bytes of diff, %v", len(d), err)
+	}
+
+	wide := filepath.Join(t.TempDir(), "wide")
+	if err := os.Mkdir(wide, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i := range maxEntries + 1 {
+		f, err := os.Create(filepath.Join(wide, fmt.Sprintf("f%05d", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+	}
+	if _, err := Check(wide, set("one")); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("%d entries: %v", maxEntries+1, err)
+	}
+
+	deep := filepath.Join(t.TempDir(), "deep")
+	p := deep
+	for range maxDepth + 2 {
+		p = filepath.Join(p, "d")
+	}
+	if err := os.MkdirAll(p, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(deep, set("one")); err == nil || !strings.Contains(err.Error(), "deeper") {
+		t.Errorf("%d levels: %v", maxDepth+2, err)
+	}
+}
