@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/sys/unix"
@@ -75,19 +76,19 @@ func walk(fd int, shown string) ([]entry, error) {
 			}
 			var st unix.Stat_t
 			if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-				return fmt.Errorf("reading output directory %s: %s: %w", shown, rel, err)
+				return fmt.Errorf("reading output directory %s: %s: %w", shown, showName(rel), err)
 			}
 			switch st.Mode & unix.S_IFMT {
 			case unix.S_IFREG:
 				if st.Nlink > 1 {
-					return fmt.Errorf("output directory %s holds %s, which has other hard links; slurmspec writes each file once, so it neither reads nor replaces it: remove it", shown, rel)
+					return fmt.Errorf("output directory %s holds %s, which has other hard links; slurmspec writes each file once, so it neither reads nor replaces it: remove it", shown, showName(rel))
 				}
 				out = append(out, entry{rel: rel})
 			case unix.S_IFDIR:
 				out = append(out, entry{rel: rel, dir: true})
 				sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 				if err != nil {
-					return fmt.Errorf("reading output directory %s: %s: %w", shown, rel, err)
+					return fmt.Errorf("reading output directory %s: %s: %w", shown, showName(rel), err)
 				}
 				err = rec(sub, rel, depth+1)
 				unix.Close(sub)
@@ -95,7 +96,7 @@ func walk(fd int, shown string) ([]entry, error) {
 					return err
 				}
 			default:
-				return fmt.Errorf("output directory %s holds %s, which is %s; slurmspec writes only regular files and directories, so it neither reads nor replaces it: remove it", shown, rel, kindOf(st.Mode))
+				return fmt.Errorf("output directory %s holds %s, which is %s; slurmspec writes only regular files and directories, so it neither reads nor replaces it: remove it", shown, showName(rel), kindOf(st.Mode))
 			}
 		}
 		return nil
@@ -198,4 +199,14 @@ func openErr(rel string, err error) error {
 		return fmt.Errorf("%s: a symlink or a file stands where slurmspec expects its own file or directory: remove it", rel)
 	}
 	return fmt.Errorf("opening %s: %w", rel, err)
+}
+
+// showName returns a file name from the output directory for a message:
+// as it is when printable, else quoted with escapes, so that a name cannot
+// carry a newline or a terminal escape into the output.
+func showName(name string) string {
+	if printable([]byte(name)) && !strings.ContainsAny(name, "\t\n") {
+		return name
+	}
+	return strconv.Quote(name)
 }

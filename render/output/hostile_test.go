@@ -495,3 +495,41 @@ func TestBoundedWork(t *testing.T) {
 		t.Errorf("%d levels: %v", maxDepth+2, err)
 	}
 }
+
+// TestCheckDoesNotPrintControlCharacters: a committed file holding terminal
+// escapes or bidi controls is reported as different without being shown.
+func TestCheckDoesNotPrintControlCharacters(t *testing.T) {
+	for _, content := range []string{"a one\n\x1b[2K\x1b[1Aok\n", "a one\n\u202eevil\n", "a one\n\r\n", "\xff\xfe"} {
+		dir := filepath.Join(t.TempDir(), "out")
+		if err := Write(dir, set("one")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "a.conf"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		d, err := Check(dir, set("one"))
+		if err != nil || !bytes.Contains(d, []byte("not shown")) || bytes.ContainsAny(d, "\x1b\r\u202e\xff") {
+			t.Errorf("%q: %q, %v", content, d, err)
+		}
+	}
+}
+
+// TestFileNamesAreShownEscaped: a committed file name with a newline or an
+// escape cannot add lines to the output or the error.
+func TestFileNamesAreShownEscaped(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out")
+	if err := Write(dir, set("one")); err != nil {
+		t.Fatal(err)
+	}
+	name := "x\n::error::forged\x1b[2K"
+	if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Check(dir, set("one"))
+	if err == nil || strings.ContainsAny(err.Error(), "\n\x1b") || !strings.Contains(err.Error(), `"x\n::error::forged\x1b[2K"`) {
+		t.Errorf("Check: %v", err)
+	}
+	if err := Write(dir, set("one")); err == nil || strings.ContainsAny(err.Error(), "\n\x1b") {
+		t.Errorf("Write: %v", err)
+	}
+}

@@ -34,6 +34,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/diff"
 	"golang.org/x/sys/unix"
@@ -208,7 +209,7 @@ func (s *state) scan(shown string) error {
 	var foreign []string
 	for _, e := range files {
 		if e.rel != Manifest && !s.listed[e.rel] {
-			foreign = append(foreign, e.rel)
+			foreign = append(foreign, showName(e.rel))
 		}
 	}
 	if len(foreign) > 0 {
@@ -412,6 +413,8 @@ func Check(dir string, set render.Set) ([]byte, error) {
 			return nil, fmt.Errorf("output directory %s: %w", dir, err)
 		case tooBig:
 			fmt.Fprintf(&out, "%s: on disk larger than %d bytes, rendered %d bytes\n", name, maxFileSize, len(a.Data))
+		case !bytes.Equal(old, a.Data) && !printable(old):
+			fmt.Fprintf(&out, "%s: on disk differs and holds control characters or invalid UTF-8 (not shown)\n", name)
 		case !bytes.Equal(old, a.Data):
 			out.Write(diff.Diff(name+" (on disk)", old, name+" (rendered)", a.Data))
 		}
@@ -421,7 +424,7 @@ func Check(dir string, set render.Set) ([]byte, error) {
 	}
 	for _, e := range s.files {
 		if !want[e.rel] {
-			fmt.Fprintf(&out, "%s: on disk but no longer rendered\n", path.Join(filepath.ToSlash(dir), e.rel))
+			fmt.Fprintf(&out, "%s: on disk but no longer rendered\n", showName(path.Join(filepath.ToSlash(dir), e.rel)))
 		}
 	}
 	return out.Bytes(), nil
@@ -459,4 +462,24 @@ func Remove(dir string) error {
 		return fmt.Errorf("removing output directory %s: %w", dir, err)
 	}
 	return nil
+}
+
+// printable reports whether a file from the output directory can be shown
+// in a diff as it is: valid UTF-8 without control characters (but tab and
+// newline), Unicode line separators or bidirectional controls, which could
+// rewrite or hide lines of a terminal or CI log.
+func printable(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for _, r := range string(b) {
+		switch {
+		case r == '\t' || r == '\n':
+		case r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0:
+			return false
+		case r == 0x2028 || r == 0x2029 || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || r == 0x200e || r == 0x200f || r == 0x061c:
+			return false
+		}
+	}
+	return true
 }
