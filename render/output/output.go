@@ -267,7 +267,13 @@ func Write(dir string, set render.Set) (err error) {
 		return err
 	}
 	if !s.exists {
-		switch err := unix.Renameat2(pfd, stg.name, pfd, t.base, unix.RENAME_NOREPLACE); {
+		err := unix.Renameat2(pfd, stg.name, pfd, t.base, unix.RENAME_NOREPLACE)
+		if errors.Is(err, unix.EINVAL) || errors.Is(err, unix.ENOSYS) {
+			// A file system without RENAME_NOREPLACE: a plain rename
+			// replaces only an empty directory, so nothing is lost.
+			err = unix.Renameat(pfd, stg.name, pfd, t.base)
+		}
+		switch {
 		case errors.Is(err, unix.EEXIST), errors.Is(err, unix.ENOTEMPTY):
 			return fmt.Errorf("output directory %s was created by someone else while rendering; nothing was changed: render again", dir)
 		case err != nil:
