@@ -11,9 +11,10 @@ const RuleManaged = "render-managed"
 
 // refuseManaged reports every key of a config map (global, partition or
 // node set) that the service manages (package compiler/managed, aliases
-// included). The user's config is written after the managed baseline and
-// Slurm keeps the last value of a key, so writing one would replace the
-// managed value (SlurmUser=root, a second SlurmctldHost, a new Prolog).
+// included). The user's config is written after the managed baseline, so
+// writing one would replace the managed value (Slurm keeps the last value
+// of a scalar key: SlurmUser=root) or add to it (line and array keys
+// accumulate: a second SlurmctldHost, and from 24.05 another Prolog).
 // The reserved-key lint rule reports the same keys with more context; the
 // renderer checks again so that no rule configuration (--disable, a
 // project config's disable: or severity:) can let one through.
