@@ -58,7 +58,7 @@ func loadKey(create bool) ([]byte, error) {
 	if !errors.Is(err, os.ErrNotExist) || !create {
 		return key, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil { // the key itself is 0600
 		return nil, fmt.Errorf("sandbox key: %w", err)
 	}
 	fresh := make([]byte, keySize)
