@@ -105,6 +105,24 @@ func hostileDirs(t *testing.T) map[string]string {
 	must(os.Link(filepath.Join(outside, "run.sh"), filepath.Join(d, "a.conf")))
 	dirs["file is a hard link to a file outside"] = d
 
+	d = good("loop")
+	must(os.Symlink("..", filepath.Join(d, "d", "up")))
+	dirs["link to its own parent"] = d
+
+	d = good("manifest-dir")
+	must(os.Remove(filepath.Join(d, Manifest)))
+	must(os.MkdirAll(filepath.Join(d, Manifest, "x"), 0o755))
+	dirs["manifest is a directory"] = d
+
+	d = good("setuid")
+	must(os.Chmod(filepath.Join(d, "d", "run.sh"), 0o4755))
+	must(os.Symlink("/etc/shadow", filepath.Join(d, "d", "z")))
+	dirs["setuid file and a link"] = d
+
+	dangling := filepath.Join(tmp, "dangling")
+	must(os.Symlink(filepath.Join(tmp, "nowhere"), dangling))
+	dirs["-o dangling link"] = dangling
+
 	target := good("target")
 	link := filepath.Join(tmp, "link")
 	must(os.Symlink(target, link))
