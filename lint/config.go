@@ -180,7 +180,9 @@ func (pc ProjectConfig) Apply(cfg Config, rules []*Rule) (Config, error) {
 }
 
 // Adjust returns the findings with the configuration's severity overrides
-// applied to every finding of the overridden rules.
+// applied to every finding of the overridden rules. It does not know the
+// rules: check the configuration first (Check, or Apply), which refuses
+// lowering a guarded rule.
 func (pc ProjectConfig) Adjust(l diag.List) diag.List {
 	if len(pc.Severity) == 0 {
 		return l

@@ -5,6 +5,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -166,7 +167,7 @@ func CheckOverrides(rules []*Rule, disabled []string, severity map[string]diag.S
 		}
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("%s", strings.Join(problems, "\n  "))
+		return errors.New(strings.Join(problems, "\n  "))
 	}
 	return nil
 }
