@@ -216,3 +216,26 @@ func TestKeyFileMustBeTheUsers(t *testing.T) {
 		t.Error("a key that is a symlink was used")
 	}
 }
+
+// TestLinkedStateDirRefused: a state directory committed as a symlink to
+// an empty directory elsewhere is not written through.
+func TestLinkedStateDirRefused(t *testing.T) {
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	elsewhere := t.TempDir()
+	link := filepath.Join(t.TempDir(), "state")
+	if err := os.Symlink(elsewhere, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := claim(link, nil); err == nil || !strings.Contains(err.Error(), "symlink") {
+		t.Errorf("claim: %v", err)
+	}
+	if err := Down(link, nil); err == nil {
+		t.Error("Down accepted a linked state directory")
+	}
+	if _, err := os.Lstat(link); err != nil {
+		t.Errorf("the link is gone: %v", err)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("written through the link: %v", entries)
+	}
+}

@@ -192,6 +192,9 @@ func Read(dir string) (*State, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read sandbox state: %w", err)
 	}
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("sandbox state directory %s is a symlink; pass the directory it points to", dir)
+	}
 	path := filepath.Join(abs, stateFile)
 	data, err := readRegular(path, maxStateSize)
 	if err != nil {
