@@ -131,7 +131,7 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // Check reports rule ids of the configuration that rules does not have,
-// with a did-you-mean.
+// with a did-you-mean, and overrides that would silence a guarded rule.
 func (pc ProjectConfig) Check(rules []*Rule) error {
 	ids := make([]string, 0, len(rules))
 	for _, r := range rules {
@@ -148,6 +148,9 @@ func (pc ProjectConfig) Check(rules []*Rule) error {
 	}
 	for _, id := range sortedKeys(pc.Severity) {
 		check("severity", id)
+	}
+	if err := CheckOverrides(rules, pc.Disable, pc.Severity); err != nil {
+		problems = append(problems, err.Error())
 	}
 	if len(problems) > 0 {
 		return fmt.Errorf("project config %s:\n  %s", pc.Path, strings.Join(problems, "\n  "))
@@ -177,7 +180,9 @@ func (pc ProjectConfig) Apply(cfg Config, rules []*Rule) (Config, error) {
 }
 
 // Adjust returns the findings with the configuration's severity overrides
-// applied to every finding of the overridden rules.
+// applied to every finding of the overridden rules. It does not know the
+// rules: check the configuration first (Check, or Apply), which refuses
+// lowering a guarded rule.
 func (pc ProjectConfig) Adjust(l diag.List) diag.List {
 	if len(pc.Severity) == 0 {
 		return l

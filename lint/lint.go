@@ -5,6 +5,7 @@
 package lint
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
@@ -26,6 +27,10 @@ type Rule struct {
 	// examples as fenced blocks.
 	Doc   string
 	Check func(*Pass)
+	// Guard, when set, says what unsafe output the rule keeps render from
+	// writing. A guarded rule cannot be disabled and its severity cannot be
+	// lowered (CheckOverrides); Run runs it even when disabled.
+	Guard string
 }
 
 // Options are the settings every rule may read.
@@ -75,13 +80,14 @@ type Config struct {
 	Disabled map[string]bool
 }
 
-// Run runs every enabled rule and returns their findings. A rule that
-// panics is reported as an internal error instead of crashing the run.
+// Run runs every enabled rule, and every guarded rule, and returns their
+// findings. A rule that panics is reported as an internal error instead of
+// crashing the run.
 func Run(c *ir.Cluster, rules []*Rule, cfg Config) diag.List {
 	var l diag.List
 	memo := map[any]any{}
 	for _, r := range rules {
-		if cfg.Disabled[r.ID] {
+		if cfg.Disabled[r.ID] && r.Guard == "" {
 			continue
 		}
 		runOne(r, &Pass{Cluster: c, Options: cfg.Options, rule: r, diags: &l, memo: memo})
@@ -120,6 +126,9 @@ func Validate(rules []*Rule) error {
 		if !strings.Contains(r.Doc, "Bad:") || !strings.Contains(r.Doc, "Good:") {
 			problems = append(problems, fmt.Sprintf("rule %s: doc needs a Bad: and a Good: example", r.ID))
 		}
+		if r.Guard != "" && r.Severity != diag.Error {
+			problems = append(problems, fmt.Sprintf("rule %s: a guarded rule must be an error", r.ID))
+		}
 		if r.Check == nil {
 			problems = append(problems, fmt.Sprintf("rule %s: no Check function", r.ID))
 		}
@@ -139,4 +148,37 @@ func Find(rules []*Rule, id string) *Rule {
 		}
 	}
 	return nil
+}
+
+// CheckOverrides refuses a rule configuration that would silence a guarded
+// rule: disabling it, or setting its severity below the rule's own. It is
+// the one check of every source of rule configuration (--disable, a
+// project config's disable: and severity:); ProjectConfig.Check calls it.
+func CheckOverrides(rules []*Rule, disabled []string, severity map[string]diag.Severity) error {
+	var problems []string
+	for _, id := range disabled {
+		if r := Find(rules, strings.TrimSpace(id)); r != nil && r.Guard != "" {
+			problems = append(problems, fmt.Sprintf("rule %s cannot be disabled: %s", r.ID, r.Guard))
+		}
+	}
+	for _, id := range sortedKeys(severity) {
+		if r := Find(rules, id); r != nil && r.Guard != "" && severity[id] < r.Severity {
+			problems = append(problems, fmt.Sprintf("rule %s cannot be lowered to %s: %s", r.ID, severity[id], r.Guard))
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "\n  "))
+	}
+	return nil
+}
+
+// Guarded returns the guarded rules of a list, in list order.
+func Guarded(rules []*Rule) []*Rule {
+	var out []*Rule
+	for _, r := range rules {
+		if r.Guard != "" {
+			out = append(out, r)
+		}
+	}
+	return out
 }

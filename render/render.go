@@ -58,13 +58,16 @@ const (
 )
 
 // Render renders every artifact of a cluster. It refuses (with diagnostics,
-// and no artifacts) when the cluster has no id or when a value would be
-// unsafe to write.
+// and no artifacts) when the cluster has no id, when a config map sets a
+// key the service manages, or when a value would be unsafe to write.
 func Render(c *ir.Cluster, opt Options) (Set, diag.List) {
 	var l diag.List
 	if c.ID.Value == "" {
 		l.Errorf(RuleIdentity, c.ID.Pos, "name", "add \"name\": \"projects/P/locations/R/modelDevelopmentClusters/ID\" to the spec, or pass --cluster-id",
 			"the cluster id is unknown, and slurm.conf's ClusterName needs it")
+		return nil, l
+	}
+	if l := refuseManaged(c); len(l) > 0 {
 		return nil, l
 	}
 	conf, err := slurmconf.Write(c, slurmconf.Options{SlurmVersion: opt.SlurmVersion})

@@ -30,7 +30,7 @@ var reserved = map[string]Reason{
 	"ClusterName": Identity, "SlurmctldHost": Identity, "ControlMachine": Identity, "ControlAddr": Identity,
 	"BackupController": Identity, "BackupAddr": Identity, "SlurmctldAddr": Identity,
 
-	"AuthType": Auth, "AuthInfo": Auth, "AuthAltTypes": Auth, "AuthAltParameters": Auth, "CredType": Auth,
+	"AuthType": Auth, "AuthInfo": Auth, "AuthAltTypes": Auth, "AuthAltParameters": Auth, "CredType": Auth, "CryptoType": Auth,
 	"JobCredentialPrivateKey": Auth, "JobCredentialPublicCertificate": Auth,
 
 	"AccountingStorageType": Accounting, "AccountingStorageHost": Accounting, "AccountingStoragePort": Accounting,

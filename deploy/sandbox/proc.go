@@ -11,24 +11,37 @@ import (
 	"time"
 )
 
-// Proc is one process the sandbox started: its name, PID, and start time,
-// so that a PID the kernel has since given to another process is never
-// taken for it.
+// Proc is one process the sandbox started: its name, PID, start time and
+// executable, so that a PID the kernel has since given to another process
+// is never taken for it.
 type Proc struct {
 	Name string `json:"name"`
 	PID  int    `json:"pid"`
 	// Start is the process's start time in clock ticks after boot
 	// (/proc/PID/stat field 22).
 	Start uint64 `json:"start"`
+	// Exe is the process's executable (/proc/PID/exe) when it was
+	// recorded; empty when it could not be read.
+	Exe string `json:"exe,omitempty"`
 }
 
 // String formats the process as "name (pid N)".
 func (p Proc) String() string { return fmt.Sprintf("%s (pid %d)", p.Name, p.PID) }
 
-// identify records a running process's start time.
+// identify records a running process's start time and executable.
 func identify(name string, pid int) Proc {
 	start, _, _ := procStat(pid)
-	return Proc{Name: name, PID: pid, Start: start}
+	return Proc{Name: name, PID: pid, Start: start, Exe: procExe(pid)}
+}
+
+// procExe returns a process's executable, without the " (deleted)" the
+// kernel appends once the file is replaced (a package upgrade).
+func procExe(pid int) string {
+	exe, err := os.Readlink(filepath.Join("/proc", strconv.Itoa(pid), "exe"))
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(exe, " (deleted)")
 }
 
 // procStat returns a process's start time and whether it is a zombie.
@@ -55,14 +68,14 @@ func procStat(pid int) (start uint64, zombie bool, err error) {
 }
 
 // Running reports whether the process still runs: its PID exists, is not a
-// zombie (an exited process whose parent has not collected it), and
-// started when the recorded one did.
+// zombie (an exited process whose parent has not collected it), started
+// when the recorded one did and runs the recorded executable.
 func (p Proc) Running() bool {
 	if p.PID <= 0 {
 		return false
 	}
 	start, zombie, err := procStat(p.PID)
-	return err == nil && !zombie && start == p.Start
+	return err == nil && !zombie && start == p.Start && procExe(p.PID) == p.Exe
 }
 
 // signal sends sig to the process if it is still the recorded one.

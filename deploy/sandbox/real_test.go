@@ -27,7 +27,17 @@ func TestMain(m *testing.M) {
 	if os.Getenv(cliEnv) == "1" {
 		os.Exit(cli.Main())
 	}
-	os.Exit(m.Run())
+	// The key that signs state.json (and the default state directory)
+	// live under XDG_STATE_HOME: one of the test's own, inherited by the
+	// command lines it runs.
+	state, err := os.MkdirTemp("", "sandbox-test-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
+	code := m.Run()
+	os.RemoveAll(state)
+	os.Exit(code)
 }
 
 // requirePrereqs skips the test with one line when this host cannot run a

@@ -13,8 +13,10 @@
 //
 // Everything the sandbox knows is in one state directory (see DefaultDir):
 //
-//	state.json      what was started: spec, processes with PIDs and start
-//	                times, namespace, slurm.conf path, overrides, changes
+//	state.json      what was started: spec, processes with PIDs, start
+//	                times and executables, namespace, slurm.conf path,
+//	                overrides, changes; signed with a per-user key kept
+//	                outside the directory (key.go)
 //	rendered/       the rendered spec the cluster runs
 //	bin/            wrapper scripts for Slurm's client commands
 //	supervisor.log  the supervisor's progress and errors
@@ -48,10 +50,6 @@ const (
 	stateFileTemp  = stateFile + ".tmp"
 	supervisorName = "supervisor"
 )
-
-// ownFiles are the names a state directory may hold; Down removes a
-// directory without state.json only when it holds nothing else.
-var ownFiles = map[string]bool{stateFile: true, stateFileTemp: true, renderedDir: true, binDir: true, supervisorLog: true}
 
 // DefaultDir returns the state directory: $SLURMSPEC_SANDBOX_DIR, else
 // $XDG_STATE_HOME/slurmspec/sandbox, else ~/.local/state/slurmspec/sandbox.
@@ -181,36 +179,67 @@ func (s *State) Ready() error {
 // ErrNoSandbox is returned by Read when the state directory does not exist.
 var ErrNoSandbox = errors.New("no sandbox")
 
+// errNoState is returned by Read when the directory exists without a
+// state.json.
+var errNoState = errors.New("no " + stateFile)
+
 // Read reads the state of the sandbox in dir. It returns an error wrapping
-// ErrNoSandbox when dir does not exist.
+// ErrNoSandbox when dir does not exist, and one wrapping ErrForeignState
+// when state.json does not verify (key.go): it was not written by this
+// user's sandbox for this directory.
 func Read(dir string) (*State, error) {
-	data, err := os.ReadFile(filepath.Join(dir, stateFile))
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read sandbox state: %w", err)
+	}
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		return nil, fmt.Errorf("sandbox state directory %s is a symlink; pass the directory it points to", dir)
+	}
+	path := filepath.Join(abs, stateFile)
+	data, err := readRegular(path, maxStateSize)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			if _, serr := os.Stat(dir); errors.Is(serr, os.ErrNotExist) {
+			if _, serr := os.Lstat(abs); errors.Is(serr, os.ErrNotExist) {
 				return nil, fmt.Errorf("%w in %s", ErrNoSandbox, dir)
 			}
-			return nil, fmt.Errorf("%s exists but holds no %s: not a sandbox state directory, or one still being created", dir, stateFile)
+			return nil, fmt.Errorf("%s exists but holds %w: not a sandbox state directory, or one still being created", dir, errNoState)
 		}
 		return nil, fmt.Errorf("read sandbox state: %w", err)
 	}
-	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("read sandbox state %s: %w", filepath.Join(dir, stateFile), err)
+	raw, err := unseal(abs, data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w; the sandbox neither stops nor removes anything it names", path, err)
 	}
-	s.Dir = dir
+	var s State
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("read sandbox state %s: %w", path, err)
+	}
+	s.Dir = abs
 	return &s, nil
 }
 
 // write replaces state.json atomically.
 func (s *State) write() error {
-	data, err := json.MarshalIndent(s, "", "  ")
+	raw, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("encode sandbox state: %w", err)
 	}
-	tmp := filepath.Join(s.Dir, stateFileTemp)
-	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+	data, err := seal(s.Dir, raw)
+	if err != nil {
 		return fmt.Errorf("write sandbox state: %w", err)
+	}
+	tmp := filepath.Join(s.Dir, stateFileTemp)
+	_ = os.Remove(tmp)
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("write sandbox state: %w", err)
+	}
+	_, werr := f.Write(data)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr != nil {
+		return fmt.Errorf("write sandbox state: %w", werr)
 	}
 	if err := os.Rename(tmp, filepath.Join(s.Dir, stateFile)); err != nil {
 		return fmt.Errorf("write sandbox state: %w", err)

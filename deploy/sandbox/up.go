@@ -157,8 +157,9 @@ func Up(ctx context.Context, o Options) (*State, error) {
 	return got, nil
 }
 
-// claim creates the state directory, or takes over one whose sandbox no
-// longer runs.
+// claim creates the state directory, or takes an empty one, or takes over
+// one whose sandbox (verified by Read) no longer runs. Any other directory
+// is refused.
 func claim(dir string, out io.Writer) error {
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return fmt.Errorf("sandbox state directory: %w", err)
@@ -171,6 +172,11 @@ func claim(dir string, out io.Writer) error {
 		return fmt.Errorf("sandbox state directory: %w", err)
 	}
 	st, rerr := Read(dir)
+	if errors.Is(rerr, errNoState) {
+		if entries, err := os.ReadDir(dir); err == nil && len(entries) == 0 {
+			return nil // an empty directory: ours to use
+		}
+	}
 	if rerr != nil {
 		return fmt.Errorf("cannot use %s: %w", dir, rerr)
 	}

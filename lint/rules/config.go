@@ -13,6 +13,9 @@ var ReservedKey = &lint.Rule{
 	ID:       "reserved-key",
 	Severity: diag.Error,
 	Summary:  "A config map sets a slurm.conf key that the service manages",
+	Guard: "the user's config is written after the managed lines, so a reserved key would replace the service's value " +
+		"(Slurm keeps the last value of a scalar key: SlurmUser=root) or add to it (line and array keys accumulate: " +
+		"a second SlurmctldHost, and from 24.05 another Prolog)",
 	Doc: "The service writes part of slurm.conf itself: the cluster name and controller host, " +
 		"authentication, the accounting storage connection, state and spool paths, the node, node set " +
 		"and partition lines, Prolog/Epilog and the power-saving programs. The API rejects a spec that " +

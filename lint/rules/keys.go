@@ -283,6 +283,8 @@ var UnsafeConfigValue = &lint.Rule{
 	ID:       "unsafe-config-value",
 	Severity: diag.Error,
 	Summary:  "A config value holds a character that could split a slurm.conf line or option",
+	Guard: "a white space, #, quote, backslash or control character in a value could end the line " +
+		"or start another option, injecting keys no rule has checked",
 	Doc: doc("Config values become Key=Value tokens of slurm.conf. White space, line and paragraph separators, "+
 		"#, quotes, backslashes and control characters could end the token, the line or start a comment, "+
 		"so the renderer refuses them. The schema rejects the ASCII ones; this rule catches the Unicode "+

@@ -241,3 +241,24 @@ func TestMemoryDefaultHint(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardedRules pins which rules guard what render writes; each is
+// listed, with its reason, in docs/security.md.
+func TestGuardedRules(t *testing.T) {
+	var got []string
+	for _, r := range lint.Guarded(rules.All()) {
+		got = append(got, r.ID)
+	}
+	if want := "reserved-key unsafe-config-value"; strings.Join(got, " ") != want {
+		t.Errorf("guarded rules: %v, want %s", got, want)
+	}
+	sec, err := os.ReadFile("../../docs/security.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range got {
+		if !strings.Contains(string(sec), "`"+id+"`") {
+			t.Errorf("docs/security.md does not list the guarded rule %s", id)
+		}
+	}
+}

@@ -169,6 +169,9 @@ func validateDisabled(ids []string) error {
 			return usageError("--disable: unknown rule %q (%s)", id, diag.DidYouMean(id, names, "see `slurmspec rules`"))
 		}
 	}
+	if err := lint.CheckOverrides(all, ids, nil); err != nil {
+		return usageError("--disable: %v", err)
+	}
 	return nil
 }
 

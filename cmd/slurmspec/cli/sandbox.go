@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -18,9 +17,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
 	"github.com/slurmspec/slurmspec/deploy/sandbox"
-	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/schema"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 const sandboxHelp = `Try the cluster's scheduler on a real Slurm, on this machine.
@@ -155,7 +152,7 @@ prerequisites, a sandbox already running, a daemon that did not start).`,
 			if err != nil {
 				return sandboxError(err, d.hint(dir), exitUsage)
 			}
-			printSandboxUse(e.stdout, st, d.hint(dir))
+			st.PrintUse(e.stdout, d.hint(dir))
 			return nil
 		},
 	}
@@ -199,8 +196,8 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
-	if err := sandboxPrereqs(out); err != nil {
-		return nil, err
+	if err := sandbox.CheckPrereqs(out); err != nil {
+		return nil, &exitError{code: exitUsage, msg: err.Error()}
 	}
 	if err := sandbox.CheckFree(dir); err != nil {
 		return nil, err
@@ -212,26 +209,14 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	if err := f.spec.validate(cmd); err != nil {
 		return nil, err
 	}
-	series, release := installed, ""
-	if parts := strings.SplitN(installed, ".", 3); len(parts) >= 2 {
-		series = parts[0] + "." + parts[1]
+	version, release, note, err := sandbox.ChooseVersion(installed, f.spec.slurmVersion, cmd.Flags().Changed("slurm-version"), f.spec.projectConfig.SlurmVersion)
+	if err != nil {
+		return nil, usageError("%v", err)
 	}
-	if !cmd.Flags().Changed("slurm-version") {
-		v, err := slurmconf.ParseVersion(series)
-		if err != nil {
-			return nil, usageError("the installed slurmctld is %s, a release slurmspec does not render for (%s): pass --slurm-version", installed, versionList())
-		}
-		if v.String() != f.spec.slurmVersion && f.spec.projectConfig.SlurmVersion != "" {
-			fmt.Fprintf(out, "sandbox: rendering for Slurm %s, the installed slurmctld %s (the project config says %s)\n", v, installed, f.spec.projectConfig.SlurmVersion)
-		}
-		f.spec.slurmVersion = v.String()
-	} else if f.spec.slurmVersion != series && slices.Contains(localslurm.Releases(), f.spec.slurmVersion) {
-		// Another release the harness runs from its root file system.
-		release = f.spec.slurmVersion
-		fmt.Fprintf(out, "sandbox: running Slurm %s from its root file system (the installed slurmctld is %s)\n", release, installed)
-	} else if f.spec.slurmVersion != series {
-		fmt.Fprintf(out, "sandbox: warning: rendering for Slurm %s, but the installed slurmctld is %s: it may refuse keys it does not know\n", f.spec.slurmVersion, installed)
+	if note != "" {
+		fmt.Fprintf(out, "sandbox: %s\n", note)
 	}
+	f.spec.slurmVersion = version
 
 	sch, err := schema.New()
 	if err != nil {
@@ -245,72 +230,29 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	case failed(a.diags, f.spec.strict) || a.cluster == nil:
 		return nil, &exitError{code: exitFindings, msg: "not started: " + summary(a.diags)}
 	}
-	changes := sandbox.Apply(a.cluster, settings)
-	set, l := render.Render(a.cluster, render.Options{SlurmVersion: f.spec.slurmVersion})
-	if len(l) > 0 {
-		a.diags = l
-		printDiags(e.stderr, a)
-		return nil, &exitError{code: exitFindings, msg: "not started: the spec does not render"}
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, &exitError{code: exitUsage, msg: fmt.Sprintf("find the slurmspec binary to run the supervisor: %v", err)}
 	}
-	return sandbox.Up(ctx, sandbox.Options{
+	st, err := sandbox.Start(ctx, sandbox.StartOptions{Cluster: a.cluster, Settings: settings, Options: sandbox.Options{
 		Dir:           dir,
 		Spec:          file,
-		Set:           set,
 		RenderedFor:   f.spec.slurmVersion,
 		SlurmVersion:  installed,
 		Release:       release,
 		NodesPerGroup: f.nodes,
-		Changes:       changes,
 		FakeNvidiaSMI: f.fakeGPU,
 		Supervisor:    []string{exe, "sandbox", "supervise", "--state-dir", dir},
 		Out:           out,
 		Timeout:       f.timeout,
-	})
-}
-
-// sandboxPrereqs prints one line for each missing prerequisite, with the
-// apt-get line that installs it, and the one line that installs them all.
-func sandboxPrereqs(out io.Writer) error {
-	err := localslurm.Prereqs()
-	if err == nil {
-		return nil
+	}})
+	var re *sandbox.RenderError
+	if errors.As(err, &re) {
+		a.diags = re.Diags
+		printDiags(e.stderr, a)
+		return nil, &exitError{code: exitFindings, msg: re.Error()}
 	}
-	var pe *localslurm.PrereqError
-	if !errors.As(err, &pe) {
-		return &exitError{code: exitUsage, msg: err.Error()}
-	}
-	var pkgs []string
-	for _, m := range pe.Missing {
-		line := "sandbox: missing prerequisite: " + m.What + " " + m.Detail
-		if m.Package != "" {
-			line += "; install with: apt-get install -y " + m.Package
-			if !slices.Contains(pkgs, m.Package) {
-				pkgs = append(pkgs, m.Package)
-			}
-		}
-		fmt.Fprintln(out, line)
-	}
-	msg := "not started: missing prerequisites"
-	if len(pkgs) > 0 {
-		msg += "; install them all with: apt-get install -y " + strings.Join(pkgs, " ")
-	}
-	return &exitError{code: exitUsage, msg: msg}
-}
-
-// printSandboxUse prints how to use a sandbox that is up.
-func printSandboxUse(w io.Writer, st *sandbox.State, hint string) {
-	fmt.Fprintf(w, "\nsandbox: cluster %q is up (slurmctld %s; stand-in nodes %s)\n", st.Cluster, st.SlurmVersion, strings.Join(st.StandIns, ", "))
-	fmt.Fprintf(w, "Use it from this shell: %s/ wraps Slurm's commands (sbatch, srun, squeue, scontrol,\nsinfo, sacct, sacctmgr, sprio, ...) to run in the sandbox's private namespace,\nwhere the rendered host names resolve:\n\n", st.BinDir())
-	for l := range strings.SplitSeq(strings.TrimSpace(st.ExportLines()), "\n") {
-		fmt.Fprintf(w, "  %s\n", l)
-	}
-	fmt.Fprintf(w, "\nor: eval \"$(slurmspec sandbox env%s)\"\n", hint)
-	fmt.Fprintf(w, "or one command at a time: slurmspec sandbox exec%s -- squeue\n", hint)
-	fmt.Fprintf(w, "status: slurmspec sandbox status%s    stop: slurmspec sandbox down%s\n", hint, hint)
+	return st, err
 }
 
 func newSandboxStatusCmd(e env, d *sandboxDir) *cobra.Command {
@@ -401,49 +343,19 @@ Exit status: the command's; 125 when the sandbox is not running.`,
 	return cmd
 }
 
-// runForeground runs a command with the caller's streams, passing on
-// SIGTERM and SIGHUP (a terminal's Ctrl-C reaches it directly), and returns
-// its exit status as an *exitError.
+// runForeground runs a command in the foreground and returns its exit
+// status as an *exitError.
 func runForeground(c *exec.Cmd, e env) error {
-	c.Stdin, c.Stdout, c.Stderr = e.stdin, e.stdout, e.stderr
-	sigs := make(chan os.Signal, 4)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
-	defer signal.Stop(sigs)
-	if err := c.Start(); err != nil {
-		code := exitSandbox
-		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, os.ErrNotExist) {
-			code = 127
-		}
+	code, err := sandbox.Foreground(c, e.stdin, e.stdout, e.stderr)
+	switch {
+	case err != nil && code > 0:
 		return &exitError{code: code, msg: err.Error()}
+	case err != nil:
+		return &exitError{code: exitSandbox, msg: err.Error()}
+	case code != 0:
+		return &exitError{code: code}
 	}
-	done := make(chan error, 1)
-	go func() { done <- c.Wait() }()
-	for {
-		select {
-		case s := <-sigs:
-			if s != os.Interrupt {
-				_ = c.Process.Signal(s)
-			}
-		case err := <-done:
-			return exitStatus(err)
-		}
-	}
-}
-
-// exitStatus maps a command's Wait result to an exit status, 128+N for a
-// command killed by signal N.
-func exitStatus(err error) error {
-	if err == nil {
-		return nil
-	}
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return &exitError{code: 128 + int(ws.Signal())}
-		}
-		return &exitError{code: ee.ExitCode()}
-	}
-	return &exitError{code: exitSandbox, msg: err.Error()}
+	return nil
 }
 
 func newSandboxDownCmd(e env, d *sandboxDir) *cobra.Command {
@@ -494,11 +406,7 @@ sandbox could not start or stop.`,
 				return sandboxError(err, d.hint(dir), exitSandbox)
 			}
 			argv := args[1:]
-			c := exec.Command(argv[0], argv[1:]...)
-			c.Env = st.Env(os.Environ())
-			if p, err := lookPathIn(argv[0], c.Env); err == nil {
-				c.Path, c.Err = p, nil
-			}
+			c := st.HostCommand(argv)
 			fmt.Fprintf(e.stderr, "sandbox: running %s with the sandbox's environment\n", strings.Join(argv, " "))
 			runErr := runForeground(c, e)
 			if err := sandbox.Down(dir, e.stderr); err != nil {
@@ -509,26 +417,6 @@ sandbox could not start or stop.`,
 	}
 	f.register(cmd)
 	return cmd
-}
-
-// lookPathIn finds a program as the shell would with env's PATH.
-func lookPathIn(name string, env []string) (string, error) {
-	if strings.Contains(name, "/") {
-		return name, nil
-	}
-	path := ""
-	for _, kv := range env {
-		if v, ok := strings.CutPrefix(kv, "PATH="); ok {
-			path = v
-		}
-	}
-	for _, dir := range filepath.SplitList(path) {
-		p := filepath.Join(dir, name)
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() && st.Mode()&0o111 != 0 {
-			return p, nil
-		}
-	}
-	return "", exec.ErrNotFound
 }
 
 func newSandboxSuperviseCmd(e env, d *sandboxDir) *cobra.Command {
