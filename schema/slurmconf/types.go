@@ -1,5 +1,7 @@
 package slurmconf
 
+import "strings"
+
 // Scope says which kind of slurm.conf line a key belongs to.
 type Scope uint8
 
@@ -219,12 +221,25 @@ type EnumValue struct {
 	// Deprecated, when not empty, says why the token should not be used
 	// although Slurm still accepts it.
 	Deprecated string
+	// DeprecatedFrom, when valid, is the first series Deprecated applies
+	// to; older series honour the token.
+	DeprecatedFrom Version
+	// Ignored, when not empty, says that series newer than the token's
+	// last one accept and ignore it (a warning, not an error), and why.
+	Ignored string
+	// ArgValues, when not empty, are the only arguments Slurm accepts for
+	// the token; the argument is then required. Anything else is fatal.
+	ArgValues []string
 	// Reject, when not empty, says why Slurm fails on this token although it
 	// recognises it.
 	Reject string
-	// NotInBookworm is set for a 22.05 plugin that the Debian bookworm
-	// package (22.05.8-4+deb12u3) does not ship.
-	NotInBookworm bool
+	// Library is the plugin's shared object ("select_cons_tres.so"), or ""
+	// for a value that is not a plugin.
+	Library string
+	// NotShipped is the set of series whose Debian slurm package does not
+	// ship Library (data/debian_plugins.tsv): whether the plugin exists
+	// depends on how Slurm was built.
+	NotShipped VersionSet
 	// Note is the reference data's note.
 	Note string
 }
@@ -323,8 +338,31 @@ type Param struct {
 	// parser reads only from the line itself, never from a
 	// PartitionName=DEFAULT or NodeName=DEFAULT line.
 	NotInheritedFromDefault bool
+	// IgnoredValues, for a StatusRemovedFatal key, are the values Slurm
+	// only logs as an error and ignores instead of failing
+	// (FastSchedule=1).
+	IgnoredValues []string
 	// Note is the reference data's note.
 	Note string
+}
+
+// FatalValue reports whether value makes Slurm fail for a key whose status
+// is StatusRemovedFatal: every value except IgnoredValues, which integer
+// keys compare as numbers (FastSchedule=01 is 1).
+func (p *Param) FatalValue(value string) bool {
+	for _, iv := range p.IgnoredValues {
+		if strings.EqualFold(iv, value) {
+			return false
+		}
+		if p.Kind == KindUint16 || p.Kind == KindUint32 || p.Kind == KindUint64 {
+			a, aok, _ := cStrtoul(iv, false)
+			b, bok, _ := cStrtoul(value, p.Kind != KindUint16)
+			if aok && bok && a == b && value != "" && !strings.HasPrefix(strings.TrimLeft(value, " \t"), "-") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // IsList reports whether the value is a comma-separated list.
