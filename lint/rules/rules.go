@@ -48,6 +48,8 @@ func All() []*lint.Rule {
 		AccountingEnforceImplied,
 		TrackWCKeyOverridden,
 		AccountingTRESGPU,
+		TRESWeightUnknown,
+		PartitionQOSUnknown,
 
 		// Resource selection, memory, GRES and nodes (S, N).
 		MemoryNotTracked,
@@ -55,6 +57,7 @@ func All() []*lint.Rule {
 		MemPerCPUAndNode,
 		MaxNodeCountSelect,
 		SelectLinearTopologyTree,
+		TopologyNeedsConf,
 		PartitionSelectParamsIgnored,
 		GresSharedWithoutGPU,
 		GresTypeNotDeclared,
@@ -87,6 +90,7 @@ func All() []*lint.Rule {
 		TreeWidthZero,
 		PropagateLimitsExcept,
 		BcastExcludePaths,
+		SuspendExcUnknown,
 		EpilogMsgTime,
 		PrologEpilogTimeout,
 		AllowDenyConflict,
