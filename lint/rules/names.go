@@ -24,17 +24,25 @@ var PartitionQOSUnknown = &lint.Rule{
 	Severity: diag.Error,
 	Summary:  "A partition names a QOS that a new cluster's accounting database does not have",
 	Doc: doc("A new cluster's accounting database has one QOS, normal, and a spec cannot create others. "+
-		"slurmctld looks up a partition's QOS= when it starts and exits when it is missing (\"Partition … has "+
-		"an invalid qos\", seen on Slurm 22.05 and 26.05). AllowQos and DenyQos entries that do not exist are "+
+		"slurmctld looks up a partition's QOS= when it starts; when it is missing and AccountingStorageEnforce "+
+		"has qos (or all), slurmctld exits (\"Partition … has an invalid qos\", Slurm 22.05); otherwise it runs "+
+		"the partition without the QOS (a warning). AllowQos and DenyQos entries that do not exist are "+
 		"dropped with an error instead (a warning here): until the QOS is created with sacctmgr, an AllowQos "+
 		"of only missing QOS admits no job.",
 		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {QOS: high}}",
 		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {QOS: normal}}\n# then: sacctmgr add qos high; scontrol update PartitionName=urgent QOS=high"),
 	Check: func(p *lint.Pass) {
+		enforced := effective(p).has("AccountingStorageEnforce", "qos", "all")
 		for _, part := range p.Cluster.Slurm.Partitions {
 			if kv := lookupKV(part.Config, "QOS"); kv != nil && kv.Value.Value != "" && !strings.EqualFold(kv.Value.Value, defaultQOS) {
-				reportValue(p, kv, "use QOS=normal, or create the QOS with sacctmgr and set it with scontrol update after the cluster is up",
-					"partition %q: QOS %q does not exist in a new cluster's accounting database (only %s does): slurmctld exits", part.ID.Value, kv.Value.Value, defaultQOS)
+				hint := "use QOS=normal, or create the QOS with sacctmgr and set it with scontrol update after the cluster is up"
+				if enforced {
+					reportValue(p, kv, hint, "partition %q: QOS %q does not exist in a new cluster's accounting database (only %s does), and AccountingStorageEnforce has qos: slurmctld exits",
+						part.ID.Value, kv.Value.Value, defaultQOS)
+				} else {
+					reportValueAs(p, diag.Warning, kv, hint, "partition %q: QOS %q does not exist in a new cluster's accounting database (only %s does): slurmctld runs the partition without it",
+						part.ID.Value, kv.Value.Value, defaultQOS)
+				}
 			}
 			for _, key := range []string{"AllowQos", "DenyQos"} {
 				kv := lookupKV(part.Config, key)
