@@ -76,7 +76,7 @@ var truthCases = []truthCase{
 	// without it slurmctld silently runs the partition without the QOS.
 	{name: "partition QOS missing enforced", config: "AccountingStorageEnforce: \"associations,limits,qos\"",
 		partitions: "- {id: debug, nodePoolIds: [cpu], config: {QOS: high}}",
-		rule: "partition-qos-unknown", severity: diag.Error, accounting: true,
+		rule:       "partition-qos-unknown", severity: diag.Error, accounting: true,
 		refused: []string{"Partition debug has an invalid qos (high)"}},
 	{name: "partition QOS missing", partitions: "- {id: debug, nodePoolIds: [cpu], config: {QOS: high}}",
 		rule: "partition-qos-unknown", severity: diag.Warning, accounting: true},
@@ -84,7 +84,7 @@ var truthCases = []truthCase{
 		partitions: "- {id: debug, nodePoolIds: [cpu], config: {QOS: normal}}", accounting: true},
 	{name: "AllowQos missing", config: "AccountingStorageEnforce: \"associations,limits,qos\"",
 		partitions: "- {id: debug, nodePoolIds: [cpu], config: {AllowQos: \"normal,low\"}}",
-		rule: "partition-qos-unknown", severity: diag.Warning, accounting: true,
+		rule:       "partition-qos-unknown", severity: diag.Warning, accounting: true,
 		logged: []string{"Ignoring invalid Allow/DenyQOS value: low"}},
 	{name: "TRES weight not tracked", partitions: "- {id: debug, nodePoolIds: [cpu], config: {TRESBillingWeights: \"CPU=1.0,GRES/gpu=2.0\"}}",
 		rule: "tres-weight-unknown", severity: diag.Error, accounting: true,
