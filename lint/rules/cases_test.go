@@ -159,6 +159,7 @@ var cases = []ruleCase{
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {TRESBillingWeights: \"CPU=1.0,Mem=0.25G,GRES/gpu=8.0\"}}\n- {id: debug, nodePoolIds: [cpu]}", Default: "debug"}},
 	{rule: "tres-weight-unknown", name: "priority/basic never reads PriorityWeightTRES", version: "22.05", spec: spec{Config: "PriorityWeightTRES: \"GRES/gpu=5\""}},
 	{rule: "partition-qos-unknown", spec: spec{Config: "AccountingStorageEnforce: qos", Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {QOS: »high}}\n- {id: batch, nodePoolIds: [cpu], config: {AllowQos: »\"normal,low\"}}", Default: "urgent"}},
+	{rule: "partition-qos-unknown", name: "25.11 is strict", version: "25.11", spec: spec{Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {QOS: »high, DenyQos: »low}}"}},
 	{rule: "partition-qos-unknown", spec: spec{Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {QOS: normal}}\n- {id: batch, nodePoolIds: [cpu], config: {AllowQos: ALL, DenyQos: normal}}", Default: "urgent"}},
 
 	// Resource selection, memory, GRES and nodes.

@@ -9,6 +9,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // Names that slurmctld looks up when it starts: QOS in the accounting
@@ -24,21 +25,25 @@ var PartitionQOSUnknown = &lint.Rule{
 	Severity: diag.Error,
 	Summary:  "A partition names a QOS that a new cluster's accounting database does not have",
 	Doc: doc("A new cluster's accounting database has one QOS, normal, and a spec cannot create others. "+
-		"slurmctld looks up a partition's QOS= when it starts; when it is missing and AccountingStorageEnforce "+
-		"has qos (or all), slurmctld exits (\"Partition … has an invalid qos\", Slurm 22.05); otherwise it runs "+
-		"the partition without the QOS (a warning). AllowQos and DenyQos entries that do not exist are "+
-		"dropped with an error instead (a warning here): until the QOS is created with sacctmgr, an AllowQos "+
-		"of only missing QOS admits no job.",
+		"slurmctld looks up a partition's QOS=, AllowQos and DenyQos when it starts. From Slurm 25.11 a "+
+		"missing one is fatal (\"Partition … has an invalid qos\", \"… invalid AllowQOS\"; seen on 26.05). "+
+		"Before 25.11 a missing QOS= is fatal only when AccountingStorageEnforce has qos or all (seen on 22.05 "+
+		"and 24.11), otherwise the partition runs without it; missing AllowQos/DenyQos entries are dropped "+
+		"with an error, and an AllowQos of only missing QOS admits no job (warnings).",
 		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {QOS: high}}",
 		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {QOS: normal}}\n# then: sacctmgr add qos high; scontrol update PartitionName=urgent QOS=high"),
 	Check: func(p *lint.Pass) {
-		enforced := effective(p).has("AccountingStorageEnforce", "qos", "all")
+		e := effective(p)
+		// 25.11 made a missing QOS fatal whatever AccountingStorageEnforce
+		// says, for QOS= and for AllowQos/DenyQos (read_config.c).
+		strict := e.v >= slurmconf.V2511
+		enforced := strict || e.has("AccountingStorageEnforce", "qos", "all")
 		for _, part := range p.Cluster.Slurm.Partitions {
 			if kv := lookupKV(part.Config, "QOS"); kv != nil && kv.Value.Value != "" && !strings.EqualFold(kv.Value.Value, defaultQOS) {
 				hint := "use QOS=normal, or create the QOS with sacctmgr and set it with scontrol update after the cluster is up"
 				if enforced {
-					reportValue(p, kv, hint, "partition %q: QOS %q does not exist in a new cluster's accounting database (only %s does), and AccountingStorageEnforce has qos: slurmctld exits",
-						part.ID.Value, kv.Value.Value, defaultQOS)
+					reportValue(p, kv, hint, "partition %q: QOS %q does not exist in a new cluster's accounting database (only %s does): slurmctld %s exits (\"has an invalid qos\")",
+						part.ID.Value, kv.Value.Value, defaultQOS, e.v)
 				} else {
 					reportValueAs(p, diag.Warning, kv, hint, "partition %q: QOS %q does not exist in a new cluster's accounting database (only %s does): slurmctld runs the partition without it",
 						part.ID.Value, kv.Value.Value, defaultQOS)
@@ -55,7 +60,11 @@ var PartitionQOSUnknown = &lint.Rule{
 						missing = append(missing, q)
 					}
 				}
-				if len(missing) > 0 {
+				if len(missing) > 0 && strict {
+					reportValue(p, kv, "create the QOS with sacctmgr first, then add it to the partition with scontrol update",
+						"partition %q: %s names QOS %s, which a new cluster's accounting database lacks: slurmctld %s exits (\"has an invalid %s\")",
+						part.ID.Value, kv.Key.Value, strings.Join(missing, ", "), e.v, kv.Key.Value)
+				} else if len(missing) > 0 {
 					reportValueAs(p, diag.Warning, kv, "create the QOS with sacctmgr before jobs use the partition",
 						"partition %q: %s names QOS %s, which a new cluster's accounting database lacks: slurmctld ignores %s until it is created",
 						part.ID.Value, kv.Key.Value, strings.Join(missing, ", "), plural(len(missing), "it", "them"))

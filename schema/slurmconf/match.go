@@ -151,6 +151,11 @@ func (c *checker) checkToken(tok string) {
 		return
 	}
 	ev := m.ev
+	if ev.Reject != "" {
+		// Slurm fails on the token in every series that reads the key.
+		c.add(SeverityError, fmt.Sprintf("%s=%s: %s", p.Name, tok, ev.Reject), "")
+		return
+	}
 	if !ev.PresentIn.Has(c.v) {
 		if ev.Ignored != "" && c.v > ev.PresentIn.Last() {
 			c.add(SeverityWarning, fmt.Sprintf("%s value %q has no effect in %s: %s", p.Name, ev.Name, c.v, ev.Ignored), "remove it")
@@ -173,10 +178,6 @@ func (c *checker) checkToken(tok string) {
 			how = fmt.Sprintf("searches for the substring %q", ev.Substr)
 		}
 		c.add(SeverityWarning, fmt.Sprintf("%s value %q is accepted only because Slurm %s", p.Name, tok, how), "write "+ev.Name)
-	}
-	if ev.Reject != "" {
-		c.add(SeverityError, fmt.Sprintf("%s=%s: %s", p.Name, tok, ev.Reject), "")
-		return
 	}
 	if ev.Deprecated != "" && (!ev.DeprecatedFrom.Valid() || c.v >= ev.DeprecatedFrom) {
 		c.add(SeverityWarning, fmt.Sprintf("%s value %q: %s", p.Name, ev.Name, ev.Deprecated), "")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -39,6 +40,8 @@ type truthCase struct {
 	// service writes on a real cluster but slurmspec's rendering leaves
 	// out (power saving's SuspendProgram and ResumeProgram are reserved).
 	serviceLines []string
+	// only lists the releases the case applies to; empty means all.
+	only []string
 }
 
 // truthSpec is the spec of every truthCase: cluster "t", one static CPU
@@ -69,8 +72,9 @@ func truthSpec(c truthCase) spec {
 	return spec{name: "truth/" + strings.ReplaceAll(c.name, " ", "_") + ".yaml", data: []byte(b.String())}
 }
 
-// truthCases were each decided by slurmctld 22.05 (Debian bookworm); the
-// lint rule's message quotes what slurmctld said.
+// truthCases were each decided by slurmctld 22.05, 24.11 and 26.05 (Debian
+// bookworm, trixie and forky); the lint rule's message quotes what
+// slurmctld said.
 var truthCases = []truthCase{
 	// With AccountingStorageEnforce=qos a missing partition QOS is fatal;
 	// without it slurmctld silently runs the partition without the QOS.
@@ -78,14 +82,21 @@ var truthCases = []truthCase{
 		partitions: "- {id: debug, nodePoolIds: [cpu], config: {QOS: high}}",
 		rule:       "partition-qos-unknown", severity: diag.Error, accounting: true,
 		refused: []string{"Partition debug has an invalid qos (high)"}},
+	// From 25.11 a missing QOS, AllowQos or DenyQos is fatal regardless.
 	{name: "partition QOS missing", partitions: "- {id: debug, nodePoolIds: [cpu], config: {QOS: high}}",
-		rule: "partition-qos-unknown", severity: diag.Warning, accounting: true},
+		rule: "partition-qos-unknown", severity: diag.Warning, accounting: true, only: []string{"22.05", "24.11"}},
+	{name: "partition QOS missing", partitions: "- {id: debug, nodePoolIds: [cpu], config: {QOS: high}}",
+		rule: "partition-qos-unknown", severity: diag.Error, accounting: true, only: []string{"26.05"},
+		refused: []string{"Partition debug has an invalid qos (high)"}},
 	{name: "partition QOS normal", config: "AccountingStorageEnforce: \"associations,limits,qos\"",
 		partitions: "- {id: debug, nodePoolIds: [cpu], config: {QOS: normal}}", accounting: true},
 	{name: "AllowQos missing", config: "AccountingStorageEnforce: \"associations,limits,qos\"",
 		partitions: "- {id: debug, nodePoolIds: [cpu], config: {AllowQos: \"normal,low\"}}",
-		rule:       "partition-qos-unknown", severity: diag.Warning, accounting: true,
+		rule:       "partition-qos-unknown", severity: diag.Warning, accounting: true, only: []string{"22.05", "24.11"},
 		logged: []string{"Ignoring invalid Allow/DenyQOS value: low"}},
+	{name: "AllowQos missing", partitions: "- {id: debug, nodePoolIds: [cpu], config: {AllowQos: \"normal,low\"}}",
+		rule: "partition-qos-unknown", severity: diag.Error, accounting: true, only: []string{"26.05"},
+		refused: []string{"Partition debug has an invalid AllowQOS (normal,low)"}},
 	{name: "TRES weight not tracked", partitions: "- {id: debug, nodePoolIds: [cpu], config: {TRESBillingWeights: \"CPU=1.0,GRES/gpu=2.0\"}}",
 		rule: "tres-weight-unknown", severity: diag.Error, accounting: true,
 		refused: []string{"TRES weight 'GRES:gpu' is not a configured TRES type"}},
@@ -100,7 +111,12 @@ var truthCases = []truthCase{
 		rule: "config-key-version", severity: diag.Warning, accounting: true, logged: []string{"Ignoring obsolete FastSchedule=1 option"}},
 	{name: "FastSchedule 2", config: `FastSchedule: "2"`,
 		rule: "config-key-version", severity: diag.Error, refused: []string{"The FastSchedule option has been removed"}},
-	{name: "NoAddrCache", config: "CommunicationParameters: NoAddrCache", accounting: true},
+	{name: "NoAddrCache", config: "CommunicationParameters: NoAddrCache", accounting: true, only: []string{"22.05"}},
+	{name: "NoAddrCache defunct", config: "CommunicationParameters: NoAddrCache", accounting: true, only: []string{"24.11", "26.05"},
+		rule: "invalid-config-value", severity: diag.Warning, logged: []string{`"NoAddrCache" is defunct`}},
+	{name: "PrivateData cloud", config: `PrivateData: "jobs,cloud"`, accounting: true, only: []string{"22.05"}},
+	{name: "PrivateData cloud ignored", config: `PrivateData: "jobs,cloud"`, accounting: true, only: []string{"24.11", "26.05"},
+		rule: "invalid-config-value", severity: diag.Warning},
 	{name: "SuspendExcParts missing", config: "SuspendExcParts: gpu\nSuspendTime: \"600\"", accounting: true,
 		serviceLines: powerSaving, rule: "suspend-exc-unknown", severity: diag.Error, logged: []string{"Invalid SuspendExcPart gpu ignored"}},
 	{name: "SuspendExcNodes missing", config: "SuspendExcNodes: \"t-cpu-[0-2]\"\nSuspendTime: \"600\"", accounting: true,
@@ -114,55 +130,66 @@ var truthCases = []truthCase{
 // powerSaving stands in for the power-saving keys the service writes.
 var powerSaving = []string{"SuspendProgram=/bin/true", "ResumeProgram=/bin/true"}
 
-// TestLintAgreesWithSlurmctld runs each truthCase on real slurmctld 22.05.
+// TestLintAgreesWithSlurmctld runs each truthCase on real slurmctld of
+// every release (22.05 on the host, 24.11 and 26.05 in root file systems),
+// linted and rendered for that release.
 func TestLintAgreesWithSlurmctld(t *testing.T) {
-	requirePrereqs(t)
-	for _, c := range truthCases {
-		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
-			s := truthSpec(c)
-			all := compileSpec(t, s)
-			var disabled []string
-			if c.rule != "" {
-				if !hasFinding(all.diags, c.rule, c.severity) {
-					t.Errorf("lint: want a %s from %s, got:\n%s", c.severity, c.rule, allText(all.diags))
+	for _, release := range localslurm.Releases() {
+		t.Run(release, func(t *testing.T) {
+			requirePrereqsFor(t, release)
+			for _, c := range truthCases {
+				if len(c.only) > 0 && !slices.Contains(c.only, release) {
+					continue
 				}
-				disabled = append(disabled, c.rule)
+				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) { testTruth(t, c, release) })
 			}
-			sp := compileSpec(t, s, disabled...)
-			if sp.cluster == nil || sp.diags.HasErrors() {
-				t.Fatalf("spec must lint without errors (rule %q disabled):\n%s", c.rule, errorsText(sp.diags))
-			}
-			dir, _ := renderSpec(t, sp)
-			if len(c.serviceLines) > 0 {
-				appendLines(t, filepath.Join(dir, "slurm.conf"), c.serviceLines)
-			}
-			o := localslurm.Options{Accounting: c.accounting}
-			if c.timeout > 0 {
-				o.ReadyTimeout = c.timeout
-			}
-			if len(c.refused) > 0 {
-				refusedWith(t, dir, o, c.timeout, c.refused)
-				return
-			}
-			cl := start(t, dir, o)
-			errs := strings.Join(cl.LogErrors(), "\n")
-			for _, w := range c.logged {
-				deadline := time.Now().Add(15 * time.Second)
-				for !strings.Contains(errs, w) && time.Now().Before(deadline) {
-					time.Sleep(250 * time.Millisecond)
-					errs = strings.Join(cl.LogErrors(), "\n")
-				}
-				if !strings.Contains(errs, w) {
-					t.Errorf("slurmctld's error lines lack %q:\n%s", w, errs)
-				}
-			}
-			if len(c.logged) == 0 && errs != "" {
-				t.Errorf("slurmctld logged error lines:\n%s", errs)
-			}
-			t.Logf("slurmctld started; error lines:\n%s", errs)
-			t.Run("stop leaves no process", cl.stopAndCheck)
 		})
 	}
+}
+
+func testTruth(t *testing.T, c truthCase, release string) {
+	s := truthSpec(c)
+	all := compileSpecVersion(t, s, release)
+	var disabled []string
+	if c.rule != "" {
+		if !hasFinding(all.diags, c.rule, c.severity) {
+			t.Errorf("lint: want a %s from %s, got:\n%s", c.severity, c.rule, allText(all.diags))
+		}
+		disabled = append(disabled, c.rule)
+	}
+	sp := compileSpecVersion(t, s, release, disabled...)
+	if sp.cluster == nil || sp.diags.HasErrors() {
+		t.Fatalf("spec must lint without errors (rule %q disabled):\n%s", c.rule, errorsText(sp.diags))
+	}
+	dir, _ := renderSpecVersion(t, sp, release)
+	if len(c.serviceLines) > 0 {
+		appendLines(t, filepath.Join(dir, "slurm.conf"), c.serviceLines)
+	}
+	o := localslurm.Options{Accounting: c.accounting, Release: release}
+	if c.timeout > 0 {
+		o.ReadyTimeout = c.timeout
+	}
+	if len(c.refused) > 0 {
+		refusedWith(t, dir, o, c.timeout, c.refused)
+		return
+	}
+	cl := start(t, dir, o)
+	errs := strings.Join(cl.LogErrors(), "\n")
+	for _, w := range c.logged {
+		deadline := time.Now().Add(15 * time.Second)
+		for !strings.Contains(errs, w) && time.Now().Before(deadline) {
+			time.Sleep(250 * time.Millisecond)
+			errs = strings.Join(cl.LogErrors(), "\n")
+		}
+		if !strings.Contains(errs, w) {
+			t.Errorf("slurmctld's error lines lack %q:\n%s", w, errs)
+		}
+	}
+	if len(c.logged) == 0 && errs != "" {
+		t.Errorf("slurmctld logged error lines:\n%s", errs)
+	}
+	t.Logf("slurmctld started; error lines:\n%s", errs)
+	t.Run("stop leaves no process", cl.stopAndCheck)
 }
 
 // hasFinding reports whether l holds a finding of rule at severity sev.
