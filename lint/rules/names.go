@@ -81,24 +81,41 @@ func plural(n int, one, many string) string {
 	return many
 }
 
-// TopologyNeedsConf reports topology plugins that read topology.conf.
-var TopologyNeedsConf = &lint.Rule{
-	ID:       "topology-needs-conf",
+// PluginNeedsFile reports plugins that need a file or tool on the
+// controller that the service does not provide.
+var PluginNeedsFile = &lint.Rule{
+	ID:       "plugin-needs-file",
 	Severity: diag.Error,
-	Summary:  "TopologyPlugin names a plugin that needs a topology.conf, which a spec cannot provide",
-	Doc: doc("topology/tree and topology/block (and 22.05's topology/hypercube) read the switches or blocks from "+
-		"topology.conf. The service writes no topology.conf and a spec cannot supply one, so slurmctld waits "+
-		"for the file and exits. Leave TopologyPlugin unset (flat topology).",
-		"config: {TopologyPlugin: topology/tree}",
-		"config: {}"),
+	Summary:  "A plugin needs a file or tool on the controller that the service does not provide",
+	Doc: doc("Some plugins read a file next to slurm.conf or call a tool: job_submit/lua (job_submit.lua), "+
+		"burst_buffer/lua, jobcomp/lua, node_features/helpers (helpers.conf), topology/tree, block, hypercube and "+
+		"ring (topology.conf), burst_buffer/datawarp (Cray DataWarp), topology/3d_torus (3-D node names), "+
+		"jobcomp/script without JobCompLoc. The service writes none of these files and a spec cannot supply "+
+		"them: slurmctld exits (topology.conf after waiting 60 s) or logs errors, as seen on Slurm 22.05, 24.11 "+
+		"and 26.05. The facts are the catalog's (schema/slurmconf/data/overrides.tsv, needs).",
+		"config: {TopologyPlugin: topology/tree, JobSubmitPlugins: lua}",
+		"config: {JobCompType: jobcomp/script, JobCompLoc: /usr/local/sbin/jobcomp.sh}"),
 	Check: func(p *lint.Pass) {
-		kv := effective(p).user("TopologyPlugin")
-		if kv == nil {
-			return
-		}
-		for _, plugin := range []string{"topology/tree", "topology/block", "topology/hypercube"} {
-			if strings.EqualFold(strings.TrimSpace(kv.Value.Value), plugin) {
-				reportValue(p, kv, "remove TopologyPlugin", "TopologyPlugin=%s needs a topology.conf, which the service does not write: slurmctld exits", kv.Value.Value)
+		e := effective(p)
+		for _, k := range catalogKeys(p.Cluster) {
+			if k.scope != "global" || len(k.param.Values) == 0 {
+				continue
+			}
+			toks := []string{k.kv.Value.Value}
+			if k.param.IsList() {
+				toks = strings.Split(k.kv.Value.Value, ",")
+			}
+			for _, tok := range toks {
+				ev, ok := k.param.Token(e.v, tok)
+				if !ok || ev.Needs == "" || (ev.NeedsKey != "" && e.user(ev.NeedsKey) != nil) {
+					continue
+				}
+				hint := "remove it; the service provides no such file"
+				if ev.NeedsKey != "" {
+					hint = "set " + ev.NeedsKey + ", or remove it"
+				}
+				reportValue(p, k.kv, hint, "%s=%s needs %s, which the service does not provide: slurmctld exits or logs errors",
+					k.kv.Key.Value, strings.TrimSpace(tok), ev.Needs)
 			}
 		}
 	},

@@ -57,7 +57,7 @@ func All() []*lint.Rule {
 		MemPerCPUAndNode,
 		MaxNodeCountSelect,
 		SelectLinearTopologyTree,
-		TopologyNeedsConf,
+		PluginNeedsFile,
 		PartitionSelectParamsIgnored,
 		GresSharedWithoutGPU,
 		GresTypeNotDeclared,

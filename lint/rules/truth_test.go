@@ -50,7 +50,10 @@ var truthCases = []truthCase{
 		rule: "invalid-config-value", severity: diag.Error, msg: "no burst_buffer/none plugin"},
 	{name: "burst_buffer/none", version: "22.05", spec: spec{Config: `BurstBufferType: burst_buffer/none`},
 		rule: "invalid-config-value", severity: diag.Error, msg: "no burst_buffer/none plugin"},
-	{name: "hdf5 ships in its own package", version: "22.05", spec: spec{Config: `AcctGatherProfileType: acct_gather_profile/hdf5`}},
+	{name: "hdf5 ships in its own package", version: "22.05", spec: spec{Config: `AcctGatherProfileType: acct_gather_profile/hdf5`},
+		rule: "invalid-config-value", severity: diag.Warning, msg: "its own package, slurm-wlm-hdf5-plugin"},
+	{name: "MpiDefault=openmpi is translated", version: "22.05", spec: spec{Config: `MpiDefault: openmpi`},
+		rule: "invalid-config-value", severity: diag.Warning, msg: "obsolete"},
 	{name: "pmix_v3 depends on the build", version: "22.05", spec: spec{Config: `MpiDefault: pmix_v3`},
 		rule: "invalid-config-value", severity: diag.Warning, msg: "do not ship this plugin (mpi_pmix_v3.so)"},
 }

@@ -138,6 +138,20 @@ func stripPrefixes(s string, prefixes []string) string {
 	return s
 }
 
+// Token returns the value of p that Slurm of series v matches tok against,
+// as CheckValue matches it (case, optional plugin prefixes, prefix and
+// substring compares). An invalid v means the newest series.
+func (p *Param) Token(v Version, tok string) (EnumValue, bool) {
+	if !v.Valid() {
+		v = Newest()
+	}
+	c := checker{p: p, v: v}
+	if m := c.bestMatch(strings.TrimSpace(tok)); m.ev != nil {
+		return *m.ev, true
+	}
+	return EnumValue{}, false
+}
+
 // checkToken checks one enum, plugin or list token.
 func (c *checker) checkToken(tok string) {
 	p := c.p
@@ -202,6 +216,10 @@ func (c *checker) checkToken(tok string) {
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q has an empty value", p.Name, ev.Name), "")
 	case !ev.TakesArg && m.hasArg && ev.Match != MatchContains:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q does not take a value", p.Name, ev.Name), "write "+ev.Name)
+	}
+	if ev.Package != "" && !ev.NotShipped.Has(c.v) {
+		c.add(SeverityWarning, fmt.Sprintf("%s=%s: Debian ships this plugin in its own package, %s, not in slurm-wlm-basic-plugins", p.Name, ev.Name, ev.Package),
+			"check that the cluster's Slurm image has "+ev.Library)
 	}
 	if ev.NotShipped.Has(c.v) {
 		c.add(SeverityWarning, fmt.Sprintf("%s=%s: Debian's Slurm %s packages do not ship this plugin (%s); it exists only where Slurm was built with what it depends on", p.Name, ev.Name, c.v, ev.Library),

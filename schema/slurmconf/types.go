@@ -240,6 +240,17 @@ type EnumValue struct {
 	// ship Library (data/debian_plugins.tsv): whether the plugin exists
 	// depends on how Slurm was built.
 	NotShipped VersionSet
+	// Package, when not empty, is the Debian package other than
+	// slurm-wlm-basic-plugins that ships Library (slurm-wlm-hdf5-plugin):
+	// a Slurm image has the plugin only if it installs that package.
+	Package string
+	// Needs, when not empty, is what the plugin needs on the controller
+	// that the service does not provide and a spec cannot supply (such as
+	// job_submit.lua): slurmctld fails or logs errors without it.
+	Needs string
+	// NeedsKey, when not empty, is a key whose setting provides what Needs
+	// names (JobCompLoc for jobcomp/script).
+	NeedsKey string
 	// Note is the reference data's note.
 	Note string
 }

@@ -123,8 +123,15 @@ var truthCases = []truthCase{
 		serviceLines: powerSaving, rule: "suspend-exc-unknown", severity: diag.Error, logged: []string{"Invalid SuspendExcNodes t-cpu-[0-2]"}},
 	{name: "SuspendExc known", config: "SuspendExcNodes: \"t-cpu-[0-1]:1\"\nSuspendExcParts: debug\nSuspendTime: \"600\"", accounting: true,
 		serviceLines: powerSaving},
+	{name: "job_submit lua", config: "JobSubmitPlugins: \"require_timelimit,lua\"",
+		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"job_submit.lua"}},
+	{name: "jobcomp script with JobCompLoc", config: "JobCompType: jobcomp/script\nJobCompLoc: /bin/true", accounting: true},
+	{name: "MpiDefault openmpi", config: "MpiDefault: openmpi", accounting: true, only: []string{"22.05"},
+		rule: "invalid-config-value", severity: diag.Warning, logged: []string{"Translating obsolete 'MpiDefault=openmpi'"}},
+	{name: "MpiDefault openmpi", config: "MpiDefault: openmpi", accounting: true, only: []string{"24.11", "26.05"},
+		rule: "invalid-config-value", severity: diag.Warning},
 	{name: "topology tree", config: "TopologyPlugin: topology/tree",
-		rule: "topology-needs-conf", severity: diag.Error, refused: []string{"topology.conf"}, timeout: 150 * time.Second},
+		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"topology.conf"}, timeout: 150 * time.Second},
 }
 
 // powerSaving stands in for the power-saving keys the service writes.

@@ -52,6 +52,9 @@ type value struct {
 	reject         string
 	library        string
 	notShipped     uint16
+	pkg            string
+	needs          string
+	needsKey       string
 	note           string
 	listSemantics  string
 }
@@ -538,6 +541,10 @@ func (g *generator) applyOverride(r row) error {
 		v.takesArg = true
 	case "library":
 		v.library = set
+	case "needs":
+		v.needs = set
+	case "needs_key":
+		v.needsKey = set
 	case "reject":
 		v.reject = set
 	default:
@@ -563,7 +570,9 @@ func (g *generator) loadDebianPlugins() error {
 		return err
 	}
 	shipped := map[int]map[string]bool{}
+	pkgOf := map[string]string{}
 	for _, r := range rows {
+		pkgOf[r["library"]], _, _ = strings.Cut(r["debian_package"], "=")
 		i, err := versionIndex(r["series"])
 		if err != nil {
 			return fmt.Errorf("%s: %w", r["#where"], err)
@@ -594,6 +603,9 @@ func (g *generator) loadDebianPlugins() error {
 				continue
 			}
 			v.library = libs[0]
+			if pkg := pkgOf[v.library]; pkg != "" && pkg != "slurm-wlm-basic-plugins" {
+				v.pkg = pkg
+			}
 			for i, have := range shipped {
 				if v.presentIn&(1<<i) == 0 || slices.ContainsFunc(libs, func(l string) bool { return have[l] }) {
 					continue
@@ -936,6 +948,15 @@ func emitValue(b *bytes.Buffer, v *value) {
 	}
 	if v.notShipped != 0 {
 		f = append(f, "NotShipped: "+setLit(v.notShipped))
+	}
+	if v.pkg != "" {
+		f = append(f, "Package: "+strconv.Quote(v.pkg))
+	}
+	if v.needs != "" {
+		f = append(f, "Needs: "+strconv.Quote(v.needs))
+	}
+	if v.needsKey != "" {
+		f = append(f, "NeedsKey: "+strconv.Quote(v.needsKey))
 	}
 	if v.note != "" {
 		f = append(f, "Note: "+strconv.Quote(v.note))
