@@ -92,6 +92,7 @@ var cases = []ruleCase{
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {PreemptMode: SUSPEND}}"}},
 	{rule: "preempt-mode-without-type", spec: spec{Config: "PreemptMode: »REQUEUE"}},
 	{rule: "preempt-mode-without-type", name: "explicit none", spec: spec{Config: "PreemptType: preempt/none\nPreemptMode: »\"CANCEL,GANG\""}},
+	{rule: "preempt-mode-without-type", name: "OFF with a modifier", spec: spec{Config: "PreemptMode: »\"OFF,WITHIN\""}},
 	{rule: "preempt-mode-without-type", spec: spec{Config: "PreemptMode: GANG"}},
 	{rule: "preempt-type-needs-mode", spec: spec{Config: "PreemptType: »preempt/qos"}},
 	{rule: "preempt-type-needs-mode", name: "OFF", spec: spec{Config: prioType + "PreemptMode: »\"OFF,GANG\""}},

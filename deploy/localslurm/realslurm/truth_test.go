@@ -123,6 +123,8 @@ var truthCases = []truthCase{
 		serviceLines: powerSaving, rule: "suspend-exc-unknown", severity: diag.Error, logged: []string{"Invalid SuspendExcNodes t-cpu-[0-2]"}},
 	{name: "SuspendExc known", config: "SuspendExcNodes: \"t-cpu-[0-1]:1\"\nSuspendExcParts: debug\nSuspendTime: \"600\"", accounting: true,
 		serviceLines: powerSaving},
+	{name: "PreemptMode OFF WITHIN without PreemptType", config: "PreemptMode: \"OFF,WITHIN\"",
+		rule: "preempt-mode-without-type", severity: diag.Error, refused: []string{"PreemptType and PreemptMode values incompatible"}},
 	{name: "job_submit lua", config: "JobSubmitPlugins: \"require_timelimit,lua\"",
 		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"job_submit.lua"}},
 	{name: "jobcomp script with JobCompLoc", config: "JobCompType: jobcomp/script\nJobCompLoc: /bin/true", accounting: true},
