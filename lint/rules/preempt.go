@@ -61,6 +61,9 @@ var PreemptSuspendNeedsGang = &lint.Rule{
 				reportValue(p, m.kv, "write SUSPEND,GANG", "PreemptMode=%s: SUSPEND needs GANG at the global scope; Slurm rejects it", m.kv.Value.Value)
 				continue
 			}
+			if e.preemptType() == "none" {
+				continue // no preemption: partition-preempt-mode-ignored reports it
+			}
 			reportValue(p, m.kv, "add GANG to orchestratorSpec.slurmSpec.config.PreemptMode (e.g. SUSPEND,GANG or REQUEUE,GANG)",
 				"partition %q suspends preempted jobs, but the global PreemptMode has no GANG, so nothing resumes them", m.part.ID.Value)
 		}

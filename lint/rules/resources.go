@@ -168,15 +168,29 @@ var MemPerCPUAndNode = &lint.Rule{
 var MaxNodeCountSelect = &lint.Rule{
 	ID:       "max-node-count-select",
 	Severity: diag.Error,
-	Summary:  "MaxNodeCount is set but SelectType is not select/cons_tres",
+	Summary:  "MaxNodeCount is set but SelectType is not select/cons_tres, or it is below the rendered node count",
 	Doc: doc("MaxNodeCount works only with select/cons_tres (the service default); with another SelectType "+
-		"slurmctld rejects the configuration.",
+		"slurmctld rejects the configuration. It must also cover every node the pools render (the sum of "+
+		"maxNodeCount): slurmctld exits when the NodeName lines pass it.",
 		`config: {SelectType: select/linear, MaxNodeCount: "2000"}`,
 		`config: {MaxNodeCount: "2000"}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("MaxNodeCount")
-		if kv == nil || strings.Contains(strings.ToLower(e.val("SelectType")), "cons_tres") {
+		if kv == nil {
+			return
+		}
+		var nodes int64
+		for _, pool := range p.Cluster.ComputePools() {
+			nodes += pool.MaxNodeCount.Value
+		}
+		if n, ok := parseNum(kv.Value.Value); ok && n < nodes {
+			// slurmctld 22.05: "Attempting to create node record past
+			// MaxNodeCount", fatal.
+			reportValue(p, kv, fmt.Sprintf("set MaxNodeCount to at least %d, or remove it", nodes),
+				"MaxNodeCount=%d is below the %d nodes the node pools render: slurmctld exits", n, nodes)
+		}
+		if strings.Contains(strings.ToLower(e.val("SelectType")), "cons_tres") {
 			return
 		}
 		reportKey(p, kv, "remove SelectType (the service default is select/cons_tres), or MaxNodeCount",

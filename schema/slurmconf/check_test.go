@@ -335,6 +335,8 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "LaunchParameters", V2605, "enable_nss_slurm,disable_send_gids", errs, "exclude"},
 		{ScopeGlobal, "JobAcctGatherParams", V2605, "UsePss,NoShared", errs, "exclude"},
 		{ScopeGlobal, "HealthCheckNodeState", V2605, "START_ONLY,IDLE", errs, "only value"},
+		{ScopeGlobal, "CliFilterPlugins", V2411, "none,cli_filter/lua", errs, "none cannot be combined"},
+		{ScopeGlobal, "CliFilterPlugins", V2411, "cli_filter/lua,cli_filter/syslog", clean, ""},
 		{ScopeGlobal, "HealthCheckNodeState", V2511, "START_ONLY,IDLE", warns, "only value"},
 	})
 }
