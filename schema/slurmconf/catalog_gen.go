@@ -399,7 +399,7 @@ var genParams = [...]Param{
 	}},
 	{Name: "AccountingStoreJobComment", Scope: ScopeGlobal, Kind: KindBool, ParserType: "S_P_BOOLEAN", Status: StatusRemovedFatal, Replacement: "AccountingStoreFlags=job_comment", FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Note: "key still parsed; any occurrence makes slurmctld/daemons fatal"},
 	{Name: "AcctGatherEnergyType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
-		{Name: "acct_gather_energy/gpu", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_gpu.so"},
+		{Name: "acct_gather_energy/gpu", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Reject: "Slurm 22.05 cannot load this plugin in slurmctld (\"undefined symbol: conf\") and exits; fixed in 23.02", RejectIn: 0x01, Library: "acct_gather_energy_gpu.so"},
 		{Name: "acct_gather_energy/ibmaem", Source: SourcePlugin, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_ibmaem.so"},
 		{Name: "acct_gather_energy/ipmi", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_ipmi.so", Package: "slurm-wlm-ipmi-plugins"},
 		{Name: "acct_gather_energy/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},

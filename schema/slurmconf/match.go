@@ -165,7 +165,7 @@ func (c *checker) checkToken(tok string) {
 		return
 	}
 	ev := m.ev
-	if ev.Reject != "" {
+	if ev.Reject != "" && (ev.RejectIn.Empty() || ev.RejectIn.Has(c.v)) {
 		// Slurm fails on the token in every series that reads the key.
 		c.add(SeverityError, fmt.Sprintf("%s=%s: %s", p.Name, tok, ev.Reject), "")
 		return

@@ -233,6 +233,8 @@ type EnumValue struct {
 	// Reject, when not empty, says why Slurm fails on this token although it
 	// recognises it.
 	Reject string
+	// RejectIn, when not empty, limits Reject to these series.
+	RejectIn VersionSet
 	// Library is the plugin's shared object ("select_cons_tres.so"), or ""
 	// for a value that is not a plugin.
 	Library string

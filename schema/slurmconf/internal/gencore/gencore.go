@@ -50,6 +50,7 @@ type value struct {
 	ignored        string
 	argValues      []string
 	reject         string
+	rejectIn       uint16
 	library        string
 	notShipped     uint16
 	pkg            string
@@ -545,6 +546,12 @@ func (g *generator) applyOverride(r row) error {
 		v.needs = set
 	case "needs_key":
 		v.needsKey = set
+	case "reject_in":
+		rs, err := versionSet(set)
+		if err != nil {
+			return fmt.Errorf("reject_in: %w", err)
+		}
+		v.rejectIn = rs
 	case "reject":
 		v.reject = set
 	default:
@@ -942,6 +949,9 @@ func emitValue(b *bytes.Buffer, v *value) {
 	}
 	if v.reject != "" {
 		f = append(f, "Reject: "+strconv.Quote(v.reject))
+	}
+	if v.rejectIn != 0 {
+		f = append(f, "RejectIn: "+setLit(v.rejectIn))
 	}
 	if v.library != "" {
 		f = append(f, "Library: "+strconv.Quote(v.library))
