@@ -537,3 +537,32 @@ var CloudDNSDropped = &lint.Rule{
 		}
 	},
 }
+
+// SelectParamsNoUnit reports consumable-resource selection without a CPU,
+// core or socket unit.
+var SelectParamsNoUnit = &lint.Rule{
+	ID:       "select-params-no-unit",
+	Severity: diag.Error,
+	Summary:  "SelectTypeParameters has no CR_CPU, CR_Core or CR_Socket unit while SelectType is cons_tres or cons_res",
+	Doc: doc("The consumable-resource select plugins allocate CPUs, cores or sockets; slurmctld exits when the "+
+		"global SelectTypeParameters names none of CR_CPU*, CR_Core* and CR_Socket* (\"You need at least "+
+		"CR_(CPU|CORE|SOCKET)*\", seen on 24.11; CR_Memory alone is only for select/linear). The service "+
+		"default is CR_Core_Memory; a spec that sets SelectTypeParameters replaces it.",
+		`config: {SelectTypeParameters: "CR_LLN,CR_ONE_TASK_PER_CORE"}`,
+		`config: {SelectTypeParameters: "CR_Core_Memory,CR_LLN"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("SelectTypeParameters")
+		st := strings.ToLower(e.val("SelectType"))
+		if kv == nil || !(strings.Contains(st, "cons_tres") || strings.Contains(st, "cons_res")) {
+			return
+		}
+		for name := range tokenList(kv.Value.Value) {
+			if strings.HasPrefix(name, "cr_cpu") || strings.HasPrefix(name, "cr_core") || strings.HasPrefix(name, "cr_socket") {
+				return
+			}
+		}
+		reportValue(p, kv, "add a unit: CR_Core_Memory (the service default), CR_CPU_Memory or CR_Socket_Memory",
+			"SelectTypeParameters=%s has no CR_CPU, CR_Core or CR_Socket unit, which %s needs: slurmctld exits", kv.Value.Value, e.val("SelectType"))
+	},
+}

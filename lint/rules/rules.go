@@ -56,6 +56,7 @@ func All() []*lint.Rule {
 		MemoryDefaultMissing,
 		MemPerCPUAndNode,
 		MaxNodeCountSelect,
+		SelectParamsNoUnit,
 		SelectLinearTopologyTree,
 		PluginNeedsFile,
 		PartitionSelectParamsIgnored,

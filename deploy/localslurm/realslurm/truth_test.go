@@ -132,6 +132,8 @@ var truthCases = []truthCase{
 		rule: "max-node-count-select", severity: diag.Error, refused: []string{"past MaxNodeCount"}},
 	{name: "CliFilterPlugins none with lua", config: `CliFilterPlugins: "none,cli_filter/lua"`, accounting: true, only: []string{"24.11", "26.05"},
 		rule: "invalid-config-value", severity: diag.Error, logged: []string{"You can't have 'none' with another plugin"}},
+	{name: "SelectTypeParameters without unit", config: `SelectTypeParameters: "CR_LLN,CR_ONE_TASK_PER_CORE"`,
+		rule: "select-params-no-unit", severity: diag.Error, refused: []string{"You need at least CR_(CPU|CORE|SOCKET)*"}},
 	{name: "job_submit lua", config: "JobSubmitPlugins: \"require_timelimit,lua\"",
 		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"job_submit.lua"}},
 	{name: "jobcomp script with JobCompLoc", config: "JobCompType: jobcomp/script\nJobCompLoc: /bin/true", accounting: true},
