@@ -750,7 +750,7 @@ var genParams = [...]Param{
 	{Name: "GroupUpdateTime", Scope: ScopeGlobal, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "HashPlugin", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2405, PresentIn: 0xf8, Documented: true, Values: []EnumValue{
 		{Name: "hash/k12", Source: SourcePlugin | SourceMan, PresentIn: 0xf8, ArgSep: '=', CaseSensitive: true, Library: "hash_k12.so"},
-		{Name: "hash/sha3", Source: SourcePlugin | SourceMan, PresentIn: 0xf8, ArgSep: '=', CaseSensitive: true, Library: "hash_sha3.so"},
+		{Name: "hash/sha3", Source: SourcePlugin | SourceMan, PresentIn: 0xf8, ArgSep: '=', CaseSensitive: true, Reject: "slurmdbd, whose slurmdbd.conf the service manages, keeps hash/k12: slurmctld cannot talk to it and never comes up", Library: "hash_sha3.so"},
 	}},
 	{Name: "HealthCheckInterval", Scope: ScopeGlobal, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "HealthCheckNodeState", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
