@@ -339,6 +339,8 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "JobAcctGatherParams", V2605, "UsePss,NoShared", errs, "exclude"},
 		{ScopeGlobal, "HealthCheckNodeState", V2605, "START_ONLY,IDLE", errs, "only value"},
 		{ScopeGlobal, "CliFilterPlugins", V2411, "none,cli_filter/lua", errs, "none cannot be combined"},
+		{ScopePartition, "CpuBind", V2411, "thread,cores", errs, "more than one binding type"},
+		{ScopeNode, "CpuBind", V2205, "cores,verbose", clean, ""},
 		{ScopeGlobal, "CliFilterPlugins", V2411, "cli_filter/lua,cli_filter/syslog", clean, ""},
 		{ScopeGlobal, "HealthCheckNodeState", V2511, "START_ONLY,IDLE", warns, "only value"},
 	})

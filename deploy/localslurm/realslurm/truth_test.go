@@ -137,6 +137,8 @@ var truthCases = []truthCase{
 	// slurmdbd.conf is the service's: slurmdbd keeps hash/k12.
 	{name: "HashPlugin sha3", config: "HashPlugin: hash/sha3", accounting: true, only: []string{"24.11", "26.05"},
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Retrying initial connection to slurmdbd"}, timeout: 45 * time.Second},
+	{name: "CpuBind two types", partitions: "- {id: debug, nodePoolIds: [cpu], config: {CpuBind: \"thread,cores\"}}", accounting: true,
+		rule: "invalid-config-value", severity: diag.Error, logged: []string{"CpuBind='thread,cores' is invalid, ignored"}},
 	{name: "job_submit lua", config: "JobSubmitPlugins: \"require_timelimit,lua\"",
 		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"job_submit.lua"}},
 	{name: "jobcomp script with JobCompLoc", config: "JobCompType: jobcomp/script\nJobCompLoc: /bin/true", accounting: true},
