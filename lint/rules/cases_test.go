@@ -189,6 +189,7 @@ var cases = []ruleCase{
 	{rule: "select-params-no-unit", name: "memory only", spec: spec{Config: "SelectTypeParameters: »CR_Memory"}},
 	{rule: "select-params-no-unit", spec: spec{Config: "SelectTypeParameters: \"CR_Core_Memory,CR_LLN\""}},
 	{rule: "select-params-no-unit", name: "linear", version: "22.05", spec: spec{Config: "SelectType: select/linear\nSelectTypeParameters: CR_Memory"}},
+	{rule: "select-params-no-unit", name: "linear with the service default", spec: spec{Config: "SelectType: »select/linear"}},
 	{rule: "max-node-count-select", name: "below the nodes", spec: spec{Pools: scaling, Config: "MaxNodeCount: »\"3\""}},
 	{rule: "max-node-count-select", name: "exactly the nodes", spec: spec{Pools: scaling, Config: "MaxNodeCount: \"4\""}},
 	{rule: "select-linear-topology-tree", spec: spec{Config: "SelectType: »select/linear\nTopologyPlugin: topology/tree"}},

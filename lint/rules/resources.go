@@ -543,17 +543,36 @@ var CloudDNSDropped = &lint.Rule{
 var SelectParamsNoUnit = &lint.Rule{
 	ID:       "select-params-no-unit",
 	Severity: diag.Error,
-	Summary:  "SelectTypeParameters has no CR_CPU, CR_Core or CR_Socket unit while SelectType is cons_tres or cons_res",
+	Summary:  "SelectTypeParameters lacks a CR_CPU, CR_Core or CR_Socket unit (cons_tres, cons_res), or has one (linear)",
 	Doc: doc("The consumable-resource select plugins allocate CPUs, cores or sockets; slurmctld exits when the "+
 		"global SelectTypeParameters names none of CR_CPU*, CR_Core* and CR_Socket* (\"You need at least "+
-		"CR_(CPU|CORE|SOCKET)*\", seen on 24.11; CR_Memory alone is only for select/linear). The service "+
-		"default is CR_Core_Memory; a spec that sets SelectTypeParameters replaces it.",
+		"CR_(CPU|CORE|SOCKET)*\", seen on 24.11; CR_Memory alone is only for select/linear). select/linear is "+
+		"the opposite: a unit is fatal, and the service default CR_Core_Memory has one (seen on 26.05). A spec "+
+		"that sets SelectTypeParameters replaces the default.",
 		`config: {SelectTypeParameters: "CR_LLN,CR_ONE_TASK_PER_CORE"}`,
 		`config: {SelectTypeParameters: "CR_Core_Memory,CR_LLN"}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("SelectTypeParameters")
 		st := strings.ToLower(e.val("SelectType"))
+		if strings.Contains(st, "linear") {
+			// select/linear: "Invalid SelectTypeParameters for
+			// select/linear: ... it can't contain CR_(CPU|CORE|SOCKET)".
+			for name := range tokenList(e.val("SelectTypeParameters")) {
+				if strings.HasPrefix(name, "cr_cpu") || strings.HasPrefix(name, "cr_core") || strings.HasPrefix(name, "cr_socket") {
+					at := kv
+					if at == nil {
+						at = e.user("SelectType")
+					}
+					if at != nil {
+						reportValue(p, at, "set SelectTypeParameters: CR_Memory (or nothing but CR_Memory/CR_LLN) with select/linear",
+							"SelectType=%s cannot take SelectTypeParameters=%s (the service default is CR_Core_Memory): slurmctld exits", e.val("SelectType"), e.val("SelectTypeParameters"))
+					}
+					return
+				}
+			}
+			return
+		}
 		if kv == nil || !(strings.Contains(st, "cons_tres") || strings.Contains(st, "cons_res")) {
 			return
 		}

@@ -139,6 +139,8 @@ var truthCases = []truthCase{
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Retrying initial connection to slurmdbd"}, timeout: 45 * time.Second},
 	{name: "CpuBind two types", partitions: "- {id: debug, nodePoolIds: [cpu], config: {CpuBind: \"thread,cores\"}}", accounting: true,
 		rule: "invalid-config-value", severity: diag.Error, logged: []string{"CpuBind='thread,cores' is invalid, ignored"}},
+	{name: "select linear with the default", config: "SelectType: select/linear",
+		rule: "select-params-no-unit", severity: diag.Error, refused: []string{"it can't contain CR_(CPU|CORE|SOCKET)"}},
 	{name: "job_submit lua", config: "JobSubmitPlugins: \"require_timelimit,lua\"",
 		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"job_submit.lua"}},
 	{name: "jobcomp script with JobCompLoc", config: "JobCompType: jobcomp/script\nJobCompLoc: /bin/true", accounting: true},
