@@ -69,7 +69,18 @@ func buildConfigScope(scope slurmconf.Scope, v slurmconf.Version) configScope {
 		}
 		st := p.StatusIn(v)
 		switch st.Status {
-		case slurmconf.StatusRemoved, slurmconf.StatusNotAdded, slurmconf.StatusDefunct, slurmconf.StatusRemovedFatal:
+		case slurmconf.StatusRemovedFatal:
+			if len(p.IgnoredValues) > 0 && p.Kind == slurmconf.KindUint16 {
+				// Only the ignored values (FastSchedule=1) are not an
+				// error; Param.FatalValue reads them as strtoul does.
+				var alts []string
+				for _, iv := range p.IgnoredValues {
+					alts = append(alts, "0[xX]0*"+reLit(iv), "0*"+reLit(iv))
+				}
+				cs.Keys = append(cs.Keys, configKey{Param: p, Status: st, Rule: valueRule{Match: []string{"^\\+?" + reAlt(alts) + "$"}, Examples: p.IgnoredValues}})
+			}
+			continue
+		case slurmconf.StatusRemoved, slurmconf.StatusNotAdded, slurmconf.StatusDefunct:
 			continue
 		}
 		cs.Keys = append(cs.Keys, configKey{Param: p, Status: st, Rule: valueRuleFor(p, v)})
@@ -179,26 +190,30 @@ func tokenRule(p *slurmconf.Param, v slurmconf.Version) valueRule {
 	// Names that some value Slurm accepts matches in any case: a case
 	// variant of a plugin with the same name is that value, not an error.
 	anyCase := map[string]bool{}
+	rejected := func(ev *slurmconf.EnumValue) bool {
+		return ev.Reject != "" && (ev.RejectIn.Empty() || ev.RejectIn.Has(v))
+	}
 	for i := range p.Values {
 		ev := &p.Values[i]
-		if (ev.PresentIn.Has(v) || open || !ev.Source.Certain()) && ev.Reject == "" && (!ev.CaseSensitive || ev.Match == slurmconf.MatchContains) {
+		if (ev.PresentIn.Has(v) || open || !ev.Source.Certain()) && !rejected(ev) && (!ev.CaseSensitive || ev.Match == slurmconf.MatchContains) {
 			anyCase[strings.ToLower(ev.Name)] = true
 		}
 	}
 	for i := range p.Values {
 		ev := &p.Values[i]
 		present := ev.PresentIn.Has(v)
-		fine := present || open || !ev.Source.Certain()
-		if ev.Reject != "" {
+		// A token a newer series ignores (Ignored) is only warned about.
+		fine := present || open || !ev.Source.Certain() || (ev.Ignored != "" && v > ev.PresentIn.Last())
+		if rejected(ev) {
 			fine = false
 		}
 		if fine && !open {
 			good = append(good, tokenPatterns(p, ev)...)
 		}
-		if present && ev.Reject == "" && !ev.NotStandalone && ev.Match != slurmconf.MatchTemplate {
+		if present && !rejected(ev) && !ev.NotStandalone && ev.Match != slurmconf.MatchTemplate {
 			examples = append(examples, ev.Name)
 		}
-		if ev.Reject != "" {
+		if rejected(ev) {
 			bad = append(bad, tokenPatterns(p, ev)...)
 		}
 		if ev.CaseSensitive && ev.Match != slurmconf.MatchContains && (present || (!open && ev.Source.Certain())) {
@@ -239,10 +254,18 @@ func tokenRule(p *slurmconf.Param, v slurmconf.Version) valueRule {
 }
 
 // argTail is what may follow a token's name: its separator and argument.
+// A token with ArgValues needs one of them.
 func argTail(ev *slurmconf.EnumValue) string {
 	sep := ev.ArgSep
 	if sep == 0 {
 		sep = '='
+	}
+	if len(ev.ArgValues) > 0 {
+		var alts []string
+		for _, a := range ev.ArgValues {
+			alts = append(alts, reCI(a))
+		}
+		return reLit(string(sep)) + reAlt(alts)
 	}
 	return "(" + reLit(string(sep)) + "[^,]*)?"
 }

@@ -177,7 +177,18 @@ var ConfigKeyVersion = &lint.Rule{
 					hint = fmt.Sprintf("drop it, or target Slurm %s or newer (--slurm-version)", st.Since)
 				}
 				p.Report(k.kv.Key.Pos, k.kv.Key.Path, hint, "%s is %s: slurmctld refuses the file", key, st)
-			case slurmconf.StatusDefunct, slurmconf.StatusRemovedFatal:
+			case slurmconf.StatusRemovedFatal:
+				if !k.param.FatalValue(k.kv.Value.Value) {
+					p.ReportAs(diag.Warning, k.kv.Key.Pos, k.kv.Key.Path, "remove it",
+						"Slurm %s: %s=%s is obsolete: slurmctld logs an error and ignores it (other values are fatal)", v, key, k.kv.Value.Value)
+					continue
+				}
+				hint := "remove it"
+				if st.Replacement != "" {
+					hint = "use " + st.Replacement + " instead"
+				}
+				p.Report(k.kv.Key.Pos, k.kv.Key.Path, hint, "Slurm %s: %s is %s", v, key, st)
+			case slurmconf.StatusDefunct:
 				hint := "remove it"
 				if st.Replacement != "" {
 					hint = "use " + st.Replacement + " instead"

@@ -61,6 +61,9 @@ var PreemptSuspendNeedsGang = &lint.Rule{
 				reportValue(p, m.kv, "write SUSPEND,GANG", "PreemptMode=%s: SUSPEND needs GANG at the global scope; Slurm rejects it", m.kv.Value.Value)
 				continue
 			}
+			if e.preemptType() == "none" {
+				continue // no preemption: partition-preempt-mode-ignored reports it
+			}
 			reportValue(p, m.kv, "add GANG to orchestratorSpec.slurmSpec.config.PreemptMode (e.g. SUSPEND,GANG or REQUEUE,GANG)",
 				"partition %q suspends preempted jobs, but the global PreemptMode has no GANG, so nothing resumes them", m.part.ID.Value)
 		}
@@ -74,7 +77,7 @@ var PreemptModeWithoutType = &lint.Rule{
 	Severity: diag.Error,
 	Summary:  "A global PreemptMode other than OFF while PreemptType is unset or preempt/none",
 	Doc: doc("Without a PreemptType (or with preempt/none) the global PreemptMode, GANG aside, must be OFF; "+
-		"slurmctld refuses anything else.",
+		"slurmctld refuses anything else, WITHIN and PRIORITY included (OFF,WITHIN is refused).",
 		`config: {PreemptMode: REQUEUE}`,
 		`config: {PreemptType: preempt/partition_prio, PreemptMode: REQUEUE}`),
 	Check: func(p *lint.Pass) {
@@ -83,7 +86,10 @@ var PreemptModeWithoutType = &lint.Rule{
 		if kv == nil || e.preemptType() != "none" {
 			return
 		}
-		if m := parsePreemptMode(kv.Value.Value); m.base() != "off" {
+		// read_config.c masks only GANG here: WITHIN and PRIORITY alone
+		// are refused too ("PreemptType and PreemptMode values
+		// incompatible", slurmctld 22.05 with PreemptMode=OFF,WITHIN).
+		if m := parsePreemptMode(kv.Value.Value); m.base() != "off" || m.within || m.priority {
 			hint := "set PreemptType: preempt/partition_prio (or preempt/qos), or PreemptMode: OFF"
 			if m.gang {
 				hint = "set PreemptType, or keep only GANG (PreemptMode: GANG) for time slicing without preemption"

@@ -168,15 +168,29 @@ var MemPerCPUAndNode = &lint.Rule{
 var MaxNodeCountSelect = &lint.Rule{
 	ID:       "max-node-count-select",
 	Severity: diag.Error,
-	Summary:  "MaxNodeCount is set but SelectType is not select/cons_tres",
+	Summary:  "MaxNodeCount is set but SelectType is not select/cons_tres, or it is below the rendered node count",
 	Doc: doc("MaxNodeCount works only with select/cons_tres (the service default); with another SelectType "+
-		"slurmctld rejects the configuration.",
+		"slurmctld rejects the configuration. It must also cover every node the pools render (the sum of "+
+		"maxNodeCount): slurmctld exits when the NodeName lines pass it.",
 		`config: {SelectType: select/linear, MaxNodeCount: "2000"}`,
 		`config: {MaxNodeCount: "2000"}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("MaxNodeCount")
-		if kv == nil || strings.Contains(strings.ToLower(e.val("SelectType")), "cons_tres") {
+		if kv == nil {
+			return
+		}
+		var nodes int64
+		for _, pool := range p.Cluster.ComputePools() {
+			nodes += pool.MaxNodeCount.Value
+		}
+		if n, ok := parseNum(kv.Value.Value); ok && n < nodes {
+			// slurmctld 22.05: "Attempting to create node record past
+			// MaxNodeCount", fatal.
+			reportValue(p, kv, fmt.Sprintf("set MaxNodeCount to at least %d, or remove it", nodes),
+				"MaxNodeCount=%d is below the %d nodes the node pools render: slurmctld exits", n, nodes)
+		}
+		if strings.Contains(strings.ToLower(e.val("SelectType")), "cons_tres") {
 			return
 		}
 		reportKey(p, kv, "remove SelectType (the service default is select/cons_tres), or MaxNodeCount",
@@ -521,5 +535,53 @@ var CloudDNSDropped = &lint.Rule{
 				return
 			}
 		}
+	},
+}
+
+// SelectParamsNoUnit reports consumable-resource selection without a CPU,
+// core or socket unit.
+var SelectParamsNoUnit = &lint.Rule{
+	ID:       "select-params-no-unit",
+	Severity: diag.Error,
+	Summary:  "SelectTypeParameters lacks a CR_CPU, CR_Core or CR_Socket unit (cons_tres, cons_res), or has one (linear)",
+	Doc: doc("The consumable-resource select plugins allocate CPUs, cores or sockets; slurmctld exits when the "+
+		"global SelectTypeParameters names none of CR_CPU*, CR_Core* and CR_Socket* (\"You need at least "+
+		"CR_(CPU|CORE|SOCKET)*\", seen on 24.11; CR_Memory alone is only for select/linear). select/linear is "+
+		"the opposite: a unit is fatal, and the service default CR_Core_Memory has one (seen on 26.05). A spec "+
+		"that sets SelectTypeParameters replaces the default.",
+		`config: {SelectTypeParameters: "CR_LLN,CR_ONE_TASK_PER_CORE"}`,
+		`config: {SelectTypeParameters: "CR_Core_Memory,CR_LLN"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("SelectTypeParameters")
+		st := strings.ToLower(e.val("SelectType"))
+		if strings.Contains(st, "linear") {
+			// select/linear: "Invalid SelectTypeParameters for
+			// select/linear: ... it can't contain CR_(CPU|CORE|SOCKET)".
+			for name := range tokenList(e.val("SelectTypeParameters")) {
+				if strings.HasPrefix(name, "cr_cpu") || strings.HasPrefix(name, "cr_core") || strings.HasPrefix(name, "cr_socket") {
+					at := kv
+					if at == nil {
+						at = e.user("SelectType")
+					}
+					if at != nil {
+						reportValue(p, at, "set SelectTypeParameters: CR_Memory (or nothing but CR_Memory/CR_LLN) with select/linear",
+							"SelectType=%s cannot take SelectTypeParameters=%s (the service default is CR_Core_Memory): slurmctld exits", e.val("SelectType"), e.val("SelectTypeParameters"))
+					}
+					return
+				}
+			}
+			return
+		}
+		if kv == nil || !(strings.Contains(st, "cons_tres") || strings.Contains(st, "cons_res")) {
+			return
+		}
+		for name := range tokenList(kv.Value.Value) {
+			if strings.HasPrefix(name, "cr_cpu") || strings.HasPrefix(name, "cr_core") || strings.HasPrefix(name, "cr_socket") {
+				return
+			}
+		}
+		reportValue(p, kv, "add a unit: CR_Core_Memory (the service default), CR_CPU_Memory or CR_Socket_Memory",
+			"SelectTypeParameters=%s has no CR_CPU, CR_Core or CR_Socket unit, which %s needs: slurmctld exits", kv.Value.Value, e.val("SelectType"))
 	},
 }

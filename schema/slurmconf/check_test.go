@@ -263,6 +263,14 @@ func TestCheckEnumsAndLists(t *testing.T) {
 		{ScopePartition, "State", V2605, "UPP", warns, "prefix"},
 		{ScopeGlobal, "CpuFreqDef", V2605, "Perf", warns, "write Performance"},
 		{ScopeGlobal, "PrivateData", V2605, "account", warns, "substring"},
+		// Ignored after 22.05 (cloud nodes always shown), not refused.
+		{ScopeGlobal, "PrivateData", V2205, "cloud,jobs", clean, ""},
+		{ScopeGlobal, "PrivateData", V2302, "cloud", warns, "no effect in 23.02"},
+		{ScopeGlobal, "PrivateData", V2605, "jobs,cloud", warns, "no effect in 26.05"},
+		// NoAddrCache is live in 22.05 and 23.02, defunct from 23.11.
+		{ScopeGlobal, "CommunicationParameters", V2205, "NoAddrCache", clean, ""},
+		{ScopeGlobal, "CommunicationParameters", V2302, "NoAddrCache", clean, ""},
+		{ScopeGlobal, "CommunicationParameters", V2311, "NoAddrCache", warns, "defunct"},
 		{ScopeGlobal, "SwitchType", V2605, "nonexistent", warns, "substring \"none\""},
 	})
 }
@@ -283,8 +291,28 @@ func TestCheckPlugins(t *testing.T) {
 		{ScopeGlobal, "CredType", V2605, "munge", clean, ""},
 		{ScopeGlobal, "JobSubmitPlugins", V2605, "job_submit/lua,require_timelimit", clean, ""},
 		{ScopeGlobal, "NamespaceType", V2605, "job_container/tmpfs", clean, ""},
-		{ScopeGlobal, "MpiDefault", V2205, "pmix_v3", warns, "Debian bookworm"},
-		{ScopeGlobal, "MpiDefault", V2605, "pmix_v3", clean, ""},
+		{ScopeGlobal, "MpiDefault", V2205, "pmix_v3", warns, "Debian's Slurm 22.05 packages do not ship"},
+		{ScopeGlobal, "MpiDefault", V2205, "pmix_v4", clean, ""},
+		{ScopeGlobal, "MpiDefault", V2411, "pmix_v5", clean, ""},
+		{ScopeGlobal, "MpiDefault", V2605, "pmix_v5", warns, "mpi_pmix_v5.so"},
+		// Debian ships these in separate packages (slurm-wlm-hdf5-plugin, ...).
+		{ScopeGlobal, "AcctGatherProfileType", V2205, "acct_gather_profile/hdf5", warns, "its own package, slurm-wlm-hdf5-plugin"},
+		{ScopeGlobal, "AcctGatherEnergyType", V2411, "acct_gather_energy/ipmi", warns, "slurm-wlm-ipmi-plugins"},
+		{ScopeGlobal, "AcctGatherEnergyType", V2411, "acct_gather_energy/rapl", clean, ""},
+		{ScopeGlobal, "AcctGatherInterconnectType", V2411, "acct_gather_interconnect/ofed", warns, "do not ship"},
+		{ScopeGlobal, "AcctGatherInterconnectType", V2605, "acct_gather_interconnect/ofed", clean, ""},
+		{ScopeGlobal, "SwitchType", V2605, "switch/hpe_slingshot", warns, "switch_hpe_slingshot.so"},
+		// No such plugin in any series: slurmctld exits.
+		{ScopeGlobal, "BurstBufferType", V2205, "burst_buffer/none", errs, "no burst_buffer/none plugin"},
+		{ScopeGlobal, "BurstBufferType", V2205, "burst_buffer/lua", clean, ""},
+		// 22.05's plugin needs slurmd's conf symbol; 23.02 made it weak.
+		{ScopeGlobal, "AcctGatherEnergyType", V2205, "acct_gather_energy/gpu", errs, "undefined symbol"},
+		{ScopeGlobal, "AcctGatherEnergyType", V2302, "acct_gather_energy/gpu", clean, ""},
+		// From 23.11 "none" is not a plugin: read_config.c unsets the type.
+		{ScopeGlobal, "AccountingStorageType", V2605, "accounting_storage/none", clean, ""},
+		{ScopeGlobal, "CredType", V2605, "cred/slurm", clean, ""},
+		{ScopeGlobal, "JobContainerType", V2605, "job_container/tmpfs", clean, ""}, // namespace_tmpfs.so
+		{ScopeGlobal, "TopologyPlugin", V2605, "topology/default", clean, ""},
 		{ScopeGlobal, "AccountingStorageType", V2605, "accounting_storage/mysql", errs, "slurmdbd.conf"},
 		{ScopeGlobal, "AccountingStorageType", V2605, "accounting_storage/slurmdbd", clean, ""},
 		{ScopeGlobal, "JobCompType", V2205, "jobcomp/kafka", errs, "added in 23.02"},
@@ -300,12 +328,20 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "SelectTypeParameters", V2605, "CR_Core,CR_Socket", errs, "more than one resource unit"},
 		{ScopeGlobal, "SelectTypeParameters", V2605, "CR_CPU,CR_ONE_TASK_PER_CORE", errs, "CR_ONE_TASK_PER_CORE"},
 		{ScopeGlobal, "TaskPluginParam", V2605, "Cores,Threads", errs, "binding unit"},
+		// read_config.c: "Bad TaskPluginParam" is fatal (22.05 and 26.05).
+		{ScopeGlobal, "TaskPluginParam", V2205, "autobind", errs, "needs one of threads, cores, sockets, none, got nothing"},
+		{ScopeGlobal, "TaskPluginParam", V2605, "Cores,autobind=numa", errs, `got "numa"`},
+		{ScopeGlobal, "TaskPluginParam", V2205, "autobind=Cores", clean, ""},
 		{ScopeGlobal, "PrologFlags", V2605, "NoHold,Contain", errs, "NoHold"},
 		{ScopeGlobal, "CommunicationParameters", V2605, "DisableIPv4", errs, "EnableIPv6"},
 		{ScopeGlobal, "CommunicationParameters", V2605, "DisableIPv4,EnableIPv6", clean, ""},
 		{ScopeGlobal, "LaunchParameters", V2605, "enable_nss_slurm,disable_send_gids", errs, "exclude"},
 		{ScopeGlobal, "JobAcctGatherParams", V2605, "UsePss,NoShared", errs, "exclude"},
 		{ScopeGlobal, "HealthCheckNodeState", V2605, "START_ONLY,IDLE", errs, "only value"},
+		{ScopeGlobal, "CliFilterPlugins", V2411, "none,cli_filter/lua", errs, "none cannot be combined"},
+		{ScopePartition, "CpuBind", V2411, "thread,cores", errs, "more than one binding type"},
+		{ScopeNode, "CpuBind", V2205, "cores,verbose", clean, ""},
+		{ScopeGlobal, "CliFilterPlugins", V2411, "cli_filter/lua,cli_filter/syslog", clean, ""},
 		{ScopeGlobal, "HealthCheckNodeState", V2511, "START_ONLY,IDLE", warns, "only value"},
 	})
 }
@@ -326,7 +362,9 @@ func TestEveryCatalogValue(t *testing.T) {
 				continue
 			}
 			tok := ev.Name
-			if ev.TakesArg && !ev.ArgOptional {
+			if len(ev.ArgValues) > 0 {
+				tok += string(rune(ev.ArgSep)) + ev.ArgValues[0]
+			} else if ev.TakesArg && !ev.ArgOptional {
 				tok += string(rune(ev.ArgSep)) + "1"
 			}
 			for _, v := range Versions() {
@@ -337,13 +375,13 @@ func TestEveryCatalogValue(t *testing.T) {
 					if got == clean && !otherSpellingPresent(p, ev, v) {
 						t.Errorf("%v %s=%s @%v: want a problem, got none", p.Scope, p.Name, tok, v)
 					}
-				case ev.Reject != "":
+				case ev.Reject != "" && (ev.RejectIn.Empty() || ev.RejectIn.Has(v)):
 					if got != errs {
 						t.Errorf("%v %s=%s @%v: want the reject error", p.Scope, p.Name, tok, v)
 					}
 				case got == errs && !isRuleError(p, tok):
 					t.Errorf("%v %s=%s @%v: unexpected errors %v", p.Scope, p.Name, tok, v, probs)
-				case got == warns && ev.Deprecated == "" && !ev.NotStandalone && !(ev.NotInBookworm && v == V2205):
+				case got == warns && ev.Deprecated == "" && !ev.NotStandalone && !ev.NotShipped.Has(v) && ev.Package == "":
 					t.Errorf("%v %s=%s @%v: unexpected warnings %v", p.Scope, p.Name, tok, v, probs)
 				}
 			}

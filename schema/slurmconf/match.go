@@ -2,6 +2,7 @@ package slurmconf
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -137,6 +138,20 @@ func stripPrefixes(s string, prefixes []string) string {
 	return s
 }
 
+// Token returns the value of p that Slurm of series v matches tok against,
+// as CheckValue matches it (case, optional plugin prefixes, prefix and
+// substring compares). An invalid v means the newest series.
+func (p *Param) Token(v Version, tok string) (EnumValue, bool) {
+	if !v.Valid() {
+		v = Newest()
+	}
+	c := checker{p: p, v: v}
+	if m := c.bestMatch(strings.TrimSpace(tok)); m.ev != nil {
+		return *m.ev, true
+	}
+	return EnumValue{}, false
+}
+
 // checkToken checks one enum, plugin or list token.
 func (c *checker) checkToken(tok string) {
 	p := c.p
@@ -150,7 +165,16 @@ func (c *checker) checkToken(tok string) {
 		return
 	}
 	ev := m.ev
+	if ev.Reject != "" && (ev.RejectIn.Empty() || ev.RejectIn.Has(c.v)) {
+		// Slurm fails on the token in every series that reads the key.
+		c.add(SeverityError, fmt.Sprintf("%s=%s: %s", p.Name, tok, ev.Reject), "")
+		return
+	}
 	if !ev.PresentIn.Has(c.v) {
+		if ev.Ignored != "" && c.v > ev.PresentIn.Last() {
+			c.add(SeverityWarning, fmt.Sprintf("%s value %q has no effect in %s: %s", p.Name, ev.Name, c.v, ev.Ignored), "remove it")
+			return
+		}
 		sev := SeverityError
 		if !ev.Source.Certain() || p.Unknown != UnknownError {
 			sev = SeverityWarning
@@ -169,11 +193,7 @@ func (c *checker) checkToken(tok string) {
 		}
 		c.add(SeverityWarning, fmt.Sprintf("%s value %q is accepted only because Slurm %s", p.Name, tok, how), "write "+ev.Name)
 	}
-	if ev.Reject != "" {
-		c.add(SeverityError, fmt.Sprintf("%s=%s: %s", p.Name, tok, ev.Reject), "")
-		return
-	}
-	if ev.Deprecated != "" {
+	if ev.Deprecated != "" && (!ev.DeprecatedFrom.Valid() || c.v >= ev.DeprecatedFrom) {
 		c.add(SeverityWarning, fmt.Sprintf("%s value %q: %s", p.Name, ev.Name, ev.Deprecated), "")
 	}
 	if ev.NotStandalone && !m.hasArg {
@@ -181,6 +201,15 @@ func (c *checker) checkToken(tok string) {
 	}
 	sep := string(rune(ev.ArgSep))
 	switch {
+	case len(ev.ArgValues) > 0:
+		if !m.hasArg || !slices.ContainsFunc(ev.ArgValues, func(a string) bool { return strings.EqualFold(a, m.arg) }) {
+			got := "nothing"
+			if m.hasArg {
+				got = strconv.Quote(m.arg)
+			}
+			c.add(SeverityError, fmt.Sprintf("%s option %q needs one of %s, got %s: Slurm refuses the value", p.Name, ev.Name, strings.Join(ev.ArgValues, ", "), got),
+				"write "+ev.Name+sep+ev.ArgValues[0])
+		}
 	case ev.TakesArg && !m.hasArg && !ev.ArgOptional && ev.Match != MatchTemplate:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q expects a value", p.Name, ev.Name), "write "+ev.Name+sep+"...")
 	case ev.TakesArg && m.hasArg && m.arg == "":
@@ -188,8 +217,13 @@ func (c *checker) checkToken(tok string) {
 	case !ev.TakesArg && m.hasArg && ev.Match != MatchContains:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q does not take a value", p.Name, ev.Name), "write "+ev.Name)
 	}
-	if ev.NotInBookworm && c.v == V2205 {
-		c.add(SeverityWarning, fmt.Sprintf("%s=%s: the Debian bookworm slurm package (22.05.8) does not ship this plugin", p.Name, ev.Name), "")
+	if ev.Package != "" && !ev.NotShipped.Has(c.v) {
+		c.add(SeverityWarning, fmt.Sprintf("%s=%s: Debian ships this plugin in its own package, %s, not in slurm-wlm-basic-plugins", p.Name, ev.Name, ev.Package),
+			"check that the cluster's Slurm image has "+ev.Library)
+	}
+	if ev.NotShipped.Has(c.v) {
+		c.add(SeverityWarning, fmt.Sprintf("%s=%s: Debian's Slurm %s packages do not ship this plugin (%s); it exists only where Slurm was built with what it depends on", p.Name, ev.Name, c.v, ev.Library),
+			"check that the cluster's Slurm build has "+ev.Library)
 	}
 }
 

@@ -100,6 +100,18 @@ func (c *checker) checkRules(value string) {
 		if has("l3cache_as_socket") && has("numa_node_as_socket") && c.v >= V2405 {
 			c.add(SeverityWarning, "SlurmdParameters: l3cache_as_socket and numa_node_as_socket exclude each other; numa_node_as_socket is dropped", "")
 		}
+	case strings.EqualFold(p.Name, "CpuBind"):
+		// slurm_resource_info.c xlate_cpu_bind_str: one binding type at
+		// most; slurmctld logs "CpuBind=... is invalid, ignored" (24.11).
+		if n, found := count("no", "none", "socket", "sockets", "ldom", "ldoms", "core", "cores", "thread", "threads", "off"); n > 1 {
+			c.add(SeverityError, fmt.Sprintf("CpuBind=%s has more than one binding type (%s); Slurm ignores the value", value, strings.Join(found, ", ")), "keep one of none, sockets, ldoms, cores, threads, off")
+		}
+	case strings.EqualFold(p.Name, "CliFilterPlugins"):
+		// 23.11+ read_config.c: "Ignoring invalid CliFilterPlugins: ...
+		// You can't have 'none' with another plugin" (seen on 24.11).
+		if len(order) > 1 && has("none", "cli_filter/none") && c.v >= V2311 {
+			c.add(SeverityError, fmt.Sprintf("CliFilterPlugins=%s: none cannot be combined with another plugin; Slurm ignores the whole value", value), "remove none")
+		}
 	case strings.EqualFold(p.Name, "HealthCheckNodeState"):
 		// L11: START_ONLY and REBOOT_ONLY must stand alone (fatal from 26.05).
 		if len(order) > 1 && has("start_only", "reboot_only") {

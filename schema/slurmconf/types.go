@@ -1,5 +1,7 @@
 package slurmconf
 
+import "strings"
+
 // Scope says which kind of slurm.conf line a key belongs to.
 type Scope uint8
 
@@ -219,12 +221,38 @@ type EnumValue struct {
 	// Deprecated, when not empty, says why the token should not be used
 	// although Slurm still accepts it.
 	Deprecated string
+	// DeprecatedFrom, when valid, is the first series Deprecated applies
+	// to; older series honour the token.
+	DeprecatedFrom Version
+	// Ignored, when not empty, says that series newer than the token's
+	// last one accept and ignore it (a warning, not an error), and why.
+	Ignored string
+	// ArgValues, when not empty, are the only arguments Slurm accepts for
+	// the token; the argument is then required. Anything else is fatal.
+	ArgValues []string
 	// Reject, when not empty, says why Slurm fails on this token although it
 	// recognises it.
 	Reject string
-	// NotInBookworm is set for a 22.05 plugin that the Debian bookworm
-	// package (22.05.8-4+deb12u3) does not ship.
-	NotInBookworm bool
+	// RejectIn, when not empty, limits Reject to these series.
+	RejectIn VersionSet
+	// Library is the plugin's shared object ("select_cons_tres.so"), or ""
+	// for a value that is not a plugin.
+	Library string
+	// NotShipped is the set of series whose Debian slurm package does not
+	// ship Library (data/debian_plugins.tsv): whether the plugin exists
+	// depends on how Slurm was built.
+	NotShipped VersionSet
+	// Package, when not empty, is the Debian package other than
+	// slurm-wlm-basic-plugins that ships Library (slurm-wlm-hdf5-plugin):
+	// a Slurm image has the plugin only if it installs that package.
+	Package string
+	// Needs, when not empty, is what the plugin needs on the controller
+	// that the service does not provide and a spec cannot supply (such as
+	// job_submit.lua): slurmctld fails or logs errors without it.
+	Needs string
+	// NeedsKey, when not empty, is a key whose setting provides what Needs
+	// names (JobCompLoc for jobcomp/script).
+	NeedsKey string
 	// Note is the reference data's note.
 	Note string
 }
@@ -323,8 +351,31 @@ type Param struct {
 	// parser reads only from the line itself, never from a
 	// PartitionName=DEFAULT or NodeName=DEFAULT line.
 	NotInheritedFromDefault bool
+	// IgnoredValues, for a StatusRemovedFatal key, are the values Slurm
+	// only logs as an error and ignores instead of failing
+	// (FastSchedule=1).
+	IgnoredValues []string
 	// Note is the reference data's note.
 	Note string
+}
+
+// FatalValue reports whether value makes Slurm fail for a key whose status
+// is StatusRemovedFatal: every value except IgnoredValues, which integer
+// keys compare as numbers (FastSchedule=01 is 1).
+func (p *Param) FatalValue(value string) bool {
+	for _, iv := range p.IgnoredValues {
+		if strings.EqualFold(iv, value) {
+			return false
+		}
+		if p.Kind == KindUint16 || p.Kind == KindUint32 || p.Kind == KindUint64 {
+			a, aok, _ := cStrtoul(iv, false)
+			b, bok, _ := cStrtoul(value, p.Kind != KindUint16)
+			if aok && bok && a == b && value != "" && !strings.HasPrefix(strings.TrimLeft(value, " \t"), "-") {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // IsList reports whether the value is a comma-separated list.

@@ -13,7 +13,10 @@
 //   - prolog and epilog scripts around a real job, and the order Slurm runs
 //     them in;
 //   - negative controls: configurations slurmctld refuses are refused, with
-//     slurmctld's own error lines.
+//     slurmctld's own error lines;
+//   - lint against slurmctld (truth_test.go): for each setting on which
+//     they once disagreed, the lint finding's severity matches what
+//     slurmctld of each release does (refuses, logs an error, or accepts).
 //
 // Without root or the Slurm packages the tests skip with one line naming what
 // is missing; with CI=true they fail instead.

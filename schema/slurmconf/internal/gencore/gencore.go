@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,21 +35,29 @@ type row map[string]string
 
 // value is the generator's model of slurmconf.EnumValue.
 type value struct {
-	name          string
-	source        []string
-	presentIn     uint16
-	takesArg      bool
-	argSep        byte
-	argOptional   bool
-	match         string
-	substr        string
-	caseSensitive bool
-	notStandalone bool
-	deprecated    string
-	reject        string
-	notInBookworm bool
-	note          string
-	listSemantics string
+	name           string
+	source         []string
+	presentIn      uint16
+	takesArg       bool
+	argSep         byte
+	argOptional    bool
+	match          string
+	substr         string
+	caseSensitive  bool
+	notStandalone  bool
+	deprecated     string
+	deprecatedFrom int // index into versionLabels, -1 for every series
+	ignored        string
+	argValues      []string
+	reject         string
+	rejectIn       uint16
+	library        string
+	notShipped     uint16
+	pkg            string
+	needs          string
+	needsKey       string
+	note           string
+	listSemantics  string
 }
 
 // span is one entry of a status history.
@@ -80,6 +89,7 @@ type param struct {
 	notInherited     bool
 	note             string
 	timeString       bool // a <time-string> placeholder row was seen
+	ignoredValues    []string
 }
 
 func (p *param) key() string { return p.scope + "\x00" + strings.ToLower(p.name) }
@@ -92,8 +102,8 @@ func Generate(dataDir string) ([]byte, error) {
 		g.loadHistory,
 		g.loadEnums,
 		g.loadOverrides,
-		g.loadBookworm,
 		g.decideKinds,
+		g.loadDebianPlugins,
 		g.crossCheck,
 	}
 	for _, step := range steps {
@@ -376,7 +386,7 @@ func (g *generator) addValue(p *param, r row) error {
 	case strings.HasPrefix(name, "<"):
 		return fmt.Errorf("%s: unknown placeholder %q", p.name, name)
 	}
-	v := &value{name: name, note: note, listSemantics: r["list_semantics"], argSep: '='}
+	v := &value{name: name, note: note, listSemantics: r["list_semantics"], argSep: '=', deprecatedFrom: -1}
 	v.source = strings.Split(r["source"], "+")
 	for _, s := range v.source {
 		if s != "code" && s != "plugin" && s != "man" {
@@ -481,6 +491,8 @@ func (g *generator) applyOverride(r row) error {
 					p.optionalPrefixes = append(p.optionalPrefixes, s)
 				}
 			}
+		case "ignored_values":
+			p.ignoredValues = strings.Split(set, "|")
 		case "values_present_in":
 			if set != "key" {
 				return fmt.Errorf("values_present_in %q: only \"key\" is supported", set)
@@ -517,6 +529,29 @@ func (g *generator) applyOverride(r row) error {
 		}
 	case "deprecated":
 		v.deprecated = set
+	case "deprecated_from":
+		i, err := versionIndex(set)
+		if err != nil {
+			return fmt.Errorf("deprecated_from: %w", err)
+		}
+		v.deprecatedFrom = i
+	case "ignored":
+		v.ignored = set
+	case "arg_values":
+		v.argValues = strings.Split(set, "|")
+		v.takesArg = true
+	case "library":
+		v.library = set
+	case "needs":
+		v.needs = set
+	case "needs_key":
+		v.needsKey = set
+	case "reject_in":
+		rs, err := versionSet(set)
+		if err != nil {
+			return fmt.Errorf("reject_in: %w", err)
+		}
+		v.rejectIn = rs
 	case "reject":
 		v.reject = set
 	default:
@@ -525,25 +560,68 @@ func (g *generator) applyOverride(r row) error {
 	return nil
 }
 
-func (g *generator) loadBookworm() error {
-	rows, err := g.readTSV("bookworm_plugins.tsv")
+// libraryPrefix is the shared-object prefix of keys whose values are bare
+// plugin names ("lua" for JobSubmitPlugins is job_submit_lua.so).
+var libraryPrefix = map[string]string{"JobSubmitPlugins": "job_submit_", "MpiDefault": "mpi_"}
+
+// noneBuiltIn is the index of 23.11 in versionLabels: from 23.11 Slurm has
+// no "none" plugins; read_config.c unsets a plugin type that names none.
+const noneBuiltIn = 2
+
+// loadDebianPlugins reads debian_plugins.tsv, the shared objects that the
+// Debian slurm packages of some series ship, and marks every plugin value
+// present in such a series whose library is not among them.
+func (g *generator) loadDebianPlugins() error {
+	rows, err := g.readTSV("debian_plugins.tsv")
 	if err != nil {
 		return err
 	}
+	shipped := map[int]map[string]bool{}
+	pkgOf := map[string]string{}
 	for _, r := range rows {
-		p := g.lookup("global", r["parameter"])
-		if p == nil {
-			return fmt.Errorf("%s: no global key %s", r["#where"], r["parameter"])
+		pkgOf[r["library"]], _, _ = strings.Cut(r["debian_package"], "=")
+		i, err := versionIndex(r["series"])
+		if err != nil {
+			return fmt.Errorf("%s: %w", r["#where"], err)
 		}
-		found := false
+		if shipped[i] == nil {
+			shipped[i] = map[string]bool{}
+		}
+		shipped[i][r["library"]] = true
+	}
+	for _, p := range g.params {
+		if p.scope != "global" || p.name == "GresTypes" {
+			continue // any GRES name may be declared, with or without a plugin
+		}
 		for _, v := range p.values {
-			if v.name == r["value"] {
-				found = true
-				v.notInBookworm = r["shipped_in_debian_bookworm_22.05.8-4+deb12u3"] == "no"
+			if v.library == "" && !contains(v.source, "plugin") && p.kind != "plugin" {
+				continue
 			}
-		}
-		if !found {
-			return fmt.Errorf("%s: %s has no value %q", r["#where"], p.name, r["value"])
+			libs := strings.Split(v.library, "|")
+			switch {
+			case v.library == "builtin":
+				continue
+			case v.library != "":
+			case strings.Contains(v.name, "/"):
+				libs = []string{strings.ReplaceAll(v.name, "/", "_") + ".so"}
+			case libraryPrefix[p.name] != "":
+				libs = []string{libraryPrefix[p.name] + v.name + ".so"}
+			default:
+				continue
+			}
+			v.library = libs[0]
+			if pkg := pkgOf[v.library]; pkg != "" && pkg != "slurm-wlm-basic-plugins" {
+				v.pkg = pkg
+			}
+			for i, have := range shipped {
+				if v.presentIn&(1<<i) == 0 || slices.ContainsFunc(libs, func(l string) bool { return have[l] }) {
+					continue
+				}
+				if i >= noneBuiltIn && (v.name == "none" || strings.HasSuffix(v.name, "/none")) {
+					continue
+				}
+				v.notShipped |= 1 << i
+			}
 		}
 	}
 	return nil
@@ -800,6 +878,9 @@ func emitParam(b *bytes.Buffer, p *param) {
 	if p.notInherited {
 		f = append(f, "NotInheritedFromDefault: true")
 	}
+	if len(p.ignoredValues) > 0 {
+		f = append(f, "IgnoredValues: []string{"+quoteList(p.ignoredValues)+"}")
+	}
 	if p.note != "" {
 		f = append(f, "Note: "+strconv.Quote(p.note))
 	}
@@ -857,11 +938,35 @@ func emitValue(b *bytes.Buffer, v *value) {
 	if v.deprecated != "" {
 		f = append(f, "Deprecated: "+strconv.Quote(v.deprecated))
 	}
+	if v.deprecatedFrom >= 0 {
+		f = append(f, "DeprecatedFrom: "+versionConsts[versionLabels[v.deprecatedFrom]])
+	}
+	if v.ignored != "" {
+		f = append(f, "Ignored: "+strconv.Quote(v.ignored))
+	}
+	if len(v.argValues) > 0 {
+		f = append(f, "ArgValues: []string{"+quoteList(v.argValues)+"}")
+	}
 	if v.reject != "" {
 		f = append(f, "Reject: "+strconv.Quote(v.reject))
 	}
-	if v.notInBookworm {
-		f = append(f, "NotInBookworm: true")
+	if v.rejectIn != 0 {
+		f = append(f, "RejectIn: "+setLit(v.rejectIn))
+	}
+	if v.library != "" {
+		f = append(f, "Library: "+strconv.Quote(v.library))
+	}
+	if v.notShipped != 0 {
+		f = append(f, "NotShipped: "+setLit(v.notShipped))
+	}
+	if v.pkg != "" {
+		f = append(f, "Package: "+strconv.Quote(v.pkg))
+	}
+	if v.needs != "" {
+		f = append(f, "Needs: "+strconv.Quote(v.needs))
+	}
+	if v.needsKey != "" {
+		f = append(f, "NeedsKey: "+strconv.Quote(v.needsKey))
 	}
 	if v.note != "" {
 		f = append(f, "Note: "+strconv.Quote(v.note))

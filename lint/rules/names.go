@@ -1,0 +1,308 @@
+package rules
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/managed"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
+)
+
+// Names that slurmctld looks up when it starts: QOS in the accounting
+// database, nodes and partitions of slurm.conf, and the switches of
+// topology.conf.
+
+// defaultQOS is the only QOS the accounting database of a new cluster has.
+const defaultQOS = "normal"
+
+// PartitionQOSUnknown reports partition QOS names a new cluster lacks.
+var PartitionQOSUnknown = &lint.Rule{
+	ID:       "partition-qos-unknown",
+	Severity: diag.Error,
+	Summary:  "A partition names a QOS that a new cluster's accounting database does not have",
+	Doc: doc("A new cluster's accounting database has one QOS, normal, and a spec cannot create others. "+
+		"slurmctld looks up a partition's QOS=, AllowQos and DenyQos when it starts. From Slurm 25.11 a "+
+		"missing one is fatal (\"Partition … has an invalid qos\", \"… invalid AllowQOS\"; seen on 26.05). "+
+		"Before 25.11 a missing QOS= is fatal only when AccountingStorageEnforce has qos or all (seen on 22.05 "+
+		"and 24.11), otherwise the partition runs without it; missing AllowQos/DenyQos entries are dropped "+
+		"with an error, and an AllowQos of only missing QOS admits no job (warnings).",
+		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {QOS: high}}",
+		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {QOS: normal}}\n# then: sacctmgr add qos high; scontrol update PartitionName=urgent QOS=high"),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		// 25.11 made a missing QOS fatal whatever AccountingStorageEnforce
+		// says, for QOS= and for AllowQos/DenyQos (read_config.c).
+		strict := e.v >= slurmconf.V2511
+		enforced := strict || e.has("AccountingStorageEnforce", "qos", "all")
+		for _, part := range p.Cluster.Slurm.Partitions {
+			if kv := lookupKV(part.Config, "QOS"); kv != nil && kv.Value.Value != "" && !strings.EqualFold(kv.Value.Value, defaultQOS) {
+				hint := "use QOS=normal, or create the QOS with sacctmgr and set it with scontrol update after the cluster is up"
+				if enforced {
+					reportValue(p, kv, hint, "partition %q: QOS %q does not exist in a new cluster's accounting database (only %s does): slurmctld %s exits (\"has an invalid qos\")",
+						part.ID.Value, kv.Value.Value, defaultQOS, e.v)
+				} else {
+					reportValueAs(p, diag.Warning, kv, hint, "partition %q: QOS %q does not exist in a new cluster's accounting database (only %s does): slurmctld runs the partition without it",
+						part.ID.Value, kv.Value.Value, defaultQOS)
+				}
+			}
+			for _, key := range []string{"AllowQos", "DenyQos"} {
+				kv := lookupKV(part.Config, key)
+				if kv == nil || strings.EqualFold(kv.Value.Value, "ALL") {
+					continue
+				}
+				var missing []string
+				for _, q := range strings.Split(kv.Value.Value, ",") {
+					if q = strings.TrimSpace(q); q != "" && !strings.EqualFold(q, defaultQOS) {
+						missing = append(missing, q)
+					}
+				}
+				if len(missing) > 0 && strict {
+					reportValue(p, kv, "create the QOS with sacctmgr first, then add it to the partition with scontrol update",
+						"partition %q: %s names QOS %s, which a new cluster's accounting database lacks: slurmctld %s exits (\"has an invalid %s\")",
+						part.ID.Value, kv.Key.Value, strings.Join(missing, ", "), e.v, kv.Key.Value)
+				} else if len(missing) > 0 {
+					reportValueAs(p, diag.Warning, kv, "create the QOS with sacctmgr before jobs use the partition",
+						"partition %q: %s names QOS %s, which a new cluster's accounting database lacks: slurmctld ignores %s until it is created",
+						part.ID.Value, kv.Key.Value, strings.Join(missing, ", "), plural(len(missing), "it", "them"))
+				}
+			}
+		}
+	},
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// PluginNeedsFile reports plugins that need a file or tool on the
+// controller that the service does not provide.
+var PluginNeedsFile = &lint.Rule{
+	ID:       "plugin-needs-file",
+	Severity: diag.Error,
+	Summary:  "A plugin needs a file or tool on the controller that the service does not provide",
+	Doc: doc("Some plugins read a file next to slurm.conf or call a tool: job_submit/lua (job_submit.lua), "+
+		"burst_buffer/lua, jobcomp/lua, node_features/helpers (helpers.conf), topology/tree, block, hypercube and "+
+		"ring (topology.conf), burst_buffer/datawarp (Cray DataWarp), topology/3d_torus (3-D node names), "+
+		"jobcomp/script without JobCompLoc. The service writes none of these files and a spec cannot supply "+
+		"them: slurmctld exits (topology.conf after waiting 60 s) or logs errors, as seen on Slurm 22.05, 24.11 "+
+		"and 26.05. The facts are the catalog's (schema/slurmconf/data/overrides.tsv, needs).",
+		"config: {TopologyPlugin: topology/tree, JobSubmitPlugins: lua}",
+		"config: {JobCompType: jobcomp/script, JobCompLoc: /usr/local/sbin/jobcomp.sh}"),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		for _, k := range catalogKeys(p.Cluster) {
+			if k.scope != "global" || len(k.param.Values) == 0 {
+				continue
+			}
+			toks := []string{k.kv.Value.Value}
+			if k.param.IsList() {
+				toks = strings.Split(k.kv.Value.Value, ",")
+			}
+			for _, tok := range toks {
+				ev, ok := k.param.Token(e.v, tok)
+				if !ok || ev.Needs == "" || (ev.NeedsKey != "" && e.user(ev.NeedsKey) != nil) {
+					continue
+				}
+				hint := "remove it; the service provides no such file"
+				if ev.NeedsKey != "" {
+					hint = "set " + ev.NeedsKey + ", or remove it"
+				}
+				reportValue(p, k.kv, hint, "%s=%s needs %s, which the service does not provide: slurmctld exits or logs errors",
+					k.kv.Key.Value, strings.TrimSpace(tok), ev.Needs)
+			}
+		}
+	},
+}
+
+// SuspendExcUnknown reports SuspendExcNodes and SuspendExcParts entries
+// that name no rendered node or partition.
+var SuspendExcUnknown = &lint.Rule{
+	ID:       "suspend-exc-unknown",
+	Severity: diag.Error,
+	Summary:  "SuspendExcNodes or SuspendExcParts names a node or partition the cluster does not have",
+	Doc: doc("Nodes are named <cluster id>-<node pool id>-<index> (index below maxNodeCount) and partitions by their "+
+		"id. slurmctld drops the whole SuspendExcNodes value when one name is unknown (\"Invalid SuspendExcNodes "+
+		"… ignored\") and each unknown SuspendExcParts entry, so the nodes meant to stay powered up are "+
+		"suspended. Node set names (pool ids) are not node names here.",
+		"# cluster c, pool a4 with maxNodeCount 4\nconfig: {SuspendExcNodes: \"a4-[0-1]\", SuspendExcParts: gpu}",
+		"config: {SuspendExcNodes: \"c-a4-[0-1]\", SuspendExcParts: train}"),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		c := p.Cluster
+		if kv := e.user("SuspendExcNodes"); kv != nil && c.ID.Value != "" {
+			bad, err := unknownNodes(c, kv.Value.Value)
+			switch {
+			case err != nil:
+				reportValue(p, kv, "write a host list such as "+managed.NodeName(c.ID.Value, "POOL", 0), "SuspendExcNodes=%s: %v: slurmctld ignores it", kv.Value.Value, err)
+			case len(bad) > 0:
+				reportValue(p, kv, "node names are "+managed.NodeName(c.ID.Value, "<pool id>", 0)+"…; index below the pool's maxNodeCount",
+					"SuspendExcNodes names %s, which %s not a node of this cluster: slurmctld ignores the whole value", strings.Join(bad, ", "), plural(len(bad), "is", "are"))
+			}
+		}
+		if kv := e.user("SuspendExcParts"); kv != nil {
+			ids := map[string]bool{}
+			var all []string
+			for _, part := range c.Slurm.Partitions {
+				ids[part.ID.Value] = true
+				all = append(all, part.ID.Value)
+			}
+			var bad []string
+			for _, name := range strings.Split(kv.Value.Value, ",") {
+				if name = strings.TrimSpace(name); name != "" && !ids[name] {
+					bad = append(bad, name)
+				}
+			}
+			if len(bad) > 0 {
+				reportValue(p, kv, "partitions: "+strings.Join(all, ", "),
+					"SuspendExcParts names %s, which %s not a partition of this cluster: slurmctld ignores %s", strings.Join(bad, ", "), plural(len(bad), "is", "are"), plural(len(bad), "it", "them"))
+			}
+		}
+	},
+}
+
+// maxExcHosts bounds how many names a SuspendExcNodes host list may expand
+// to before the rule gives up on it.
+const maxExcHosts = 1 << 16
+
+// unknownNodes returns the names in a SuspendExcNodes value that are not
+// nodes of the cluster (at most 5), or an error for a value Slurm cannot
+// read. The value is a host list, or host lists each with a ":count" of how
+// many of its nodes to keep up ("c-a4-[0-3]:2,c-cpu-0:1").
+func unknownNodes(c *ir.Cluster, value string) ([]string, error) {
+	lists := []string{value}
+	if strings.Contains(value, ":") {
+		lists = nil
+		for _, part := range strings.Split(value, ":") {
+			// "hosts:count,hosts:count": after the first ':' each piece
+			// is "count,hosts" (the last is a bare count).
+			if len(lists) > 0 {
+				n, hosts, _ := strings.Cut(part, ",")
+				if k, err := strconv.Atoi(n); err != nil || k < 1 {
+					return nil, fmt.Errorf("%q is not a node count", n)
+				}
+				part = hosts
+			}
+			if part != "" {
+				lists = append(lists, part)
+			}
+		}
+	}
+	var bad []string
+	budget := maxExcHosts
+	for _, l := range lists {
+		names, err := expandHosts(l, &budget)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			if !isNodeName(c, n) && len(bad) < 5 {
+				bad = append(bad, n)
+			}
+		}
+	}
+	return bad, nil
+}
+
+// isNodeName reports whether name is a rendered node: <cluster>-<pool>-<i>
+// with i below the pool's maxNodeCount, written without leading zeros.
+func isNodeName(c *ir.Cluster, name string) bool {
+	for _, pool := range c.ComputePools() {
+		prefix := managed.NodeName(c.ID.Value, pool.ID.Value, 0)
+		prefix = prefix[:len(prefix)-1]
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok || rest == "" || (len(rest) > 1 && rest[0] == '0') {
+			continue
+		}
+		if i, err := strconv.ParseInt(rest, 10, 64); err == nil && i >= 0 && i < pool.MaxNodeCount.Value {
+			return true
+		}
+	}
+	return false
+}
+
+// expandHosts expands a Slurm host list ("a[0-2,5],b") into names, using up
+// budget; bracket ranges keep their zero padding.
+func expandHosts(s string, budget *int) ([]string, error) {
+	var out []string
+	depth, start := 0, 0
+	var items []string
+	for i := 0; i <= len(s); i++ {
+		switch {
+		case i == len(s) || (s[i] == ',' && depth == 0):
+			if i > start {
+				items = append(items, s[start:i])
+			}
+			start = i + 1
+		case s[i] == '[':
+			depth++
+		case s[i] == ']':
+			depth--
+		}
+		if depth < 0 || depth > 1 {
+			return nil, fmt.Errorf("unbalanced brackets in %q", s)
+		}
+	}
+	if depth != 0 {
+		return nil, fmt.Errorf("unbalanced brackets in %q", s)
+	}
+	for _, it := range items {
+		names := []string{""}
+		for it != "" {
+			open := strings.IndexByte(it, '[')
+			if open < 0 {
+				names = appendAll(names, []string{it})
+				break
+			}
+			end := strings.IndexByte(it, ']')
+			if end < open {
+				return nil, fmt.Errorf("unbalanced brackets in %q", s)
+			}
+			var group []string
+			for _, r := range strings.Split(it[open+1:end], ",") {
+				lo, hi, isRange := strings.Cut(r, "-")
+				if !isRange {
+					hi = lo
+				}
+				a, err1 := strconv.ParseInt(lo, 10, 64)
+				b, err2 := strconv.ParseInt(hi, 10, 64)
+				if err1 != nil || err2 != nil || a > b || a < 0 {
+					return nil, fmt.Errorf("bad range %q in %q", r, s)
+				}
+				if b-a >= int64(*budget) {
+					return nil, fmt.Errorf("host list %q is too long to check", s)
+				}
+				for n := a; n <= b; n++ {
+					group = append(group, fmt.Sprintf("%0*d", len(lo), n))
+				}
+			}
+			if len(names)*len(group) > *budget {
+				return nil, fmt.Errorf("host list %q is too long to check", s)
+			}
+			names = appendAll(appendAll(names, []string{it[:open]}), group)
+			it = it[end+1:]
+		}
+		if *budget -= len(names); *budget < 0 {
+			return nil, fmt.Errorf("host list %q is too long to check", s)
+		}
+		out = append(out, names...)
+	}
+	return out, nil
+}
+
+// appendAll returns every name of a followed by every suffix of b.
+func appendAll(a, b []string) []string {
+	out := make([]string, 0, len(a)*len(b))
+	for _, x := range a {
+		for _, y := range b {
+			out = append(out, x+y)
+		}
+	}
+	return out
+}

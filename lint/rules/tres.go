@@ -1,0 +1,82 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/lint"
+)
+
+// defaultTRES are the TRES slurmctld always tracks; AccountingStorageTRES
+// adds to them (constraints.md A5).
+var defaultTRES = []string{"cpu", "mem", "energy", "node", "billing", "fs/disk", "vmem", "pages"}
+
+// configuredTRES returns the TRES slurmctld tracks, lower-cased: the
+// defaults and AccountingStorageTRES (gres/gpu brings gres/gpumem and
+// gres/gpuutil).
+func configuredTRES(e *conf) map[string]bool {
+	out := map[string]bool{}
+	for _, t := range defaultTRES {
+		out[t] = true
+	}
+	for _, t := range strings.Split(strings.ToLower(e.val("AccountingStorageTRES")), ",") {
+		if t = strings.TrimSpace(t); t != "" {
+			out[t] = true
+			if t == "gres/gpu" {
+				out["gres/gpumem"], out["gres/gpuutil"] = true, true
+			}
+		}
+	}
+	return out
+}
+
+// TRESWeightUnknown reports TRES weights for TRES slurmctld does not track.
+var TRESWeightUnknown = &lint.Rule{
+	ID:       "tres-weight-unknown",
+	Severity: diag.Error,
+	Summary:  "A TRES weight names a TRES that AccountingStorageTRES does not configure",
+	Doc: doc("TRESBillingWeights (partitions), PriorityWeightTRES (with priority/multifactor) and TRESWeights "+
+		"(nodeSets) may weigh only tracked TRES: cpu, mem, energy, node, billing, fs/disk, vmem, pages and what "+
+		"AccountingStorageTRES adds. A weight for anything else, such as GRES/gpu without gres/gpu in "+
+		"AccountingStorageTRES, makes slurmctld exit (\"TRES weight 'GRES:gpu' is not a configured TRES "+
+		"type\", Slurm 22.05). The service writes GresTypes=gpu for GPU pools but not AccountingStorageTRES, "+
+		"so the spec must add the TRES it weighs.",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {TRESBillingWeights: \"CPU=1.0,GRES/gpu=8.0\"}}",
+		"config: {AccountingStorageTRES: gres/gpu}\npartitions:\n- {id: gpu, nodePoolIds: [a4], config: {TRESBillingWeights: \"CPU=1.0,GRES/gpu=8.0\"}}"),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		tracked := configuredTRES(e)
+		check := func(kv *ir.KV, where string) {
+			for _, item := range strings.Split(kv.Value.Value, ",") {
+				item = strings.TrimSpace(item)
+				if item == "" {
+					continue
+				}
+				name, weight, ok := strings.Cut(item, "=")
+				if !ok || weight == "" {
+					reportValue(p, kv, "write TYPE=WEIGHT, such as CPU=1.0", "%s%s: %q is not a TRES weight (TYPE=WEIGHT): slurmctld exits", where, kv.Key.Value, item)
+					continue
+				}
+				if !tracked[strings.ToLower(name)] {
+					reportValue(p, kv, "add "+strings.ToLower(name)+" to orchestratorSpec.slurmSpec.config.AccountingStorageTRES",
+						"%s%s weighs %s, which is not a configured TRES (AccountingStorageTRES lacks %s): slurmctld exits",
+						where, kv.Key.Value, name, strings.ToLower(name))
+				}
+			}
+		}
+		if kv := e.user("PriorityWeightTRES"); kv != nil && pluginIs(e.val("PriorityType"), "priority/multifactor") {
+			check(kv, "")
+		}
+		for _, part := range p.Cluster.Slurm.Partitions {
+			if kv := lookupKV(part.Config, "TRESBillingWeights"); kv != nil {
+				check(kv, "partition "+part.ID.Value+": ")
+			}
+		}
+		for _, ns := range p.Cluster.Slurm.NodeSets {
+			if kv := lookupKV(ns.Config, "TRESWeights"); kv != nil {
+				check(kv, "node pool "+ns.NodePoolID.Value+": ")
+			}
+		}
+	},
+}

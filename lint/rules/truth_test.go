@@ -1,0 +1,86 @@
+package rules_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+)
+
+// truthCase is a spec whose lint result was checked against real slurmctld
+// (deploy/localslurm/realslurm, truth_test.go): the rule must report it with
+// this severity and a message holding msg, or, when rule is "", the spec
+// must lint without errors.
+type truthCase struct {
+	name     string
+	version  string
+	spec     spec
+	rule     string
+	severity diag.Severity
+	msg      string
+}
+
+var truthCases = []truthCase{
+	// FastSchedule=1: slurmctld logs "Ignoring obsolete FastSchedule=1
+	// option" and starts; 2 (and anything else) is fatal.
+	{name: "FastSchedule=1 is ignored", version: "22.05", spec: spec{Config: `FastSchedule: "1"`},
+		rule: "config-key-version", severity: diag.Warning, msg: "logs an error and ignores it"},
+	{name: "FastSchedule=2 is fatal", version: "22.05", spec: spec{Config: `FastSchedule: "2"`},
+		rule: "config-key-version", severity: diag.Error, msg: "accepted but fatal"},
+	{name: "PrivateData=cloud ignored after 22.05", version: "23.02", spec: spec{Config: `PrivateData: "jobs,cloud"`},
+		rule: "invalid-config-value", severity: diag.Warning, msg: "no effect in 23.02"},
+	{name: "PrivateData=cloud in 22.05", version: "22.05", spec: spec{Config: `PrivateData: "jobs,cloud"`}},
+	{name: "NoAddrCache live in 22.05", version: "22.05", spec: spec{Config: `CommunicationParameters: NoAddrCache`}},
+	{name: "NoAddrCache defunct in 23.11", version: "23.11", spec: spec{Config: `CommunicationParameters: NoAddrCache`},
+		rule: "invalid-config-value", severity: diag.Warning, msg: "defunct"},
+	{name: "autobind without a unit", version: "22.05", spec: spec{Config: `TaskPluginParam: autobind`},
+		rule: "invalid-config-value", severity: diag.Error, msg: "needs one of threads, cores, sockets, none"},
+	{name: "autobind=cores", version: "22.05", spec: spec{Config: `TaskPluginParam: autobind=cores`}},
+	{name: "partition QOS missing, qos enforced", spec: spec{Config: `AccountingStorageEnforce: "associations,limits,qos"`, Partitions: "- {id: debug, nodePoolIds: [cpu], config: {QOS: high}}"},
+		rule: "partition-qos-unknown", severity: diag.Error, msg: "exits (\"has an invalid qos\")"},
+	{name: "partition QOS missing, not enforced", version: "24.11", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {QOS: high}}"},
+		rule: "partition-qos-unknown", severity: diag.Warning, msg: "without it"},
+	{name: "partition QOS missing, 26.05", version: "26.05", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {QOS: high}}"},
+		rule: "partition-qos-unknown", severity: diag.Error, msg: "slurmctld 26.05 exits"},
+	{name: "AllowQos missing, 24.11", version: "24.11", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {AllowQos: \"normal,low\"}}"},
+		rule: "partition-qos-unknown", severity: diag.Warning, msg: "ignores it"},
+	{name: "AllowQos missing, 26.05", version: "26.05", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {AllowQos: \"normal,low\"}}"},
+		rule: "partition-qos-unknown", severity: diag.Error, msg: "invalid AllowQos"},
+	{name: "burst_buffer/none in 26.05", version: "26.05", spec: spec{Config: `BurstBufferType: burst_buffer/none`},
+		rule: "invalid-config-value", severity: diag.Error, msg: "no burst_buffer/none plugin"},
+	{name: "burst_buffer/none", version: "22.05", spec: spec{Config: `BurstBufferType: burst_buffer/none`},
+		rule: "invalid-config-value", severity: diag.Error, msg: "no burst_buffer/none plugin"},
+	{name: "hdf5 ships in its own package", version: "22.05", spec: spec{Config: `AcctGatherProfileType: acct_gather_profile/hdf5`},
+		rule: "invalid-config-value", severity: diag.Warning, msg: "its own package, slurm-wlm-hdf5-plugin"},
+	{name: "MpiDefault=openmpi is translated", version: "22.05", spec: spec{Config: `MpiDefault: openmpi`},
+		rule: "invalid-config-value", severity: diag.Warning, msg: "obsolete"},
+	{name: "pmix_v3 depends on the build", version: "22.05", spec: spec{Config: `MpiDefault: pmix_v3`},
+		rule: "invalid-config-value", severity: diag.Warning, msg: "do not ship this plugin (mpi_pmix_v3.so)"},
+}
+
+// TestTruth checks the severities that real slurmctld decided.
+func TestTruth(t *testing.T) {
+	for _, c := range truthCases {
+		t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+			text, _ := stripMarkers(c.spec.YAML())
+			l := lintText(t, "spec.yaml", text, c.version)
+			if c.rule == "" {
+				for _, d := range l {
+					if d.Severity == diag.Error {
+						t.Errorf("want no errors, got %s [%s]", d, d.Rule)
+					}
+				}
+				return
+			}
+			found := false
+			for _, d := range l {
+				if d.Rule == c.rule && d.Severity == c.severity && strings.Contains(d.Message, c.msg) {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("want %s %s containing %q, got:\n%s", c.severity, c.rule, c.msg, show(l, ""))
+			}
+		})
+	}
+}
