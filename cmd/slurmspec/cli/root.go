@@ -1,5 +1,7 @@
-// Package cli is the slurmspec command line: it wires the stages (load,
-// schema, compile, lint, render) and holds no logic of its own.
+// Package cli is the slurmspec command line: it adapts flags to the packages
+// that do the work (lint/pipeline for load, schema, compile and lint;
+// render; render/diff; compiler/load/gitrev) and prints their results. It
+// holds no logic of its own (docs/architecture.md).
 package cli
 
 import (
