@@ -120,3 +120,40 @@ type verdict struct {
 	accepted bool
 	stderr   string
 }
+
+// TestSameFlagHelp: the flags the binaries share are declared once, so
+// their help lines are the same everywhere (spacing aside).
+func TestSameFlagHelp(t *testing.T) {
+	help := func(run func(stdout *bytes.Buffer) int) map[string]string {
+		var out bytes.Buffer
+		if code := run(&out); code != 0 {
+			t.Fatalf("--help exit %d:\n%s", code, out.String())
+		}
+		lines := map[string]string{}
+		for _, l := range strings.Split(out.String(), "\n") {
+			f := strings.Fields(l)
+			if len(f) > 1 && strings.HasPrefix(f[0], "--") {
+				lines[f[0]] = strings.Join(f, " ")
+			}
+		}
+		return lines
+	}
+	lint := help(func(out *bytes.Buffer) int { return cli.Run([]string{"lint", "--help"}, out, out) })
+	dep := help(func(out *bytes.Buffer) int {
+		return deploycli.Run([]string{"preview", "--help"}, strings.NewReader(""), out, out)
+	})
+	on := help(func(out *bytes.Buffer) int {
+		return onlinecmd.Run(context.Background(), []string{"--help"}, strings.NewReader(""), out, out, checker.Options{})
+	})
+	spec := []string{"--input-format", "--project", "--region", "--cluster-id", "--slurm-version", "--disable", "--strict", "--config"}
+	for _, name := range spec {
+		if lint[name] == "" || lint[name] != dep[name] || lint[name] != on[name] {
+			t.Errorf("%s:\n  lint:   %q\n  deploy: %q\n  online: %q", name, lint[name], dep[name], on[name])
+		}
+	}
+	for _, name := range []string{"--online-timeout", "--min-home-capacity-gib"} {
+		if lint[name] == "" || lint[name] != on[name] {
+			t.Errorf("%s:\n  lint:   %q\n  online: %q", name, lint[name], on[name])
+		}
+	}
+}

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -16,15 +15,13 @@ import (
 // slurmspec-online binary, so that the gRPC and Filestore client packages
 // never load in an offline lint.
 type onlineFlags struct {
-	enabled     bool
-	timeout     time.Duration
-	minCapacity int64
+	enabled bool
+	online.Flags
 }
 
 func (o *onlineFlags) register(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&o.enabled, "online", false, "also check homeDirectoryStorage and nodePools[].filestores with the Filestore API (Application Default Credentials)")
-	cmd.Flags().DurationVar(&o.timeout, "online-timeout", online.DefaultTimeout, "timeout of each Filestore API call")
-	cmd.Flags().Int64Var(&o.minCapacity, "min-home-capacity-gib", online.DefaultMinHomeCapacityGiB, "smallest /home instance accepted by filestore-capacity (negative: no check)")
+	o.RegisterFlags(cmd.Flags())
 }
 
 // check runs the online checks of a spec that compiled and merges their
@@ -35,7 +32,7 @@ func (o *onlineFlags) check(ctx context.Context, r *pipeline.Result, opt pipelin
 	if opt.ConfigFile == "" {
 		opt.ConfigFile = r.Settings.Project.Path
 	}
-	args := dispatch.Flags{Spec: opt.Args(), Timeout: o.timeout, MinHomeCapacityGiB: o.minCapacity}.Args()
+	args := dispatch.Flags{Spec: opt.Args(), Timeout: o.Timeout, MinHomeCapacityGiB: o.MinHomeCapacityGiB}.Args()
 	var found diag.List
 	var err error
 	if r.File == "-" {

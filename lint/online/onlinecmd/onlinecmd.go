@@ -76,11 +76,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}()
 	fs := pflag.NewFlagSet(online.HelperName, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	var spec pipeline.Options
-	opt := base
+	var (
+		spec pipeline.Options
+		of   online.Flags
+	)
 	spec.RegisterFlags(fs)
-	fs.DurationVar(&opt.Timeout, "online-timeout", online.DefaultTimeout, "time limit of each Filestore API call")
-	fs.Int64Var(&opt.MinHomeCapacityGiB, "min-home-capacity-gib", online.DefaultMinHomeCapacityGiB, "smallest /home Filestore instance filestore-capacity accepts, in GiB (negative: no check)")
+	of.RegisterFlags(fs)
 	help := fs.BoolP("help", "h", false, "print this help")
 	if err := fs.Parse(args); err != nil {
 		return fail(stdout, stderr, online.Errorf(online.KindUsage, err, err.Error()))
@@ -93,9 +94,11 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if fs.NArg() != 1 {
 		return fail(stdout, stderr, online.Errorf(online.KindUsage, nil, fmt.Sprintf("want one spec file, got %d arguments", fs.NArg())))
 	}
-	if opt.Timeout <= 0 {
+	if of.Timeout <= 0 {
 		return fail(stdout, stderr, online.Errorf(online.KindUsage, nil, "--online-timeout must be positive"))
 	}
+	opt := base
+	opt.Timeout, opt.MinHomeCapacityGiB = of.Timeout, of.MinHomeCapacityGiB
 	file := fs.Arg(0)
 	p, err := pipeline.New(spec)
 	if err != nil {
