@@ -22,29 +22,40 @@ type Identity struct {
 	Project, Region, ClusterID string
 }
 
-// The formats of an identity given on the command line: a project id (or
-// number, or domain-scoped id), a region and a Slurm cluster id, as
-// schema/cluster.cue's #ProjectRe and #RegionRe and its cluster id, less
-// the capitalised placeholders a spec may hold (a test keeps them equal).
+// The Google Cloud name formats, written once for Go: a project id (or
+// number, or domain-scoped id), a region, a zone and a Slurm cluster id,
+// as schema/cluster.cue's #ProjectRe, #RegionRe, #ZoneRe and cluster id
+// state them for CUE, less the capitalised placeholders a spec may hold (a
+// test keeps the two equal).
 const (
 	ProjectPattern   = `[a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,19}|[a-z][a-z0-9.-]{0,62}:[a-z][a-z0-9-]{4,28}[a-z0-9]`
 	RegionPattern    = `[a-z]+-[a-z]+[0-9]{1,2}`
+	ZonePattern      = RegionPattern + `-[a-z]`
 	ClusterIDPattern = `[a-z][a-z0-9]{0,9}`
 )
 
-var identityRes = sync.OnceValue(func() [3]*regexp.Regexp {
-	return [3]*regexp.Regexp{
-		regexp.MustCompile(`^(` + ProjectPattern + `)$`),
-		regexp.MustCompile(`^(` + RegionPattern + `)$`),
-		regexp.MustCompile(`^(` + ClusterIDPattern + `)$`),
-	}
-})
+var (
+	projectRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(` + ProjectPattern + `)$`) })
+	regionRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + RegionPattern + `$`) })
+	zoneRe      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(` + RegionPattern + `)-[a-z]$`) })
+	clusterIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + ClusterIDPattern + `$`) })
+)
+
+// RegionRegexp matches a whole region name (us-central1).
+func RegionRegexp() *regexp.Regexp { return regionRe() }
+
+// ZoneRegexp matches a whole zone name (us-central1-a); its first group is
+// the zone's region.
+func ZoneRegexp() *regexp.Regexp { return zoneRe() }
+
+// ClusterIDRegexp matches a whole Slurm cluster id.
+func ClusterIDRegexp() *regexp.Regexp { return clusterIDRe() }
 
 // Check reports identity values that are not well-formed, naming each as
 // its command-line flag (--project, --region, --cluster-id). Empty fields
 // are not checked.
 func (id Identity) Check() error {
-	res := identityRes()
+	res := []*regexp.Regexp{projectRe(), regionRe(), clusterIDRe()}
 	var problems []string
 	for i, f := range []struct{ flag, value, want string }{
 		{"--project", id.Project, "a project id: 6-30 lowercase letters, digits or hyphens starting with a letter (or a project number)"},

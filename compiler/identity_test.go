@@ -28,6 +28,7 @@ func TestIdentityPatternsMatchSchema(t *testing.T) {
 	for _, tc := range []struct{ def, got string }{
 		{"ProjectRe", compiler.ProjectPattern},
 		{"RegionRe", compiler.RegionPattern},
+		{"ZoneRe", compiler.ZonePattern},
 	} {
 		if want := "(" + tc.got + `|\(#Placeholder))`; def(tc.def) != want {
 			t.Errorf("#%s is %s; the flags check %s", tc.def, def(tc.def), want)
@@ -35,6 +36,23 @@ func TestIdentityPatternsMatchSchema(t *testing.T) {
 	}
 	if !strings.Contains(src, "/modelDevelopmentClusters/"+compiler.ClusterIDPattern+`$"`) {
 		t.Errorf("#ClusterName does not end in the cluster id pattern %s", compiler.ClusterIDPattern)
+	}
+}
+
+func TestNameRegexps(t *testing.T) {
+	if m := compiler.ZoneRegexp().FindStringSubmatch("us-central1-a"); m == nil || m[1] != "us-central1" {
+		t.Errorf("ZoneRegexp on us-central1-a: %q", m)
+	}
+	for s, want := range map[string][3]bool{
+		"us-central1":   {true, false, false},
+		"us-central1-a": {false, true, false},
+		"train":         {false, false, true},
+		"us-central1x":  {false, false, false},
+	} {
+		got := [3]bool{compiler.RegionRegexp().MatchString(s), compiler.ZoneRegexp().MatchString(s), compiler.ClusterIDRegexp().MatchString(s)}
+		if got != want {
+			t.Errorf("%q: region, zone, cluster id = %v, want %v", s, got, want)
+		}
 	}
 }
 
