@@ -239,8 +239,9 @@ func (pc ProjectConfig) Apply(cfg Config, rules []*Rule) (Config, error) {
 // Outside a repository only specDir itself is searched, so a file planted
 // in a shared parent directory (the system temp dir) never applies. A
 // .slurmspec.yaml that is not a regular file (a directory, a symbolic
-// link, a FIFO) is an error, not skipped. It returns the file's path, or
-// "" when there is none.
+// link, a FIFO) is an error, not skipped, and so is one above specDir
+// that belongs to another user (neither us nor root). It returns the
+// file's path, or "" when there is none.
 func FindProjectConfig(specDir string) (string, error) {
 	dir, err := filepath.Abs(specDir)
 	if err != nil {
@@ -253,9 +254,15 @@ func FindProjectConfig(specDir string) (string, error) {
 	if root == "" {
 		root = dir // no repository: the spec's own directory only
 	}
+	own := dir
 	for {
 		candidate := filepath.Join(dir, ProjectConfigFile)
 		switch st, err := os.Lstat(candidate); {
+		case err == nil && st.Mode().IsRegular() && dir != own && !ownedByUs(st):
+			// As git's safe.directory: a file above the spec that another
+			// user put there (a shared parent made to look like a
+			// repository) never configures our run.
+			return "", fmt.Errorf("find project config: %s belongs to another user: refusing it (pass --config to use it)", candidate)
 		case err == nil && st.Mode().IsRegular():
 			return candidate, nil
 		case err == nil:

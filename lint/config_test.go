@@ -199,6 +199,38 @@ func TestFindProjectConfigOutsideRepo(t *testing.T) {
 	}
 }
 
+// TestFindProjectConfigForeignOwner: a .slurmspec.yaml above the spec
+// that another user owns is refused, even under a directory that looks
+// like a repository root (a .git planted in a shared /tmp); in the spec's
+// own directory it is the spec author's choice and is used.
+func TestFindProjectConfigForeignOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a file to another user")
+	}
+	shared := t.TempDir()
+	write(t, shared, ".git/HEAD", "ref: refs/heads/main\n")
+	planted := write(t, shared, ".slurmspec.yaml", "disable: [reserved-key]\n")
+	if err := os.Chown(planted, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(shared, "alice")
+	if err := os.MkdirAll(spec, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lint.FindProjectConfig(spec); err == nil || !strings.Contains(err.Error(), "belongs to another user") {
+		t.Errorf("a foreign config above the spec: %q, %v", got, err)
+	}
+	if got, err := lint.FindProjectConfig(shared); err != nil || got != planted {
+		t.Errorf("the spec directory's own config: %q, %v", got, err)
+	}
+	if err := os.Chown(planted, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lint.FindProjectConfig(spec); err != nil || got != planted {
+		t.Errorf("a root-owned config: %q, %v", got, err)
+	}
+}
+
 // TestProjectConfigNotRegular: a FIFO must not hang the lookup or the read,
 // and a symbolic link must not redirect it (to a file outside the
 // repository, or to /dev/zero).
