@@ -238,10 +238,15 @@ func (p *Pipeline) Analyse(sch *schema.Schema, file string, stdin io.Reader) (*R
 	if err != nil {
 		return nil, err
 	}
+	return p.AnalyseFileWith(sch, file, stdin, s), nil
+}
+
+// AnalyseFileWith is Analyse with the given settings.
+func (p *Pipeline) AnalyseFileWith(sch *schema.Schema, file string, stdin io.Reader, s *Settings) *Result {
 	return p.AnalyseWith(sch, file, s, func(opt load.Options) (*load.Document, diag.List) {
 		opt.Stdin = stdin
 		return load.File(file, opt)
-	}), nil
+	})
 }
 
 // AnalyseBytes is Analyse for a spec already in memory (read from git),

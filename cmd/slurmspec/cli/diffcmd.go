@@ -71,19 +71,21 @@ func newDiffCmd(e env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var sides [2]side
-			for i, arg := range args {
-				if sides[i], err = readSide(cmd.Context(), p, sch, arg, e); err != nil {
-					return err
-				}
-			}
 			// Both sides render for the new side's Slurm version, the
 			// release the change is meant for.
-			version := sides[1].settings.SlurmVersion()
+			newSettings, err := settingsOf(cmd.Context(), p, args[1])
+			if err != nil {
+				return err
+			}
+			version := newSettings.SlurmVersion()
 			var sets [2]render.Set
 			var names [2]string
-			for i, s := range sides {
-				if sets[i], names[i], err = renderSide(s, version, e); err != nil {
+			for i, arg := range args {
+				r, err := readSide(cmd.Context(), p, sch, arg, e)
+				if err != nil {
+					return err
+				}
+				if sets[i], names[i], err = renderSide(arg, r, version, e); err != nil {
 					return err
 				}
 			}
@@ -118,50 +120,58 @@ func newDiffCmd(e env) *cobra.Command {
 	return cmd
 }
 
-// side is one side of a diff, analysed.
-type side struct {
-	arg      string
-	result   *pipeline.Result
-	settings *pipeline.Settings
+// settingsOf returns the settings of one side of a diff: those of the
+// spec's directory (for REV:PATH, the directory PATH names in the working
+// tree, by git's path rules).
+func settingsOf(ctx context.Context, p *pipeline.Pipeline, arg string) (*pipeline.Settings, error) {
+	dir := ""
+	if ref, isRef := gitRef(arg); isRef {
+		if err := ref.Check(); err != nil {
+			return nil, usageError("%s: %v", arg, err)
+		}
+		d, err := gitrev.Dir(ctx, "", ref)
+		if err != nil {
+			return nil, &exitError{code: exitUsage, msg: err.Error()}
+		}
+		dir = d
+	}
+	var s *pipeline.Settings
+	var err error
+	if dir != "" {
+		s, err = p.SettingsIn(dir)
+	} else {
+		s, err = p.SettingsFor(arg)
+	}
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	return s, nil
 }
 
 // readSide reads one side of a diff (a file, or REV:PATH from git) and
-// runs the pipeline on it, with the project config of the spec's
-// directory (for REV:PATH, the directory PATH names in the working tree).
-func readSide(ctx context.Context, p *pipeline.Pipeline, sch *schema.Schema, arg string, e env) (side, error) {
+// runs the pipeline on it with its settings (settingsOf).
+func readSide(ctx context.Context, p *pipeline.Pipeline, sch *schema.Schema, arg string, e env) (*pipeline.Result, error) {
+	s, err := settingsOf(ctx, p, arg)
+	if err != nil {
+		return nil, err
+	}
 	ref, isRef := gitRef(arg)
 	if !isRef {
-		r, err := p.Analyse(sch, arg, e.stdin)
-		if err != nil {
-			return side{}, usageError("%v", err)
-		}
-		return side{arg: arg, result: r, settings: r.Settings}, nil
-	}
-	if err := ref.Check(); err != nil {
-		return side{}, usageError("%s: %v", arg, err)
+		return p.AnalyseFileWith(sch, arg, e.stdin, s), nil
 	}
 	data, err := gitrev.Read(ctx, "", ref)
 	if err != nil {
-		return side{}, &exitError{code: exitUsage, msg: err.Error()}
+		return nil, &exitError{code: exitUsage, msg: err.Error()}
 	}
-	dir, err := gitrev.Dir(ctx, "", ref)
-	if err != nil {
-		return side{}, &exitError{code: exitUsage, msg: err.Error()}
-	}
-	s, err := p.SettingsIn(dir)
-	if err != nil {
-		return side{}, usageError("%v", err)
-	}
-	return side{arg: arg, result: p.AnalyseBytes(sch, arg, data, s), settings: s}, nil
+	return p.AnalyseBytes(sch, arg, data, s), nil
 }
 
 // renderSide checks one side and renders it for version. It returns the
 // rendered set and the cluster's resource name when the spec states one.
-func renderSide(s side, version string, e env) (render.Set, string, error) {
-	r := s.result
+func renderSide(arg string, r *pipeline.Result, version string, e env) (render.Set, string, error) {
 	if r.IOError || r.Cluster == nil {
 		printResult(e.stderr, r)
-		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("%s: cannot be compared: %s", s.arg, r.Summary())}
+		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("%s: cannot be compared: %s", arg, r.Summary())}
 	}
 	if r.Diags.HasErrors() {
 		// Still comparable: a rule may have become stricter since OLD.
@@ -171,7 +181,7 @@ func renderSide(s side, version string, e env) (render.Set, string, error) {
 	if len(l) > 0 {
 		r.Diags = l
 		printResult(e.stderr, r)
-		return nil, "", &exitError{code: exitUsage, msg: s.arg + ": not rendered"}
+		return nil, "", &exitError{code: exitUsage, msg: arg + ": not rendered"}
 	}
 	name := ""
 	if c := r.Cluster; c.Project.Value != "" && c.Region.Value != "" && c.ID.Value != "" {

@@ -62,10 +62,7 @@ type analysis struct {
 func analyse(sch *schema.Schema, file string, f *specFlags, e env) analysis {
 	s := *f.settings
 	s.Lint.SlurmVersion = f.slurmVersion
-	r := f.p.AnalyseWith(sch, file, &s, func(opt load.Options) (*load.Document, diag.List) {
-		opt.Stdin = e.stdin
-		return load.File(file, opt)
-	})
+	r := f.p.AnalyseFileWith(sch, file, e.stdin, &s)
 	return analysis{file: r.File, doc: r.Doc, cluster: r.Cluster, diags: r.Diags, ioError: r.IOError}
 }
 

@@ -29,8 +29,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
@@ -116,10 +114,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// The offline pipeline without its lint rules: the offline run
 	// reports the spec's own problems; a spec that does not compile has
 	// no online findings.
-	r := p.AnalyseWith(sch, file, &pipeline.Settings{Lint: lint.Config{Disabled: allDisabled()}}, func(lo load.Options) (*load.Document, diag.List) {
-		lo.Stdin = stdin
-		return load.File(file, lo)
-	})
+	r := p.AnalyseFileWith(sch, file, stdin, &pipeline.Settings{Lint: lint.Config{Disabled: allDisabled()}})
 	run := format.Run{Files: []format.File{{Name: r.Name()}}}
 	if r.Cluster == nil {
 		return write(stdout, stderr, run)
