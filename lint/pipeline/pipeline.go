@@ -118,9 +118,6 @@ func orDefault(s, d string) string {
 	return s
 }
 
-// Options returns the options the pipeline was made with.
-func (p *Pipeline) Options() Options { return p.opt }
-
 // Settings are what applies to one spec: the command line merged with the
 // spec's project config.
 type Settings struct {
