@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"io"
+
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -66,7 +68,7 @@ func analyse(sch *schema.Schema, file string, f *specFlags, e env) analysis {
 	return analysis{file: r.File, doc: r.Doc, cluster: r.Cluster, diags: r.Diags, ioError: r.IOError}
 }
 
-func printDiags(w interface{ Write([]byte) (int, error) }, a analysis) {
+func printDiags(w io.Writer, a analysis) {
 	printResult(w, &pipeline.Result{File: a.file, Doc: a.doc, Diags: a.diags, IOError: a.ioError})
 }
 
