@@ -91,13 +91,18 @@ func newLintCmd(e env) *cobra.Command {
 				}
 				one := run
 				one.Files = []format.File{f}
-				return formatter.Format(e.stdout, one)
+				if err := formatter.Format(e.stdout, one); err != nil {
+					return fmt.Errorf("writing output: %w", err)
+				}
+				return nil
 			})
 			if err == nil && !perFile {
-				err = formatter.Format(e.stdout, run)
+				if err = formatter.Format(e.stdout, run); err != nil {
+					err = fmt.Errorf("writing output: %w", err)
+				}
 			}
 			if err != nil {
-				return &exitError{code: exitUsage, msg: fmt.Sprintf("writing output: %v", err)}
+				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			if onlineErr != nil {
 				return &exitError{code: exitUsage, msg: "--online: " + onlineErr.Error()}
