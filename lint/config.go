@@ -267,7 +267,7 @@ func FindProjectConfig(specDir string) (string, error) {
 			return candidate, nil
 		case err == nil:
 			return "", fmt.Errorf("find project config: %s is not a regular file (%s)", candidate, fileKind(st.Mode()))
-		case !errors.Is(err, fs.ErrNotExist):
+		case !notExist(err):
 			return "", fmt.Errorf("find project config: %w", err)
 		}
 		if dir == root {
@@ -275,6 +275,13 @@ func FindProjectConfig(specDir string) (string, error) {
 		}
 		dir = filepath.Dir(dir)
 	}
+}
+
+// notExist reports whether err says a path does not exist (a missing
+// file, or a path through a file: the spec itself may be missing, which
+// the loader reports).
+func notExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
 }
 
 // repoRoot returns the nearest directory from dir up that holds .git (a
@@ -285,7 +292,7 @@ func repoRoot(dir string) (string, error) {
 		switch _, err := os.Lstat(filepath.Join(dir, ".git")); {
 		case err == nil:
 			return dir, nil
-		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+		case !notExist(err):
 			return "", fmt.Errorf("find project config: %w", err)
 		}
 		parent := filepath.Dir(dir)

@@ -179,6 +179,18 @@ func TestFindProjectConfig(t *testing.T) {
 	}
 }
 
+// TestFindProjectConfigMissingSpecDir: a spec path through a file or a
+// missing directory is the loader's to report, not a config error.
+func TestFindProjectConfigMissingSpecDir(t *testing.T) {
+	dir := t.TempDir()
+	file := write(t, dir, "spec.yaml", "{}\n")
+	for _, d := range []string{file, filepath.Join(dir, "missing", "deeper")} {
+		if got, err := lint.FindProjectConfig(d); err != nil || got != "" {
+			t.Errorf("FindProjectConfig(%s) = %q, %v", d, got, err)
+		}
+	}
+}
+
 // TestFindProjectConfigOutsideRepo is the regression test of #15 item 4: a
 // .slurmspec.yaml planted in a shared parent directory (as in the system
 // temp dir) must not apply to specs below it that are not in a
