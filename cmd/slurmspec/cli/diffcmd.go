@@ -17,7 +17,9 @@ import (
 const diffHelp = `Compare what two versions of a spec render to, and say what the change
 does to the running cluster.
 
-Each side is a spec file or REV:PATH, read from git (origin/main:cluster.yaml).
+Each side is a spec file or REV:PATH, read from git (origin/main:cluster.yaml);
+PATH follows git's rules: relative to the repository root, or to the current
+directory when it begins with ./ or ../. A REV beginning with - is refused.
 Both are rendered, then compared semantically: slurm.conf key by key (case
 and order are not changes), per partition, node set and node line; prolog
 and epilog scripts as unified diffs; node pools and cluster fields by field.
