@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
 	"github.com/slurmspec/slurmspec/lint"
@@ -51,9 +50,9 @@ func useColour(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// analyseOne runs the pipeline on one spec file (render, sandbox): option
+// analyseOne runs the pipeline on one spec file (render): option
 // and project config errors exit 2.
-func analyseOne(cmd *cobra.Command, opt pipeline.Options, file string, e env) (*pipeline.Result, error) {
+func analyseOne(opt pipeline.Options, file string, e env) (*pipeline.Result, error) {
 	p, err := newPipeline(opt)
 	if err != nil {
 		return nil, err

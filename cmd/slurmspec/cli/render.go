@@ -44,7 +44,7 @@ func newRenderCmd(e env) *cobra.Command {
 			if out == "" {
 				return usageError("render needs an output directory: -o DIR")
 			}
-			r, err := analyseOne(cmd, opt, args[0], e)
+			r, err := analyseOne(opt, args[0], e)
 			if err != nil {
 				return err
 			}
