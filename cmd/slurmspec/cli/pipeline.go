@@ -50,18 +50,10 @@ func useColour(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// analyseOne runs the pipeline on one spec file (render): option
-// and project config errors exit 2.
+// analyseOne runs the pipeline on one spec file (render): option and
+// project config errors exit 2.
 func analyseOne(opt pipeline.Options, file string, e env) (*pipeline.Result, error) {
-	p, err := newPipeline(opt)
-	if err != nil {
-		return nil, err
-	}
-	sch, err := newSchema()
-	if err != nil {
-		return nil, err
-	}
-	r, err := p.Analyse(sch, file, e.stdin)
+	r, err := pipeline.AnalyseFile(file, opt, e.stdin)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
