@@ -15,6 +15,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
@@ -53,46 +54,15 @@ type projectFile struct {
 }
 
 // LoadProjectConfig reads and checks a project configuration file. It
-// reads only a regular file (a symbolic link, FIFO or device is refused
-// without being opened for reading, so it can neither redirect the read
-// nor block it) and at most maxProjectConfigSize bytes of it.
+// reads only a regular file of at most maxProjectConfigSize bytes
+// (load.ReadFile: a symbolic link, FIFO or device is refused without
+// blocking, so it can neither redirect the read nor hang it).
 func LoadProjectConfig(path string) (ProjectConfig, error) {
-	data, err := readRegular(path, maxProjectConfigSize)
+	data, err := load.ReadFile(path, maxProjectConfigSize)
 	if err != nil {
 		return ProjectConfig{}, fmt.Errorf("read project config: %w", err)
 	}
 	return ParseProjectConfig(path, data)
-}
-
-// readRegular reads a regular file of at most limit bytes, refusing
-// anything else. The file is opened without following a final symbolic
-// link and without blocking, and checked again once open, so a file
-// swapped for a FIFO or a link between the check and the open is refused
-// too.
-func readRegular(path string, limit int64) ([]byte, error) {
-	st, err := os.Lstat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is not a regular file (%s)", path, fileKind(st.Mode()))
-	}
-	f, err := openNoFollow(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fst, err := f.Stat(); err != nil || !fst.Mode().IsRegular() || !os.SameFile(st, fst) {
-		return nil, fmt.Errorf("%s changed while it was read", path)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if int64(len(data)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
-	}
-	return data, nil
 }
 
 // fileKind names a file type that is not a regular file.
