@@ -31,9 +31,6 @@ var knownViolations = map[string]string{
 	// the render layer (branch syntax).
 	"compiler/importconf -> render/slurmconf": "compiler/importconf moves out of compiler",
 	"compiler/importconf -> schema/slurmconf": "compiler/importconf moves out of compiler",
-	// The Pulumi resource model is a render product: it moves into the
-	// render layer (branch deploy).
-	"render -> deploy/model": "deploy/model moves into render",
 }
 
 // TestLayers checks every package's imports (not its tests': a test may
