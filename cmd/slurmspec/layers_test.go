@@ -27,10 +27,9 @@ var layers = map[string]int{
 // may only shrink: an import not listed fails the test, and so does a
 // listed one that is gone (delete its line).
 var knownViolations = map[string]string{
-	// Import is the inverse of render, not a compiler stage: it moves to
-	// the render layer (branch syntax).
-	"compiler/importconf -> render/slurmconf": "compiler/importconf moves out of compiler",
-	"compiler/importconf -> schema/slurmconf": "compiler/importconf moves out of compiler",
+	// Empty: compiler/importconf moved to render/importconf and
+	// deploy/model to render/pulumimodel. An entry is "pkg -> imported":
+	// "why, and what will remove it".
 }
 
 // TestLayers checks every package's imports (not its tests': a test may
