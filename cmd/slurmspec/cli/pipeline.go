@@ -25,9 +25,6 @@ func newPipeline(opt pipeline.Options) (*pipeline.Pipeline, error) {
 // allRules lists every rule a run can report (pipeline.Rules).
 func allRules() []*lint.Rule { return pipeline.Rules() }
 
-// versionList is the release series slurmspec renders for.
-func versionList() string { return pipeline.VersionList() }
-
 // formatFile is the format package's view of one result.
 func formatFile(r *pipeline.Result) format.File {
 	f := format.File{Name: r.Name(), Diags: r.Diags, Error: r.IOError}
