@@ -3,6 +3,8 @@
 package compiler
 
 import (
+	"errors"
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -18,6 +20,56 @@ import (
 // checks it when it has one. Empty fields are not set.
 type Identity struct {
 	Project, Region, ClusterID string
+}
+
+// The Google Cloud name formats, written once for Go: a project id (or
+// number, or domain-scoped id), a region, a zone and a Slurm cluster id,
+// as schema/cluster.cue's #ProjectRe, #RegionRe, #ZoneRe and cluster id
+// state them for CUE, less the capitalised placeholders a spec may hold (a
+// test keeps the two equal).
+const (
+	ProjectPattern   = `[a-z][a-z0-9-]{4,28}[a-z0-9]|[0-9]{1,19}|[a-z][a-z0-9.-]{0,62}:[a-z][a-z0-9-]{4,28}[a-z0-9]`
+	RegionPattern    = `[a-z]+-[a-z]+[0-9]{1,2}`
+	ZonePattern      = RegionPattern + `-[a-z]`
+	ClusterIDPattern = `[a-z][a-z0-9]{0,9}`
+)
+
+var (
+	projectRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(` + ProjectPattern + `)$`) })
+	regionRe    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + RegionPattern + `$`) })
+	zoneRe      = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(` + RegionPattern + `)-[a-z]$`) })
+	clusterIDRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^` + ClusterIDPattern + `$`) })
+)
+
+// RegionRegexp matches a whole region name (us-central1).
+func RegionRegexp() *regexp.Regexp { return regionRe() }
+
+// ZoneRegexp matches a whole zone name (us-central1-a); its first group is
+// the zone's region.
+func ZoneRegexp() *regexp.Regexp { return zoneRe() }
+
+// ClusterIDRegexp matches a whole Slurm cluster id.
+func ClusterIDRegexp() *regexp.Regexp { return clusterIDRe() }
+
+// Check reports identity values that are not well-formed, naming each as
+// its command-line flag (--project, --region, --cluster-id). Empty fields
+// are not checked.
+func (id Identity) Check() error {
+	res := []*regexp.Regexp{projectRe(), regionRe(), clusterIDRe()}
+	var problems []string
+	for i, f := range []struct{ flag, value, want string }{
+		{"--project", id.Project, "a project id: 6-30 lowercase letters, digits or hyphens starting with a letter (or a project number)"},
+		{"--region", id.Region, "a region such as us-central1"},
+		{"--cluster-id", id.ClusterID, "1-10 lowercase letters and digits starting with a letter"},
+	} {
+		if f.value != "" && !res[i].MatchString(f.value) {
+			problems = append(problems, fmt.Sprintf("%s %q: want %s", f.flag, f.value, f.want))
+		}
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
 }
 
 // Rule ids of the compiler's diagnostics.

@@ -10,10 +10,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"go.yaml.in/yaml/v3"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
@@ -31,7 +33,7 @@ const maxProjectConfigSize = 1 << 20
 //
 // Every key is optional; unknown keys are errors. Rule ids are checked
 // against a rule list by Check (Apply calls it), since package lint does
-// not know the rules.
+// not know the rules. Apply is the one way a configuration takes effect.
 type ProjectConfig struct {
 	// Path is the file the configuration was read from.
 	Path string
@@ -51,21 +53,33 @@ type projectFile struct {
 	SlurmVersion string            `yaml:"slurmVersion"`
 }
 
-// LoadProjectConfig reads and checks a project configuration file.
+// LoadProjectConfig reads and checks a project configuration file. It
+// reads only a regular file of at most maxProjectConfigSize bytes
+// (load.ReadFile: a symbolic link, FIFO or device is refused without
+// blocking, so it can neither redirect the read nor hang it).
 func LoadProjectConfig(path string) (ProjectConfig, error) {
-	f, err := os.Open(path)
+	data, err := load.ReadFile(path, maxProjectConfigSize)
 	if err != nil {
 		return ProjectConfig{}, fmt.Errorf("read project config: %w", err)
 	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxProjectConfigSize+1))
-	if err != nil {
-		return ProjectConfig{}, fmt.Errorf("read project config %s: %w", path, err)
-	}
-	if len(data) > maxProjectConfigSize {
-		return ProjectConfig{}, fmt.Errorf("project config %s: larger than %d bytes", path, maxProjectConfigSize)
-	}
 	return ParseProjectConfig(path, data)
+}
+
+// fileKind names a file type that is not a regular file.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "a special file"
 }
 
 // ParseProjectConfig checks the content of a project configuration file;
@@ -158,8 +172,9 @@ func (pc ProjectConfig) Check(rules []*Rule) error {
 	return nil
 }
 
-// Apply checks the configuration against rules and merges it into cfg:
-// its disabled rules are added, and its SlurmVersion is used when cfg has
+// Apply checks the configuration against rules and merges it into cfg,
+// the settings of the command line: its disabled rules are added, its
+// severity overrides are used, and its SlurmVersion is used when cfg has
 // none (a version given on the command line wins). cfg is not modified.
 func (pc ProjectConfig) Apply(cfg Config, rules []*Rule) (Config, error) {
 	if err := pc.Check(rules); err != nil {
@@ -173,52 +188,81 @@ func (pc ProjectConfig) Apply(cfg Config, rules []*Rule) (Config, error) {
 	for _, id := range pc.Disable {
 		out.Disabled[id] = true
 	}
+	if len(cfg.Severity)+len(pc.Severity) > 0 {
+		out.Severity = make(map[string]diag.Severity, len(cfg.Severity)+len(pc.Severity))
+		for id, sev := range cfg.Severity {
+			out.Severity[id] = sev
+		}
+		for id, sev := range pc.Severity {
+			out.Severity[id] = sev
+		}
+	}
 	if out.SlurmVersion == "" {
 		out.SlurmVersion = pc.SlurmVersion
 	}
 	return out, nil
 }
 
-// Adjust returns the findings with the configuration's severity overrides
-// applied to every finding of the overridden rules. It does not know the
-// rules: check the configuration first (Check, or Apply), which refuses
-// lowering a guarded rule.
-func (pc ProjectConfig) Adjust(l diag.List) diag.List {
-	if len(pc.Severity) == 0 {
-		return l
-	}
-	out := make(diag.List, len(l))
-	for i, d := range l {
-		if sev, ok := pc.Severity[d.Rule]; ok {
-			d.Severity = sev
-		}
-		out[i] = d
-	}
-	return out
-}
-
-// FindProjectConfig looks for .slurmspec.yaml in startDir and its parents,
-// up to the repository root (the first directory that holds .git) or the
-// file system root. It returns the file's path, or "" when there is none.
-func FindProjectConfig(startDir string) (string, error) {
-	dir, err := filepath.Abs(startDir)
+// FindProjectConfig finds the project configuration that applies to a
+// spec in specDir: the nearest .slurmspec.yaml from specDir up to the
+// repository root (the nearest directory holding .git), never above it.
+// Outside a repository only specDir itself is searched, so a file planted
+// in a shared parent directory (the system temp dir) never applies. A
+// .slurmspec.yaml that is not a regular file (a directory, a symbolic
+// link, a FIFO) is an error, not skipped, and so is one above specDir
+// that belongs to another user (neither us nor root). It returns the
+// file's path, or "" when there is none.
+func FindProjectConfig(specDir string) (string, error) {
+	dir, err := filepath.Abs(specDir)
 	if err != nil {
 		return "", fmt.Errorf("find project config: %w", err)
 	}
+	root, err := repoRoot(dir)
+	if err != nil {
+		return "", err
+	}
+	if root == "" {
+		root = dir // no repository: the spec's own directory only
+	}
+	own := dir
 	for {
 		candidate := filepath.Join(dir, ProjectConfigFile)
-		switch st, err := os.Stat(candidate); {
-		case err == nil && !st.IsDir():
+		switch st, err := os.Lstat(candidate); {
+		case err == nil && st.Mode().IsRegular() && dir != own && !ownedByUs(st):
+			// As git's safe.directory: a file above the spec that another
+			// user put there (a shared parent made to look like a
+			// repository) never configures our run.
+			return "", fmt.Errorf("find project config: %s belongs to another user: refusing it (pass --config to use it)", candidate)
+		case err == nil && st.Mode().IsRegular():
 			return candidate, nil
 		case err == nil:
-			return "", fmt.Errorf("find project config: %s is a directory", candidate)
-		case !errors.Is(err, fs.ErrNotExist):
+			return "", fmt.Errorf("find project config: %s is not a regular file (%s)", candidate, fileKind(st.Mode()))
+		case !notExist(err):
 			return "", fmt.Errorf("find project config: %w", err)
 		}
-		switch _, err := os.Stat(filepath.Join(dir, ".git")); {
+		if dir == root {
+			return "", nil
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// notExist reports whether err says a path does not exist (a missing
+// file, or a path through a file: the spec itself may be missing, which
+// the loader reports).
+func notExist(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
+}
+
+// repoRoot returns the nearest directory from dir up that holds .git (a
+// directory, or a file as in a linked worktree), or "" when there is none.
+// It only looks at names; nothing is read.
+func repoRoot(dir string) (string, error) {
+	for {
+		switch _, err := os.Lstat(filepath.Join(dir, ".git")); {
 		case err == nil:
-			return "", nil // the repository root: stop here
-		case !errors.Is(err, fs.ErrNotExist):
+			return dir, nil
+		case !notExist(err):
 			return "", fmt.Errorf("find project config: %w", err)
 		}
 		parent := filepath.Dir(dir)

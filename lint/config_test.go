@@ -5,9 +5,12 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint"
 )
 
@@ -126,16 +129,25 @@ func TestProjectConfigApply(t *testing.T) {
 	}
 }
 
-func TestProjectConfigAdjust(t *testing.T) {
+func TestProjectConfigSeverity(t *testing.T) {
 	pc := lint.ProjectConfig{Severity: map[string]diag.Severity{"unused-pool": diag.Error, "reserved-key": diag.Info}}
+	cfg, err := pc.Apply(lint.Config{}, testRules)
+	if err != nil {
+		t.Fatal(err)
+	}
 	in := diag.List{{Rule: "unused-pool", Severity: diag.Warning}, {Rule: "reserved-key", Severity: diag.Error}, {Rule: "placeholder", Severity: diag.Warning}}
-	out := pc.Adjust(in)
+	out := cfg.Adjust(in)
 	got := []diag.Severity{out[0].Severity, out[1].Severity, out[2].Severity}
 	if want := []diag.Severity{diag.Error, diag.Info, diag.Warning}; !reflect.DeepEqual(got, want) {
 		t.Errorf("got %v, want %v", got, want)
 	}
 	if in[0].Severity != diag.Warning {
 		t.Error("Adjust modified its argument")
+	}
+	// lint.Run applies the overrides itself.
+	rules := []*lint.Rule{{ID: "unused-pool", Severity: diag.Warning, Check: func(p *lint.Pass) { p.Report(diag.Pos{}, "", "", "x") }}}
+	if l := lint.Run(&ir.Cluster{}, rules, cfg); len(l) != 1 || l[0].Severity != diag.Error {
+		t.Errorf("Run with a severity override: %v", l)
 	}
 }
 
@@ -160,9 +172,125 @@ func TestFindProjectConfig(t *testing.T) {
 	if got, err := lint.FindProjectConfig(deep); err != nil || got != nearer {
 		t.Errorf("got %q, %v; want the nearest %q", got, err, nearer)
 	}
-	// Outside any repository the walk stops at the file system root.
-	lone := t.TempDir()
-	if got, err := lint.FindProjectConfig(lone); err != nil || got != "" {
-		t.Errorf("outside a repo: got %q, %v", got, err)
+	// A directory between the spec and the root without a config is
+	// passed through; the root's own config applies from anywhere below.
+	if got, err := lint.FindProjectConfig(filepath.Join(repo, "other", "x")); err != nil || got != atRoot {
+		t.Errorf("got %q, %v; want %q", got, err, atRoot)
+	}
+}
+
+// TestFindProjectConfigMissingSpecDir: a spec path through a file or a
+// missing directory is the loader's to report, not a config error.
+func TestFindProjectConfigMissingSpecDir(t *testing.T) {
+	dir := t.TempDir()
+	file := write(t, dir, "spec.yaml", "{}\n")
+	for _, d := range []string{file, filepath.Join(dir, "missing", "deeper")} {
+		if got, err := lint.FindProjectConfig(d); err != nil || got != "" {
+			t.Errorf("FindProjectConfig(%s) = %q, %v", d, got, err)
+		}
+	}
+}
+
+// TestFindProjectConfigOutsideRepo is the regression test of #15 item 4: a
+// .slurmspec.yaml planted in a shared parent directory (as in the system
+// temp dir) must not apply to specs below it that are not in a
+// repository; only the spec's own directory counts.
+func TestFindProjectConfigOutsideRepo(t *testing.T) {
+	shared := t.TempDir()
+	write(t, shared, ".slurmspec.yaml", "disable: [reserved-key]\n")
+	spec := filepath.Join(shared, "alice", "cluster")
+	if err := os.MkdirAll(spec, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lint.FindProjectConfig(spec); err != nil || got != "" {
+		t.Errorf("a config in a parent outside any repository was found: %q, %v", got, err)
+	}
+	own := write(t, spec, ".slurmspec.yaml", "{}\n")
+	if got, err := lint.FindProjectConfig(spec); err != nil || got != own {
+		t.Errorf("the spec directory's own config: got %q, %v; want %q", got, err, own)
+	}
+}
+
+// TestFindProjectConfigForeignOwner: a .slurmspec.yaml above the spec
+// that another user owns is refused, even under a directory that looks
+// like a repository root (a .git planted in a shared /tmp); in the spec's
+// own directory it is the spec author's choice and is used.
+func TestFindProjectConfigForeignOwner(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a file to another user")
+	}
+	shared := t.TempDir()
+	write(t, shared, ".git/HEAD", "ref: refs/heads/main\n")
+	planted := write(t, shared, ".slurmspec.yaml", "disable: [reserved-key]\n")
+	if err := os.Chown(planted, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	spec := filepath.Join(shared, "alice")
+	if err := os.MkdirAll(spec, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lint.FindProjectConfig(spec); err == nil || !strings.Contains(err.Error(), "belongs to another user") {
+		t.Errorf("a foreign config above the spec: %q, %v", got, err)
+	}
+	if got, err := lint.FindProjectConfig(shared); err != nil || got != planted {
+		t.Errorf("the spec directory's own config: %q, %v", got, err)
+	}
+	if err := os.Chown(planted, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lint.FindProjectConfig(spec); err != nil || got != planted {
+		t.Errorf("a root-owned config: %q, %v", got, err)
+	}
+}
+
+// TestProjectConfigNotRegular: a FIFO must not hang the lookup or the read,
+// and a symbolic link must not redirect it (to a file outside the
+// repository, or to /dev/zero).
+func TestProjectConfigNotRegular(t *testing.T) {
+	repo := t.TempDir()
+	write(t, repo, ".git/HEAD", "ref: refs/heads/main\n")
+	fifo := filepath.Join(repo, ".slurmspec.yaml")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	done := make(chan error, 2)
+	go func() {
+		_, err := lint.FindProjectConfig(repo)
+		done <- err
+		_, err = lint.LoadProjectConfig(fifo)
+		done <- err
+	}()
+	for _, what := range []string{"FindProjectConfig", "LoadProjectConfig"} {
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "not a regular file (a FIFO)") {
+				t.Errorf("%s of a FIFO: %v, want a refusal", what, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s of a FIFO hangs", what)
+		}
+	}
+	if err := os.Remove(fifo); err != nil {
+		t.Fatal(err)
+	}
+	outside := write(t, t.TempDir(), "secret.yaml", "disable: [reserved-key]\n")
+	for _, target := range []string{outside, "/dev/zero"} {
+		if err := os.Symlink(target, fifo); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := lint.FindProjectConfig(repo); err == nil || !strings.Contains(err.Error(), "a symbolic link") {
+			t.Errorf("FindProjectConfig of a link to %s: %v, want a refusal", target, err)
+		}
+		if _, err := lint.LoadProjectConfig(fifo); err == nil || !strings.Contains(err.Error(), "a symbolic link") {
+			t.Errorf("LoadProjectConfig of a link to %s: %v, want a refusal", target, err)
+		}
+		if err := os.Remove(fifo); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An explicit --config that is too large is refused after a bounded read.
+	big := write(t, repo, "big.yaml", strings.Repeat("#", 2<<20))
+	if _, err := lint.LoadProjectConfig(big); err == nil || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("a 2 MiB config: %v", err)
 	}
 }

@@ -78,11 +78,31 @@ type Config struct {
 	Options
 	// Disabled holds rule ids not to run.
 	Disabled map[string]bool
+	// Severity overrides the severity of every finding of a rule (a
+	// project config's severity map).
+	Severity map[string]diag.Severity
+}
+
+// Adjust returns l with cfg's severity overrides applied to the findings
+// of the overridden rules (Run applies them; findings made elsewhere, as
+// the online checks', go through Adjust). l is not modified.
+func (cfg Config) Adjust(l diag.List) diag.List {
+	if len(cfg.Severity) == 0 {
+		return l
+	}
+	out := make(diag.List, len(l))
+	for i, d := range l {
+		if sev, ok := cfg.Severity[d.Rule]; ok {
+			d.Severity = sev
+		}
+		out[i] = d
+	}
+	return out
 }
 
 // Run runs every enabled rule, and every guarded rule, and returns their
-// findings. A rule that panics is reported as an internal error instead of
-// crashing the run.
+// findings, with cfg's severity overrides applied. A rule that panics is
+// reported as an internal error instead of crashing the run.
 func Run(c *ir.Cluster, rules []*Rule, cfg Config) diag.List {
 	var l diag.List
 	memo := map[any]any{}
@@ -92,7 +112,7 @@ func Run(c *ir.Cluster, rules []*Rule, cfg Config) diag.List {
 		}
 		runOne(r, &Pass{Cluster: c, Options: cfg.Options, rule: r, diags: &l, memo: memo})
 	}
-	return l
+	return cfg.Adjust(l)
 }
 
 func runOne(r *Rule, p *Pass) {

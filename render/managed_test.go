@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/compiler/compiletest"
 	"github.com/slurmspec/slurmspec/compiler/managed"
+	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
@@ -40,7 +40,7 @@ orchestratorSpec:
 		{"in a node set", "", "", "ResumeProgram: /bin/evil", "ResumeProgram"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cl := compiletest.Compile(t, "s.yaml", base(c.global, c.part, c.nodeSet))
+			cl := pipelinetest.Compile(t, "s.yaml", base(c.global, c.part, c.nodeSet))
 			set, l := Render(cl, Options{SlurmVersion: "26.05"})
 			if set != nil {
 				t.Fatalf("rendered:\n%s", set.Get("slurm.conf").Data)
@@ -51,7 +51,7 @@ orchestratorSpec:
 		})
 	}
 	// The same spec without the key renders.
-	cl := compiletest.Compile(t, "s.yaml", base("SelectTypeParameters: CR_Core_Memory", "MaxTime: \"1:00:00\"", "Weight: \"1\""))
+	cl := pipelinetest.Compile(t, "s.yaml", base("SelectTypeParameters: CR_Core_Memory", "MaxTime: \"1:00:00\"", "Weight: \"1\""))
 	if set, l := Render(cl, Options{SlurmVersion: "26.05"}); len(l) > 0 || !bytes.Contains(set.Get("slurm.conf").Data, []byte("SlurmUser=slurm")) {
 		t.Errorf("a clean spec did not render: %v", l)
 	}

@@ -6,15 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 func compileExample(t *testing.T, file string, opt pipeline.Options) *pipeline.Result {
 	t.Helper()
-	r, err := pipeline.Analyse("../examples/"+file, opt)
+	r, err := pipeline.AnalyseFile("../examples/"+file, opt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -151,3 +151,18 @@ func (l List) Sort() List {
 		return Compare(a, b) == 0 && a.Severity == b.Severity && a.Hint == b.Hint
 	})
 }
+
+// Summary is "N errors, M warnings" (warnings exclusive of errors), the
+// count every command prints for a spec.
+func (l List) Summary() string {
+	e := l.Count(Error)
+	return Plural(e, "error") + ", " + Plural(l.Count(Warning)-e, "warning")
+}
+
+// Plural is "1 noun" or "N nouns".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -17,9 +17,10 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	sdk "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	"github.com/slurmspec/slurmspec/deploy/pipeline"
+	deploypipeline "github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
@@ -149,16 +150,14 @@ var examples = []example{
 
 func loadModel(t *testing.T, file string, opt pulumimodel.Options) (*pulumimodel.Model, *pipeline.Result) {
 	t.Helper()
-	r, err := pipeline.Analyse(file, pipeline.Options{})
+	r, err := pipeline.AnalyseFile(file, pipeline.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if r.Failed() {
-		var b bytes.Buffer
-		r.Print(&b)
-		t.Fatalf("%s does not lint:\n%s", file, b.String())
+		t.Fatalf("%s does not lint:\n%v", file, r.Diags)
 	}
-	m, err := pipeline.Model(r.Cluster, opt)
+	m, err := deploypipeline.Model(r.Cluster, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/compiler/compiletest"
 	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 )
 
 func TestChooseVersion(t *testing.T) {
@@ -81,7 +81,7 @@ func TestHostCommandFindsTheWrappersFirst(t *testing.T) {
 // TestStartRefusesWhatDoesNotRender: the renderer's refusal reaches the
 // caller as a *RenderError with its diagnostics, before anything starts.
 func TestStartRefusesWhatDoesNotRender(t *testing.T) {
-	c := compiletest.Compile(t, "s.yaml", compiletest.Spec)
+	c := pipelinetest.Compile(t, "s.yaml", pipelinetest.Spec)
 	c.Slurm.Config = append(c.Slurm.Config, ir.KV{Key: ir.Str{Value: "SlurmUser", Set: true}, Value: ir.Str{Value: "root", Set: true}})
 	dir := filepath.Join(t.TempDir(), "state")
 	_, err := Start(t.Context(), StartOptions{Cluster: c, Options: Options{Dir: dir, Supervisor: []string{"false"}, RenderedFor: "26.05"}})

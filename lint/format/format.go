@@ -151,10 +151,3 @@ func counts(l diag.List) (errors, warnings, infos int) {
 	}
 	return errors, warnings, infos
 }
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

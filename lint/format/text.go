@@ -65,8 +65,7 @@ func (t Text) Format(w io.Writer, r Run) error {
 			}
 		}
 		if t.FileSummary {
-			e, w, _ := counts(f.Diags)
-			fmt.Fprintf(&b, "%s: %s, %s\n", clean(f.Name), plural(e, "error"), plural(w, "warning"))
+			fmt.Fprintf(&b, "%s: %s\n", clean(f.Name), f.Diags.Summary())
 		}
 	}
 	_, err := w.Write(b.Bytes())

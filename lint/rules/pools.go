@@ -2,10 +2,9 @@ package rules
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
-	"sync"
 
+	"github.com/slurmspec/slurmspec/compiler"
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/machines"
@@ -102,9 +101,10 @@ func orList(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
+// The name formats are compiler's (written once).
 var (
-	zoneRe   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^([a-z]+-[a-z]+[0-9]{1,2})-[a-z]$`) })
-	regionRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z]+-[a-z]+[0-9]{1,2}$`) })
+	zoneRe   = compiler.ZoneRegexp
+	regionRe = compiler.RegionRegexp
 )
 
 // filestoreLocation returns the location segment of a Filestore name, or

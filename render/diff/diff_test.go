@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/compiler/compiletest"
+	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"github.com/slurmspec/slurmspec/render"
 )
 
@@ -78,7 +78,7 @@ func newRenderer(t *testing.T) *renderer {
 // render renders a YAML spec for a Slurm series, failing on any error.
 func (r *renderer) render(spec, version string) render.Set {
 	r.t.Helper()
-	set, l := render.Render(compiletest.Compile(r.t, "spec.yaml", spec), render.Options{SlurmVersion: version})
+	set, l := render.Render(pipelinetest.Compile(r.t, "spec.yaml", spec), render.Options{SlurmVersion: version})
 	if l.HasErrors() {
 		r.t.Fatalf("render: %v", l)
 	}

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler"
-	"github.com/slurmspec/slurmspec/compiler/compiletest"
+	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/importconf"
 	"github.com/slurmspec/slurmspec/render/importconf/importtest"
@@ -71,7 +71,7 @@ func TestCorpusNoSilentChanges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c := compiletest.CompileAs(t, "imported.yaml", string(decided), compiler.Identity{})
+			c := pipelinetest.CompileAs(t, "imported.yaml", string(decided), compiler.Identity{})
 			set, l := render.Render(c, render.Options{SlurmVersion: "22.05"})
 			if l.HasErrors() {
 				t.Fatalf("render: %v", l)

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler"
-	"github.com/slurmspec/slurmspec/compiler/compiletest"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"github.com/slurmspec/slurmspec/render"
 )
 
@@ -21,7 +21,7 @@ const slurmVersion = "26.05"
 // error.
 func compile(t *testing.T, name string, src []byte, id compiler.Identity) *ir.Cluster {
 	t.Helper()
-	return compiletest.CompileAs(t, name, string(src), id)
+	return pipelinetest.CompileAs(t, name, string(src), id)
 }
 
 // renderTo renders a cluster into dir and returns the set.
@@ -94,7 +94,7 @@ func TestRoundTrip(t *testing.T) {
 		canonical bool
 	}
 	cases := []tc{
-		{"compiletest.yaml", []byte(compiletest.Spec), compiler.Identity{ClusterID: "c"}, false},
+		{"pipelinetest.yaml", []byte(pipelinetest.Spec), compiler.Identity{ClusterID: "c"}, false},
 		{"more.yaml", []byte(moreSpec), compiler.Identity{}, true},
 	}
 	examples, err := filepath.Glob("../../examples/*")
@@ -174,7 +174,7 @@ func TestRoundTrip(t *testing.T) {
 // Without ScriptsDir the scripts are notes, and slurm.conf still round
 // trips once Prolog and Epilog lines are set aside.
 func TestRoundTripWithoutScripts(t *testing.T) {
-	c := compile(t, "compiletest.yaml", []byte(compiletest.Spec), compiler.Identity{ClusterID: "c"})
+	c := compile(t, "pipelinetest.yaml", []byte(pipelinetest.Spec), compiler.Identity{ClusterID: "c"})
 	set := renderTo(t, c, t.TempDir())
 	conf := set.Get("slurm.conf").Data
 	spec, notes, err := Import(conf, nil, Options{})

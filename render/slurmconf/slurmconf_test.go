@@ -7,8 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/slurmspec/slurmspec/compiler/compiletest"
 	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
@@ -26,7 +26,7 @@ func render(t *testing.T, c *ir.Cluster) *slurmconf.File {
 }
 
 func TestRenderParsesBackToTheSpec(t *testing.T) {
-	f := render(t, compiletest.Compile(t, "s.yaml", compiletest.Spec))
+	f := render(t, pipelinetest.Compile(t, "s.yaml", pipelinetest.Spec))
 
 	for key, want := range map[string]string{
 		"ClusterName": "c", "SlurmctldHost": "c-controller", "AccountingStorageType": "accounting_storage/slurmdbd",
@@ -97,7 +97,7 @@ func TestWriteRefusesInjection(t *testing.T) {
 		"unicode line separator": "1\u2028X=1", "next line": "1\u0085X=1",
 	} {
 		for _, where := range []string{"global value", "partition value", "node value", "global key"} {
-			c := compiletest.Compile(t, "s.yaml", compiletest.Spec)
+			c := pipelinetest.Compile(t, "s.yaml", pipelinetest.Spec)
 			switch where {
 			case "global value":
 				c.Slurm.Config[0].Value.Value = bad

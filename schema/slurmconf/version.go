@@ -28,11 +28,15 @@ const (
 // versionLabels maps a Version to its series label; index 0 is the zero value.
 var versionLabels = [...]string{"", "22.05", "23.02", "23.11", "24.05", "24.11", "25.05", "25.11", "26.05"}
 
+// newest is the newest series: the last label (a test checks that it is the
+// last constant), written once for every loop and bound below.
+const newest = Version(len(versionLabels) - 1)
+
 // Versions returns every known series, oldest first. The slice is a fresh
 // copy that the caller may modify.
 func Versions() []Version {
 	out := make([]Version, 0, len(versionLabels)-1)
-	for v := V2205; v <= V2605; v++ {
+	for v := V2205; v <= newest; v++ {
 		out = append(out, v)
 	}
 	return out
@@ -42,10 +46,10 @@ func Versions() []Version {
 func Oldest() Version { return V2205 }
 
 // Newest returns the newest series in the catalog (26.05).
-func Newest() Version { return V2605 }
+func Newest() Version { return newest }
 
 // Valid reports whether v is one of the known series.
-func (v Version) Valid() bool { return v >= V2205 && v <= V2605 }
+func (v Version) Valid() bool { return v >= V2205 && v <= newest }
 
 // String returns the series label, e.g. "23.11", or "invalid" for an unknown
 // value.
@@ -102,7 +106,7 @@ func ParseVersion(s string) (Version, error) {
 		return 0, fmt.Errorf("parse slurm version %q: bad minor %q: %w", orig, minor, err)
 	}
 	label := major + "." + minor
-	for v := V2205; v <= V2605; v++ {
+	for v := V2205; v <= newest; v++ {
 		if versionLabels[v] == label {
 			return v, nil
 		}
@@ -114,7 +118,7 @@ func ParseVersion(s string) (Version, error) {
 type VersionSet uint16
 
 // AllVersions is the set of every known series.
-const AllVersions VersionSet = 1<<uint(V2605) - 1
+const AllVersions VersionSet = 1<<uint(newest) - 1
 
 // VersionSetOf returns the set holding the given versions.
 func VersionSetOf(vs ...Version) VersionSet {
@@ -136,7 +140,7 @@ func (s VersionSet) Empty() bool { return s&AllVersions == 0 }
 // List returns the versions in the set, oldest first.
 func (s VersionSet) List() []Version {
 	var out []Version
-	for v := V2205; v <= V2605; v++ {
+	for v := V2205; v <= newest; v++ {
 		if s.Has(v) {
 			out = append(out, v)
 		}
@@ -146,7 +150,7 @@ func (s VersionSet) List() []Version {
 
 // First returns the oldest version in the set, or 0 when it is empty.
 func (s VersionSet) First() Version {
-	for v := V2205; v <= V2605; v++ {
+	for v := V2205; v <= newest; v++ {
 		if s.Has(v) {
 			return v
 		}
@@ -156,7 +160,7 @@ func (s VersionSet) First() Version {
 
 // Last returns the newest version in the set, or 0 when it is empty.
 func (s VersionSet) Last() Version {
-	for v := V2605; v >= V2205; v-- {
+	for v := newest; v >= V2205; v-- {
 		if s.Has(v) {
 			return v
 		}
@@ -170,16 +174,16 @@ func (s VersionSet) String() string {
 		return "none"
 	}
 	var parts []string
-	for v := V2205; v <= V2605; v++ {
+	for v := V2205; v <= newest; v++ {
 		if !s.Has(v) {
 			continue
 		}
 		end := v
-		for end+1 <= V2605 && s.Has(end+1) {
+		for end+1 <= newest && s.Has(end+1) {
 			end++
 		}
 		switch {
-		case end == V2605 && v != V2605:
+		case end == newest && v != newest:
 			parts = append(parts, v.String()+"+")
 		case end == v:
 			parts = append(parts, v.String())

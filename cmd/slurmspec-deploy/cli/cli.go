@@ -20,9 +20,11 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/format"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/rules"
 
-	"github.com/slurmspec/slurmspec/deploy/pipeline"
+	deploypipeline "github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumi/driver"
 	"github.com/slurmspec/slurmspec/render/diff"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
@@ -203,26 +205,19 @@ func newOpCmd(e env, o op) *cobra.Command {
 			opDestroy: "really destroy",
 		}[o])
 	}
-	fs.StringVar(&f.spec.InputFormat, "input-format", "auto", "spec format: auto (by extension), json, yaml or cue")
-	fs.StringVar(&f.spec.Project, "project", "", "Google Cloud project (when the spec has no name)")
-	fs.StringVar(&f.spec.Region, "region", "", "region of the cluster (when the spec has no name)")
-	fs.StringVar(&f.spec.ClusterID, "cluster-id", "", "cluster id (when the spec has no name)")
-	fs.StringVar(&f.spec.SlurmVersion, "slurm-version", "", "Slurm release series the cluster runs (default: the project config's, else the newest)")
-	fs.StringSliceVar(&f.spec.Disable, "disable", nil, "lint rule ids to skip")
-	fs.BoolVar(&f.spec.Strict, "strict", false, "refuse on warnings too")
-	fs.StringVar(&f.spec.ConfigFile, "config", "", "project config (default: .slurmspec.yaml found from here up)")
+	f.spec.RegisterFlags(fs)
 	f.deploy.RegisterFlags(fs)
 	return cmd
 }
 
 func run(ctx context.Context, e env, o op, file string, f *flags) error {
-	res, err := pipeline.Analyse(file, f.spec)
+	res, err := pipeline.AnalyseFile(file, f.spec, e.stdin)
 	if err != nil {
 		return failed("%v", err)
 	}
 	placeholdersAreErrors(res)
 	if len(res.Diags) > 0 {
-		res.Print(e.stderr)
+		_ = format.Text{}.Format(e.stderr, format.Run{Files: []format.File{{Name: res.Name(), Source: source(res), Diags: res.Diags}}})
 	}
 	switch {
 	case res.Cluster == nil:
@@ -230,7 +225,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	case o != opDestroy && res.Failed():
 		return refused("%s: not deployed: %s (fix them, or see `slurmspec lint`)", file, res.Summary())
 	}
-	m, err := pipeline.Model(res.Cluster, f.deploy)
+	m, err := deploypipeline.Model(res.Cluster, f.deploy)
 	if err != nil {
 		return failed("%s: %v", file, err)
 	}
@@ -277,7 +272,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 		printPlan(e.stdout, plan)
 		if n := len(plan.Destroys()); n > 0 {
 			needsYes = true
-			reason = join(reason, fmt.Sprintf("Pulumi would replace or delete %s", plural(n, "resource")))
+			reason = join(reason, fmt.Sprintf("Pulumi would replace or delete %s", diag.Plural(n, "resource")))
 		}
 		if needsYes {
 			fmt.Fprintf(e.stdout, "up will need --yes: %s\n", reason)
@@ -299,7 +294,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	}
 	if n := len(plan.Destroys()); n > 0 {
 		needsYes = true
-		reason = join(reason, fmt.Sprintf("Pulumi would replace or delete %s", plural(n, "resource")))
+		reason = join(reason, fmt.Sprintf("Pulumi would replace or delete %s", diag.Plural(n, "resource")))
 	}
 	if needsYes {
 		printDestroyed(e.stdout, plan, res, m)
@@ -324,7 +319,7 @@ func placeholdersAreErrors(res *pipeline.Result) {
 		found = found || d.Rule == rules.Placeholder.ID
 	}
 	if !found && res.Cluster != nil {
-		res.Diags = append(res.Diags, lint.Run(res.Cluster, []*lint.Rule{rules.Placeholder}, lint.Config{Options: lint.Options{SlurmVersion: res.SlurmVersion}})...).Sort()
+		res.Diags = append(res.Diags, lint.Run(res.Cluster, []*lint.Rule{rules.Placeholder}, lint.Config{Options: lint.Options{SlurmVersion: res.Settings.SlurmVersion()}})...).Sort()
 	}
 	for i := range res.Diags {
 		if res.Diags[i].Rule == rules.Placeholder.ID {
@@ -413,16 +408,17 @@ func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, 
 		fmt.Fprintf(e.stdout, "Update impact: stack %s has no cluster yet; up creates cluster %s with node pools %s.\n\n", stack, m.ClusterName(), strings.Join(pools, ", "))
 		return false, "", nil
 	}
-	newSet, err := pipeline.Rendered(res.Cluster, res.SlurmVersion)
+	version := res.Settings.SlurmVersion()
+	newSet, err := deploypipeline.Rendered(res.Cluster, version)
 	if err != nil {
 		return false, "", err
 	}
-	oldSet, oldName, err := pipeline.RenderDeployed(inputs, res.SlurmVersion)
+	oldSet, oldName, err := deploypipeline.RenderDeployed(inputs, version)
 	if err != nil {
 		fmt.Fprintf(e.stdout, "Update impact: unknown: the cluster stack %s deployed cannot be rendered (%v).\n\n", stack, err)
 		return true, "the update's impact is unknown", nil
 	}
-	report, err := diff.CompareWith(oldSet, newSet, diff.Options{SlurmVersion: res.SlurmVersion, OldName: oldName, NewName: m.ClusterName()})
+	report, err := diff.CompareWith(oldSet, newSet, diff.Options{SlurmVersion: version, OldName: oldName, NewName: m.ClusterName()})
 	if err != nil {
 		return false, "", err
 	}
@@ -444,11 +440,12 @@ func join(a, b string) string {
 	return a + "; " + b
 }
 
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
+// source is the spec's text, for excerpts.
+func source(r *pipeline.Result) []byte {
+	if r.Doc == nil {
+		return nil
 	}
-	return fmt.Sprintf("%d %ss", n, noun)
+	return r.Doc.Source
 }
 
 func changeSummary(changes map[string]int) string {

@@ -11,9 +11,10 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
-	"github.com/slurmspec/slurmspec/deploy/pipeline"
+	deploypipeline "github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
@@ -82,11 +83,11 @@ func ops(calls []fakegcp.Call) string {
 // spec's model: the model's inputs as the engine delivers them (JSON).
 func expectedInputs(t *testing.T, file string, opt pulumimodel.Options, resource string) (map[string]any, *pulumimodel.Model) {
 	t.Helper()
-	r, err := pipeline.Analyse(file, pipeline.Options{})
+	r, err := pipeline.AnalyseFile(file, pipeline.Options{}, nil)
 	if err != nil || r.Failed() {
 		t.Fatalf("%s: %v %v", file, err, r.Diags)
 	}
-	m, err := pipeline.Model(r.Cluster, opt)
+	m, err := deploypipeline.Model(r.Cluster, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func copyExample(t *testing.T, dir string) string {
 
 func renderYAML(t *testing.T, spec, dir string, opt pulumimodel.Options) {
 	t.Helper()
-	r, err := pipeline.Analyse(spec, pipeline.Options{})
+	r, err := pipeline.AnalyseFile(spec, pipeline.Options{}, nil)
 	if err != nil || r.Failed() {
 		t.Fatalf("%s: %v %v", spec, err, r.Diags)
 	}

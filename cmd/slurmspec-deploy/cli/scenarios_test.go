@@ -12,9 +12,10 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
-	"github.com/slurmspec/slurmspec/deploy/pipeline"
+	deploypipeline "github.com/slurmspec/slurmspec/deploy/pipeline"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
@@ -207,11 +208,11 @@ func TestFoundationOnDeployedStack(t *testing.T) {
 	}
 	// What exists besides the cluster: as the foundation would have
 	// created it.
-	res, err := pipeline.Analyse(spec, pipeline.Options{})
+	res, err := pipeline.AnalyseFile(spec, pipeline.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := pipeline.Model(res.Cluster, pulumimodel.Options{WithFoundation: true})
+	m, err := deploypipeline.Model(res.Cluster, pulumimodel.Options{WithFoundation: true})
 	if err != nil {
 		t.Fatal(err)
 	}

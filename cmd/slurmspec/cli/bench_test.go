@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler/specgen"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/schema"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
 )
 
 // BenchmarkAnalyse measures what `slurmspec lint` does for one file once
@@ -24,13 +24,20 @@ func BenchmarkAnalyse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	f := &specFlags{inputFormat: "auto", slurmVersion: slurmconf.Newest().String()}
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := p.SettingsIn(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, c := range cases {
 		b.Run(c.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if a := analyseBytes(sch, c.File, c.Data, f); a.diags.HasErrors() {
-					b.Fatal(a.diags)
+				if r := p.AnalyseBytes(sch, c.File, c.Data, s); r.Diags.HasErrors() {
+					b.Fatal(r.Diags)
 				}
 			}
 		})

@@ -1,14 +1,14 @@
 package cli
 
 import (
-	"bytes"
+	"context"
 	"fmt"
 	"os"
-	"os/exec"
-	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/compiler/load/gitrev"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/diff"
 	"github.com/slurmspec/slurmspec/schema"
@@ -17,7 +17,9 @@ import (
 const diffHelp = `Compare what two versions of a spec render to, and say what the change
 does to the running cluster.
 
-Each side is a spec file or REV:PATH, read from git (origin/main:cluster.yaml).
+Each side is a spec file or REV:PATH, read from git (origin/main:cluster.yaml);
+PATH follows git's rules: relative to the repository root, or to the current
+directory when it begins with ./ or ../. A REV beginning with - is refused.
 Both are rendered, then compared semantically: slurm.conf key by key (case
 and order are not changes), per partition, node set and node line; prolog
 and epilog scripts as unified diffs; node pools and cluster fields by field.
@@ -33,7 +35,7 @@ replace (any replacement), replace-pool, replace-cluster).`
 
 func newDiffCmd(e env) *cobra.Command {
 	var (
-		f       specFlags
+		opt     pipeline.Options
 		outFmt  string
 		failOn  string
 		oldName string
@@ -47,7 +49,8 @@ func newDiffCmd(e env) *cobra.Command {
   slurmspec diff --format markdown --fail-on replace origin/main:cluster.yaml cluster.yaml`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.validate(cmd); err != nil {
+			p, err := newPipeline(opt)
+			if err != nil {
 				return err
 			}
 			threshold := diff.Impact(0)
@@ -66,27 +69,36 @@ func newDiffCmd(e env) *cobra.Command {
 			if write == nil {
 				return usageError("--format must be text, markdown or json, not %q", outFmt)
 			}
-			sch, err := schema.New()
+			sch, err := newSchema()
 			if err != nil {
-				return &exitError{code: exitUsage, msg: err.Error()}
+				return err
 			}
+			// Both sides render for the new side's Slurm version, the
+			// release the change is meant for.
+			newSettings, err := settingsOf(cmd.Context(), p, args[1])
+			if err != nil {
+				return err
+			}
+			version := newSettings.SlurmVersion()
 			var sets [2]render.Set
 			var names [2]string
 			for i, arg := range args {
-				set, name, err := renderSide(sch, arg, &f, e)
+				r, err := readSide(cmd.Context(), p, sch, arg, e)
 				if err != nil {
 					return err
 				}
-				sets[i], names[i] = set, name
+				if sets[i], names[i], err = renderSide(arg, r, version, e); err != nil {
+					return err
+				}
 			}
-			opt := diff.Options{SlurmVersion: f.slurmVersion, OldName: names[0], NewName: names[1]}
+			dopt := diff.Options{SlurmVersion: version, OldName: names[0], NewName: names[1]}
 			if oldName != "" {
-				opt.OldName = oldName
+				dopt.OldName = oldName
 			}
 			if newName != "" {
-				opt.NewName = newName
+				dopt.NewName = newName
 			}
-			report, err := diff.CompareWith(sets[0], sets[1], opt)
+			report, err := diff.CompareWith(sets[0], sets[1], dopt)
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
@@ -102,7 +114,7 @@ func newDiffCmd(e env) *cobra.Command {
 			return &exitError{code: exitFindings}
 		},
 	}
-	f.register(cmd.Flags())
+	opt.RegisterFlags(cmd.Flags())
 	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: text, markdown (a PR comment) or json")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 only for changes with at least this impact (e.g. replace)")
 	cmd.Flags().StringVar(&oldName, "old-name", "", "resource name of the old cluster, when its spec has none")
@@ -110,56 +122,80 @@ func newDiffCmd(e env) *cobra.Command {
 	return cmd
 }
 
-// renderSide reads one side of a diff (a file, or REV:PATH from git),
-// checks it and renders it. It returns the rendered set and the cluster's
-// resource name when the spec states one.
-func renderSide(sch *schema.Schema, arg string, f *specFlags, e env) (render.Set, string, error) {
-	var a analysis
-	if rev, path, ok := gitRef(arg); ok {
-		data, err := gitShow(rev, path)
-		if err != nil {
-			return nil, "", &exitError{code: exitUsage, msg: err.Error()}
+// settingsOf returns the settings of one side of a diff: those of the
+// spec's directory (for REV:PATH, the directory PATH names in the working
+// tree, by git's path rules).
+func settingsOf(ctx context.Context, p *pipeline.Pipeline, arg string) (*pipeline.Settings, error) {
+	dir := ""
+	if ref, isRef := gitRef(arg); isRef {
+		if err := ref.Check(); err != nil {
+			return nil, usageError("%s: %v", arg, err)
 		}
-		a = analyseBytes(sch, arg, data, f)
+		d, err := gitrev.Dir(ctx, "", ref)
+		if err != nil {
+			return nil, &exitError{code: exitUsage, msg: err.Error()}
+		}
+		dir = d
+	}
+	var s *pipeline.Settings
+	var err error
+	if dir != "" {
+		s, err = p.SettingsIn(dir)
 	} else {
-		a = analyse(sch, arg, f, e)
+		s, err = p.SettingsFor(arg)
 	}
-	if a.ioError || a.cluster == nil {
-		printDiags(e.stderr, a)
-		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("%s: cannot be compared: %s", arg, summary(a.diags))}
+	if err != nil {
+		return nil, usageError("%v", err)
 	}
-	if a.diags.HasErrors() {
+	return s, nil
+}
+
+// readSide reads one side of a diff (a file, or REV:PATH from git) and
+// runs the pipeline on it with its settings (settingsOf).
+func readSide(ctx context.Context, p *pipeline.Pipeline, sch *schema.Schema, arg string, e env) (*pipeline.Result, error) {
+	s, err := settingsOf(ctx, p, arg)
+	if err != nil {
+		return nil, err
+	}
+	ref, isRef := gitRef(arg)
+	if !isRef {
+		return p.AnalyseFileWith(sch, arg, e.stdin, s), nil
+	}
+	data, err := gitrev.Read(ctx, "", ref)
+	if err != nil {
+		return nil, &exitError{code: exitUsage, msg: err.Error()}
+	}
+	return p.AnalyseBytes(sch, arg, data, s), nil
+}
+
+// renderSide checks one side and renders it for version. It returns the
+// rendered set and the cluster's resource name when the spec states one.
+func renderSide(arg string, r *pipeline.Result, version string, e env) (render.Set, string, error) {
+	if r.IOError || r.Cluster == nil {
+		printResult(e.stderr, r)
+		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("%s: cannot be compared: %s", arg, r.Summary())}
+	}
+	if r.Diags.HasErrors() {
 		// Still comparable: a rule may have become stricter since OLD.
-		printDiags(e.stderr, a)
+		printResult(e.stderr, r)
 	}
-	set, l := render.Render(a.cluster, render.Options{SlurmVersion: f.slurmVersion})
+	set, l := render.Render(r.Cluster, render.Options{SlurmVersion: version})
 	if len(l) > 0 {
-		a.diags = l
-		printDiags(e.stderr, a)
+		r.Diags = l
+		printResult(e.stderr, r)
 		return nil, "", &exitError{code: exitUsage, msg: arg + ": not rendered"}
 	}
 	name := ""
-	if c := a.cluster; c.Project.Value != "" && c.Region.Value != "" && c.ID.Value != "" {
+	if c := r.Cluster; c.Project.Value != "" && c.Region.Value != "" && c.ID.Value != "" {
 		name = fmt.Sprintf("projects/%s/locations/%s/modelDevelopmentClusters/%s", c.Project.Value, c.Region.Value, c.ID.Value)
 	}
 	return set, name, nil
 }
 
-// gitRef splits REV:PATH when arg is not an existing file.
-func gitRef(arg string) (rev, path string, ok bool) {
-	if _, err := os.Stat(arg); err == nil {
-		return "", "", false
+// gitRef reads arg as REV:PATH when it is not an existing file.
+func gitRef(arg string) (gitrev.Ref, bool) {
+	if _, err := os.Lstat(arg); err == nil {
+		return gitrev.Ref{}, false
 	}
-	rev, path, ok = strings.Cut(arg, ":")
-	return rev, path, ok && rev != "" && path != ""
-}
-
-func gitShow(rev, path string) ([]byte, error) {
-	var stdout, stderr bytes.Buffer
-	cmd := exec.Command("git", "show", rev+":"+strings.TrimPrefix(path, "./"))
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("reading %s:%s from git: %v: %s", rev, path, err, strings.TrimSpace(stderr.String()))
-	}
-	return stdout.Bytes(), nil
+	return gitrev.Parse(arg)
 }

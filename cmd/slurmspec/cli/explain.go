@@ -197,7 +197,7 @@ func newRulesCmd(e env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if markdown {
-				return rules.Markdown(e.stdout)
+				return rules.Markdown(e.stdout, allRules())
 			}
 			for _, r := range allRules() {
 				fmt.Fprintf(e.stdout, "%-30s %-7s %s\n", r.ID, r.Severity, r.Summary)

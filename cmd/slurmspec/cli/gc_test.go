@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 )
 
 // TestLintReportsInputSize checks that a lint tells env.sizedRun the size
@@ -31,16 +33,16 @@ func TestLintReportsInputSize(t *testing.T) {
 		t.Errorf("sizedRun told %v, want [%d]", got, len(seed))
 	}
 
-	sizes := totalSize([]string{one, one, filepath.Join(dir, "missing.yaml")})
+	sizes := pipeline.TotalSize([]string{one, one, filepath.Join(dir, "missing.yaml")})
 	if sizes != 2*int64(len(seed)) {
-		t.Errorf("totalSize of a file twice and a missing one = %d, want %d", sizes, 2*len(seed))
+		t.Errorf("TotalSize of a file twice and a missing one = %d, want %d", sizes, 2*len(seed))
 	}
-	n := smallRun/len(seed) + 2
+	n := pipeline.SmallRun/len(seed) + 2
 	files := make([]string, n)
 	for i := range files {
 		files[i] = one
 	}
-	if total := totalSize(files); total <= smallRun || total > smallRun+int64(len(seed)) {
-		t.Errorf("totalSize of %d seeds = %d, want just past %d", n, total, smallRun)
+	if total := pipeline.TotalSize(files); total <= pipeline.SmallRun || total > pipeline.SmallRun+int64(len(seed)) {
+		t.Errorf("TotalSize of %d seeds = %d, want just past %d", n, total, pipeline.SmallRun)
 	}
 }

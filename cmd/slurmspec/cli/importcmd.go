@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/compiler"
 	"github.com/slurmspec/slurmspec/render/importconf"
 )
 
@@ -31,6 +32,9 @@ func newImportCmd(e env) *cobra.Command {
   slurmspec import out/slurm.conf --scripts-dir out -o cluster.yaml`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := (compiler.Identity{Project: opt.Project, Region: opt.Region, ClusterID: opt.ClusterID}).Check(); err != nil {
+				return usageError("%v", err)
+			}
 			conf, err := importconf.ReadInput(args[0])
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}

@@ -5,16 +5,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/lint/format"
-	"github.com/slurmspec/slurmspec/schema"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 )
 
 const lintHelp = `Check specs against the schema and every lint rule.
@@ -30,7 +28,7 @@ with the source line, the spec path and a hint. Exit status: 0 clean,
 
 func newLintCmd(e env) *cobra.Command {
 	var (
-		f         specFlags
+		opt       pipeline.Options
 		outFormat string
 		onl       onlineFlags
 	)
@@ -45,7 +43,8 @@ func newLintCmd(e env) *cobra.Command {
   slurmspec lint --online cluster.yaml   # also check the Filestore instances with the API`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := f.validate(cmd); err != nil {
+			p, err := newPipeline(opt)
+			if err != nil {
 				return err
 			}
 			formatter, err := format.New(outFormat, format.Options{Color: outFormat == "text" && useColour(e.stdout), FileSummary: true})
@@ -56,31 +55,54 @@ func newLintCmd(e env) *cobra.Command {
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
-			results, err := lintAll(files, &f, e)
-			if err != nil {
-				return &exitError{code: exitUsage, msg: err.Error()}
-			}
-			var onlineErr error
-			if onl.enabled {
-				onlineErr = onl.check(cmd.Context(), results, &f)
-			}
-			code := exitOK
-			run := format.Run{Rules: format.RuleInfos(allRules()), ToolVersion: toolVersion()}
-			for _, a := range results {
-				file := format.File{Name: displayName(a.file), Diags: a.diags, Error: a.ioError}
-				if a.doc != nil {
-					file.Name, file.Source = a.doc.File, a.doc.Source
+			// Every spec's project config is read before any output, so a
+			// bad one is a usage error, not half a report.
+			for _, file := range files {
+				if _, err := p.SettingsFor(file); err != nil {
+					return usageError("%v", err)
 				}
-				run.Files = append(run.Files, file)
+			}
+			if e.sizedRun != nil {
+				e.sizedRun(pipeline.TotalSize(files))
+			}
+			run := format.Run{Rules: format.RuleInfos(pipeline.Rules()), ToolVersion: toolVersion()}
+			// Text and GitHub annotations print file by file, so each
+			// result is printed as soon as it and its predecessors are
+			// done and then dropped; JSON and SARIF are one document, for
+			// which only each file's diagnostics are kept.
+			perFile := outFormat == "text" || outFormat == "github"
+			code := exitOK
+			var onlineErr error
+			err = p.Stream(files, e.stdin, func(r *pipeline.Result) error {
+				if onl.enabled && onlineErr == nil && r.Cluster != nil {
+					onlineErr = onl.check(cmd.Context(), r, opt)
+				}
 				switch {
-				case a.ioError:
+				case r.IOError:
 					code = max(code, exitUsage)
-				case failed(a.diags, f.strict):
+				case r.Failed():
 					code = max(code, exitFindings)
 				}
+				f := formatFile(r)
+				if !perFile {
+					f.Source = nil // JSON and SARIF print no excerpts
+					run.Files = append(run.Files, f)
+					return nil
+				}
+				one := run
+				one.Files = []format.File{f}
+				if err := formatter.Format(e.stdout, one); err != nil {
+					return fmt.Errorf("writing output: %w", err)
+				}
+				return nil
+			})
+			if err == nil && !perFile {
+				if err = formatter.Format(e.stdout, run); err != nil {
+					err = fmt.Errorf("writing output: %w", err)
+				}
 			}
-			if err := formatter.Format(e.stdout, run); err != nil {
-				return &exitError{code: exitUsage, msg: fmt.Sprintf("writing output: %v", err)}
+			if err != nil {
+				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			if onlineErr != nil {
 				return &exitError{code: exitUsage, msg: "--online: " + onlineErr.Error()}
@@ -91,14 +113,17 @@ func newLintCmd(e env) *cobra.Command {
 			return nil
 		},
 	}
-	f.register(cmd.Flags())
+	opt.RegisterFlags(cmd.Flags())
 	cmd.Flags().StringVar(&outFormat, "format", "text", "output format: "+strings.Join(format.Names(), ", "))
 	onl.register(cmd)
 	return cmd
 }
 
 // expandArgs turns file and directory arguments into the list of files to
-// lint: files as given, directories searched for spec files in lexical order.
+// lint: files as given, directories searched for spec files in lexical
+// order. Only regular files are taken from a directory: a FIFO, device or
+// symbolic link found in the walk is skipped (a file named on the command
+// line is the loader's to refuse).
 func expandArgs(args []string) ([]string, error) {
 	var files []string
 	for _, arg := range args {
@@ -129,66 +154,4 @@ func expandArgs(args []string) ([]string, error) {
 		files = append(files, found...)
 	}
 	return files, nil
-}
-
-// lintAll analyses files concurrently, each worker with its own compiled
-// schema (CUE values are not shared between goroutines), and returns the
-// results in argument order.
-func lintAll(files []string, f *specFlags, e env) ([]analysis, error) {
-	if e.sizedRun != nil {
-		e.sizedRun(totalSize(files))
-	}
-	results := make([]analysis, len(files))
-	workers := min(runtime.GOMAXPROCS(0), len(files))
-	jobs := make(chan int)
-	errs := make(chan error, workers)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sch, err := schema.New()
-			if err != nil {
-				errs <- err
-				for range jobs {
-				}
-				return
-			}
-			for i := range jobs {
-				results[i] = analyse(sch, files[i], f, e)
-			}
-		}()
-	}
-	for i := range files {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	close(errs)
-	if err := <-errs; err != nil {
-		return nil, err
-	}
-	return results, nil
-}
-
-// totalSize is the sum of the sizes of the files that exist, counted
-// until it passes smallRun (all that tuneGC needs to know).
-func totalSize(files []string) int64 {
-	var total int64
-	for _, file := range files {
-		if fi, err := os.Stat(file); err == nil && fi.Mode().IsRegular() {
-			total += fi.Size()
-		}
-		if total > smallRun {
-			break
-		}
-	}
-	return total
-}
-
-func displayName(file string) string {
-	if file == "-" {
-		return "<stdin>"
-	}
-	return file
 }

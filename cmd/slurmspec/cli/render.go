@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
-	"github.com/slurmspec/slurmspec/schema"
 )
 
 const renderHelp = `Render the files a cluster runs with into an output directory:
@@ -28,7 +28,7 @@ and prints a unified diff when the directory is not what the spec renders.`
 
 func newRenderCmd(e env) *cobra.Command {
 	var (
-		f     specFlags
+		opt   pipeline.Options
 		out   string
 		check bool
 		dopt  pulumimodel.Options
@@ -44,25 +44,21 @@ func newRenderCmd(e env) *cobra.Command {
 			if out == "" {
 				return usageError("render needs an output directory: -o DIR")
 			}
-			if err := f.validate(cmd); err != nil {
+			r, err := analyseOne(opt, args[0], e)
+			if err != nil {
 				return err
 			}
-			sch, err := schema.New()
-			if err != nil {
-				return &exitError{code: exitUsage, msg: err.Error()}
-			}
-			a := analyse(sch, args[0], &f, e)
-			printDiags(e.stderr, a)
+			printResult(e.stderr, r)
 			switch {
-			case a.ioError:
+			case r.IOError:
 				return &exitError{code: exitUsage}
-			case failed(a.diags, f.strict) || a.cluster == nil:
-				return &exitError{code: exitFindings, msg: "not rendered: " + summary(a.diags)}
+			case r.Failed() || r.Cluster == nil:
+				return &exitError{code: exitFindings, msg: "not rendered: " + r.Summary()}
 			}
-			set, l := render.Render(a.cluster, render.Options{SlurmVersion: f.slurmVersion, Deploy: dopt})
+			set, l := render.Render(r.Cluster, render.Options{SlurmVersion: r.Settings.SlurmVersion(), Deploy: dopt})
 			if len(l) > 0 {
-				a.diags = l
-				printDiags(e.stderr, a)
+				r.Diags = l
+				printResult(e.stderr, r)
 				return &exitError{code: exitFindings, msg: "not rendered"}
 			}
 			if check {
@@ -86,7 +82,7 @@ func newRenderCmd(e env) *cobra.Command {
 			return nil
 		},
 	}
-	f.register(cmd.Flags())
+	opt.RegisterFlags(cmd.Flags())
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output directory (replaced as a whole)")
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 with a diff if the output directory is stale")
 	dopt.RegisterFlags(cmd.Flags())

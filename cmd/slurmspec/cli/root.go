@@ -1,5 +1,7 @@
-// Package cli is the slurmspec command line: it wires the stages (load,
-// schema, compile, lint, render) and holds no logic of its own.
+// Package cli is the slurmspec command line: it adapts flags to the packages
+// that do the work (lint/pipeline for load, schema, compile and lint;
+// render; render/diff; compiler/load/gitrev) and prints their results. It
+// holds no logic of its own (docs/architecture.md).
 package cli
 
 import (
@@ -11,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 )
 
 // Exit codes.
@@ -36,31 +40,13 @@ type env struct {
 	stdout, stderr io.Writer
 	// sizedRun, when set, is told the total size of the specs a lint is
 	// about to read (standard input counts as small). Main sets it to
-	// tuneGC; in-process runs (tests) leave the collector alone.
+	// pipeline.TuneGC; in-process runs (tests) leave the collector alone.
 	sizedRun func(total int64)
 }
 
 // Main runs the command line with os.Args and returns the exit code.
 func Main() int {
-	return run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, sizedRun: tuneGC})
-}
-
-// smallRun is the total size of specs up to which a run counts as small:
-// the seed is 2 KB, a 100-pool spec 60 KB.
-const smallRun = 256 << 10
-
-// tuneGC is told the total size of the specs a run reads. For a small run,
-// the pre-commit case, it lets the heap grow to five times what is live
-// before collecting (GOGC=400): such a run allocates a few megabytes and
-// exits, and the collection the default GOGC=100 starts at 4 MB was 9 % of
-// its CPU time. Large runs keep the default: on a 1000-pool spec GOGC=400
-// was 20 % slower, the cost of faulting in fresh pages instead of reusing
-// collected ones. GOGC set in the environment wins.
-func tuneGC(total int64) {
-	if _, ok := os.LookupEnv("GOGC"); ok || total > smallRun {
-		return
-	}
-	debug.SetGCPercent(400)
+	return run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, sizedRun: pipeline.TuneGC})
 }
 
 func run(args []string, e env) (code int) {

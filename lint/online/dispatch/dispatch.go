@@ -27,39 +27,25 @@ import (
 // Flags are the helper's flags; Args turns them into arguments for Run.
 // Zero fields are left to the helper's defaults.
 type Flags struct {
-	InputFormat string
-	Project     string
-	Region      string
-	ClusterID   string
+	// Spec are the spec options as flags, exactly as the offline run took
+	// them (lint/pipeline's Options.Args): the helper runs the same
+	// pipeline with the same project config.
+	Spec []string
 	// Timeout bounds each Filestore API call (online.DefaultTimeout).
 	Timeout time.Duration
 	// MinHomeCapacityGiB is filestore-capacity's minimum
 	// (online.DefaultMinHomeCapacityGiB); negative turns the check off.
 	MinHomeCapacityGiB int64
-	// Disable holds rule ids not to report; offline ids are ignored.
-	Disable []string
 }
 
 // Args returns the helper's command-line flags for f.
 func (f Flags) Args() []string {
-	var args []string
-	add := func(name, value string) {
-		if value != "" {
-			args = append(args, "--"+name+"="+value)
-		}
-	}
-	add("input-format", f.InputFormat)
-	add("project", f.Project)
-	add("region", f.Region)
-	add("cluster-id", f.ClusterID)
+	args := append([]string{}, f.Spec...)
 	if f.Timeout > 0 {
-		add("online-timeout", f.Timeout.String())
+		args = append(args, "--online-timeout="+f.Timeout.String())
 	}
 	if f.MinHomeCapacityGiB != 0 {
-		add("min-home-capacity-gib", strconv.FormatInt(f.MinHomeCapacityGiB, 10))
-	}
-	if len(f.Disable) > 0 {
-		add("disable", strings.Join(f.Disable, ","))
+		args = append(args, "--min-home-capacity-gib="+strconv.FormatInt(f.MinHomeCapacityGiB, 10))
 	}
 	return args
 }

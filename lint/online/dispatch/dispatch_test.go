@@ -300,8 +300,8 @@ func TestHelperCrash(t *testing.T) {
 }
 
 func TestArgs(t *testing.T) {
-	got := dispatch.Flags{InputFormat: "yaml", Project: "p", Timeout: 3 * time.Second, MinHomeCapacityGiB: -1, Disable: []string{"a", "b"}}.Args()
-	want := []string{"--input-format=yaml", "--project=p", "--online-timeout=3s", "--min-home-capacity-gib=-1", "--disable=a,b"}
+	got := dispatch.Flags{Spec: []string{"--input-format=yaml", "--disable=a,b"}, Timeout: 3 * time.Second, MinHomeCapacityGiB: -1}.Args()
+	want := []string{"--input-format=yaml", "--disable=a,b", "--online-timeout=3s", "--min-home-capacity-gib=-1"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Args = %q, want %q", got, want)
 	}

@@ -26,16 +26,14 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"strings"
 
 	"github.com/spf13/pflag"
 
-	"github.com/slurmspec/slurmspec/compiler"
-	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/online/checker"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
@@ -77,17 +75,11 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs := pflag.NewFlagSet(online.HelperName, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
-		inputFormat, project, region, clusterID string
-		disable                                 []string
+		spec pipeline.Options
+		of   online.Flags
 	)
-	opt := base
-	fs.StringVar(&inputFormat, "input-format", "auto", "spec format: auto (by extension), json, yaml or cue")
-	fs.StringVar(&project, "project", "", "Google Cloud project (when the spec has no name)")
-	fs.StringVar(&region, "region", "", "region of the cluster (when the spec has no name)")
-	fs.StringVar(&clusterID, "cluster-id", "", "cluster id (when the spec has no name)")
-	fs.DurationVar(&opt.Timeout, "online-timeout", online.DefaultTimeout, "time limit of each Filestore API call")
-	fs.Int64Var(&opt.MinHomeCapacityGiB, "min-home-capacity-gib", online.DefaultMinHomeCapacityGiB, "smallest /home Filestore instance filestore-capacity accepts, in GiB (negative: no check)")
-	fs.StringSliceVar(&disable, "disable", nil, "rule ids not to report (ids of offline rules are ignored)")
+	spec.RegisterFlags(fs)
+	of.RegisterFlags(fs)
 	help := fs.BoolP("help", "h", false, "print this help")
 	if err := fs.Parse(args); err != nil {
 		return fail(stdout, stderr, online.Errorf(online.KindUsage, err, err.Error()))
@@ -100,43 +92,34 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if fs.NArg() != 1 {
 		return fail(stdout, stderr, online.Errorf(online.KindUsage, nil, fmt.Sprintf("want one spec file, got %d arguments", fs.NArg())))
 	}
-	if opt.Timeout <= 0 {
+	if of.Timeout <= 0 {
 		return fail(stdout, stderr, online.Errorf(online.KindUsage, nil, "--online-timeout must be positive"))
 	}
-	opt.Disabled = map[string]bool{}
-	for _, id := range disable {
-		opt.Disabled[strings.TrimSpace(id)] = true
-	}
+	opt := base
+	opt.Timeout, opt.MinHomeCapacityGiB = of.Timeout, of.MinHomeCapacityGiB
 	file := fs.Arg(0)
-
-	fmtID, err := load.ParseFormat(inputFormat)
+	p, err := pipeline.New(spec)
 	if err != nil {
-		return fail(stdout, stderr, online.Errorf(online.KindUsage, err, "--input-format: "+err.Error()))
+		return fail(stdout, stderr, online.Errorf(online.KindUsage, err, err.Error()))
 	}
+	settings, err := p.SettingsFor(file)
+	if err != nil {
+		return fail(stdout, stderr, online.Errorf(online.KindUsage, err, err.Error()))
+	}
+	opt.Disabled = settings.Lint.Disabled
 	sch, err := schema.New()
 	if err != nil {
 		return fail(stdout, stderr, online.Errorf(online.KindInternal, err, "loading the schema: "+err.Error()))
 	}
-	name := file
-	if file == "-" {
-		name = "<stdin>"
-	}
-	run := format.Run{Files: []format.File{{Name: name}}}
-	doc, l := load.File(file, load.Options{Format: fmtID, Verbatim: sch.Verbatim, Stdin: stdin})
-	if doc == nil || doc.Root == nil {
-		// The offline run reports why the spec cannot be read.
+	// The offline pipeline without its lint rules: the offline run
+	// reports the spec's own problems; a spec that does not compile has
+	// no online findings.
+	r := p.AnalyseFileWith(sch, file, stdin, &pipeline.Settings{Lint: lint.Config{Disabled: allDisabled()}})
+	run := format.Run{Files: []format.File{{Name: r.Name()}}}
+	if r.Cluster == nil {
 		return write(stdout, stderr, run)
 	}
-	run.Files[0].Name = doc.File
-	l = append(l, sch.Check(doc)...)
-	if l.HasErrors() {
-		return write(stdout, stderr, run) // reported offline; the IR may be incomplete
-	}
-	c, _ := compiler.Compile(doc, compiler.Identity{Project: project, Region: region, ClusterID: clusterID}, machines.Default())
-	if c == nil {
-		return write(stdout, stderr, run)
-	}
-	found, err := checker.Check(ctx, c, opt)
+	found, err := checker.Check(ctx, r.Cluster, opt)
 	if err != nil {
 		var oe *online.Error
 		if !errors.As(err, &oe) {
@@ -144,8 +127,17 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 		return fail(stdout, stderr, oe)
 	}
-	run.Files[0].Diags = found
+	run.Files[0].Diags = settings.Lint.Adjust(found)
 	return write(stdout, stderr, run)
+}
+
+// allDisabled disables every rule: the helper reports online findings only.
+func allDisabled() map[string]bool {
+	off := map[string]bool{}
+	for _, r := range pipeline.Rules() {
+		off[r.ID] = true
+	}
+	return off
 }
 
 // write prints the JSON report of the online findings.

@@ -1,7 +1,8 @@
-// Package compiletest compiles specs for other packages' tests through the
-// real pipeline (load, schema, compile), as `slurmspec render` does before
-// it renders, and holds a small spec that uses most of the format.
-package compiletest
+// Package pipelinetest compiles specs for other packages' tests through
+// lint/pipeline's compile-only path (load, schema, compile), as `slurmspec
+// render` does before it renders, and holds a small spec that uses most of
+// the format.
+package pipelinetest
 
 import (
 	"testing"
@@ -9,7 +10,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
@@ -21,23 +22,17 @@ func Compile(t testing.TB, name, src string) *ir.Cluster {
 	return CompileAs(t, name, src, compiler.Identity{ClusterID: "c"})
 }
 
-// CompileAs is Compile with an explicit identity.
+// CompileAs is Compile with an explicit identity. The format comes from
+// name's extension.
 func CompileAs(t testing.TB, name, src string, id compiler.Identity) *ir.Cluster {
 	t.Helper()
 	sch, err := schema.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, l := load.Bytes(name, []byte(src), load.Options{Verbatim: sch.Verbatim})
-	if l.HasErrors() {
-		t.Fatalf("load %s: %v\n%s", name, l, src)
-	}
-	if l := sch.Check(doc); l.HasErrors() {
-		t.Fatalf("schema %s: %v\n%s", name, l, src)
-	}
-	c, l := compiler.Compile(doc, id, machines.Default())
-	if l.HasErrors() {
-		t.Fatalf("compile %s: %v\n%s", name, l, src)
+	c, _, err := pipeline.Compile(sch, name, []byte(src), load.FormatAuto, id)
+	if err != nil {
+		t.Fatalf("%s: %v\n%s", name, err, src)
 	}
 	return c
 }

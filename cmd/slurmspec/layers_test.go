@@ -1,0 +1,94 @@
+package main
+
+import (
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// module is this module's import path.
+const module = "github.com/slurmspec/slurmspec/"
+
+// layers ranks the top-level directories (docs/architecture.md): a
+// package may import packages of its own layer or a lower one, never a
+// higher one. lint and render share a layer but are separate branches:
+// neither imports the other.
+var layers = map[string]int{
+	"compiler": 0,
+	"schema":   1,
+	"lint":     2,
+	"render":   2,
+	"deploy":   3,
+	"cmd":      4,
+}
+
+// knownViolations are the imports that run up the layers today. The list
+// may only shrink: an import not listed fails the test, and so does a
+// listed one that is gone (delete its line).
+var knownViolations = map[string]string{
+	// Empty: compiler/importconf moved to render/importconf and
+	// deploy/model to render/pulumimodel. An entry is "pkg -> imported":
+	// "why, and what will remove it".
+}
+
+// TestLayers checks every package's imports (not its tests': a test may
+// use a higher layer's helpers to build its inputs) against the layers.
+func TestLayers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if len(lines) < 40 {
+		t.Fatalf("go list listed %d packages; want the whole module:\n%s", len(lines), out)
+	}
+	found := map[string]bool{}
+	for _, line := range lines {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		from, ok := layerOf(pkg)
+		if !ok {
+			t.Errorf("package %s is in no layer: add its top-level directory to layers", pkg)
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if !strings.HasPrefix(imp, module) {
+				continue
+			}
+			imp = strings.TrimPrefix(imp, module)
+			to, ok := layerOf(imp)
+			if !ok {
+				continue // reported as a package of its own
+			}
+			if to > from || to == from && top(pkg) != top(imp) {
+				found[pkg+" -> "+imp] = true
+			}
+		}
+	}
+	var got []string
+	for v := range found {
+		got = append(got, v)
+	}
+	sort.Strings(got)
+	for _, v := range got {
+		if _, known := knownViolations[v]; !known {
+			t.Errorf("%s imports a package of a higher layer (or a sibling): see docs/architecture.md", v)
+		}
+	}
+	for v, why := range knownViolations {
+		if !found[v] {
+			t.Errorf("known violation %q (%s) is gone: delete it from knownViolations", v, why)
+		}
+	}
+}
+
+func top(pkg string) string {
+	t, _, _ := strings.Cut(pkg, "/")
+	return t
+}
+
+func layerOf(pkg string) (int, bool) {
+	l, ok := layers[top(pkg)]
+	return l, ok
+}

@@ -1,0 +1,340 @@
+// Package pipeline owns slurmspec's spec pipeline: load → schema → compile
+// → lint. Every binary that reads a spec (slurmspec, slurmspec-deploy,
+// slurmspec-online) and every test that needs a compiled spec goes through
+// it, so they accept the same options (Options, declared as flags once),
+// know the same rules (Rules: the lint rules and the online rules), and
+// merge a project's .slurmspec.yaml the same way (lint.ProjectConfig.Apply,
+// per spec, from the spec's own directory).
+//
+// It sits at the top of the lint layer: it imports compiler, schema and
+// lint packages, never render or deploy, so that slurmspec-online (in the
+// lint tree) can use it and render and deploy build on it.
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/slurmspec/slurmspec/compiler"
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/online"
+	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/schema"
+	"github.com/slurmspec/slurmspec/schema/slurmconf"
+)
+
+// Rules lists every rule a run can report: the lint rules, then the online
+// Filestore rules (which report only from slurmspec-online). --disable,
+// .slurmspec.yaml, `slurmspec rules` and docs/rules.md all use this list.
+func Rules() []*lint.Rule { return append(rules.All(), online.Rules()...) }
+
+// Pipeline is a checked set of options, ready to analyse specs. It is safe
+// for concurrent use; each goroutine needs its own *schema.Schema.
+type Pipeline struct {
+	opt      Options
+	format   load.Format
+	identity compiler.Identity
+	rules    []*lint.Rule
+	// flags is the lint configuration of the command line alone.
+	flags lint.Config
+	// explicit is the --config file, when given.
+	explicit *lint.ProjectConfig
+
+	mu    sync.Mutex
+	byDir map[string]settingsOrErr
+}
+
+type settingsOrErr struct {
+	s   *Settings
+	err error
+}
+
+// New checks the options that do not depend on a spec (the input format,
+// the Slurm version, the rule ids, the identity flags, an explicit
+// --config) and returns the pipeline. Its errors are usage errors: the
+// command line, not a spec, is wrong.
+func New(opt Options) (*Pipeline, error) {
+	p := &Pipeline{opt: opt, rules: Rules(), byDir: map[string]settingsOrErr{}}
+	f, err := load.ParseFormat(orDefault(opt.InputFormat, "auto"))
+	if err != nil {
+		return nil, fmt.Errorf("--%s: %w", FlagInputFormat, err)
+	}
+	p.format = f
+	p.identity = compiler.Identity{Project: opt.Project, Region: opt.Region, ClusterID: opt.ClusterID}
+	if err := p.identity.Check(); err != nil {
+		return nil, err
+	}
+	if opt.SlurmVersion != "" {
+		v, err := slurmconf.ParseVersion(opt.SlurmVersion)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %w", FlagSlurmVersion, err)
+		}
+		p.flags.SlurmVersion = v.String()
+	}
+	p.flags.Disabled = map[string]bool{}
+	for _, id := range opt.Disable {
+		id = strings.TrimSpace(id)
+		if lint.Find(p.rules, id) == nil {
+			return nil, fmt.Errorf("--%s: unknown rule %q (%s)", FlagDisable, id, diag.DidYouMean(id, ruleIDs(p.rules), "see `slurmspec rules`"))
+		}
+		p.flags.Disabled[id] = true
+	}
+	if err := lint.CheckOverrides(p.rules, opt.Disable, nil); err != nil {
+		return nil, fmt.Errorf("--%s: %w", FlagDisable, err)
+	}
+	if opt.ConfigFile != "" {
+		pc, err := lint.LoadProjectConfig(opt.ConfigFile)
+		if err != nil {
+			return nil, err
+		}
+		if err := pc.Check(p.rules); err != nil {
+			return nil, err
+		}
+		p.explicit = &pc
+	}
+	return p, nil
+}
+
+func ruleIDs(rules []*lint.Rule) []string {
+	ids := make([]string, len(rules))
+	for i, r := range rules {
+		ids[i] = r.ID
+	}
+	return ids
+}
+
+func orDefault(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+// Settings are what applies to one spec: the command line merged with the
+// spec's project config.
+type Settings struct {
+	// Lint selects the rules, their severities and the Slurm version
+	// (never empty: the flag's, else the config's, else the newest).
+	Lint lint.Config
+	// Project is the project config in force; its Path is "" when there
+	// is none.
+	Project lint.ProjectConfig
+	// Strict makes warnings fail the spec.
+	Strict bool
+}
+
+// SlurmVersion is the release series the spec is checked and rendered for.
+func (s *Settings) SlurmVersion() string { return s.Lint.SlurmVersion }
+
+// SettingsFor returns the settings of the spec file: "-" (standard
+// input) counts as a spec in the working directory.
+func (p *Pipeline) SettingsFor(file string) (*Settings, error) {
+	dir := "."
+	if file != "-" {
+		dir = filepath.Dir(file)
+	}
+	return p.SettingsIn(dir)
+}
+
+// SettingsIn returns the settings of a spec in dir: the --config file, or
+// else the .slurmspec.yaml lint.FindProjectConfig finds from dir, merged
+// into the command line's settings by lint.ProjectConfig.Apply (flags
+// win). Results are cached per directory. Its errors are usage errors.
+func (p *Pipeline) SettingsIn(dir string) (*Settings, error) {
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if r, ok := p.byDir[dir]; ok {
+		return r.s, r.err
+	}
+	s, err := p.settingsIn(dir)
+	p.byDir[dir] = settingsOrErr{s, err}
+	return s, err
+}
+
+func (p *Pipeline) settingsIn(dir string) (*Settings, error) {
+	var pc lint.ProjectConfig
+	switch {
+	case p.explicit != nil:
+		pc = *p.explicit
+	default:
+		path, err := lint.FindProjectConfig(dir)
+		if err != nil {
+			return nil, err
+		}
+		if path != "" {
+			if pc, err = lint.LoadProjectConfig(path); err != nil {
+				return nil, err
+			}
+		}
+	}
+	cfg, err := pc.Apply(p.flags, p.rules)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.SlurmVersion == "" {
+		cfg.SlurmVersion = slurmconf.Newest().String()
+	}
+	return &Settings{Lint: cfg, Project: pc, Strict: p.opt.Strict}, nil
+}
+
+// Result is one analysed spec.
+type Result struct {
+	// File is the spec as named on the command line ("-": standard input).
+	File string
+	// Doc is the loaded document (nil when the file could not be read).
+	Doc *load.Document
+	// Cluster is the compiled IR (nil when the spec did not get that far).
+	Cluster *ir.Cluster
+	// Diags are every stage's diagnostics, sorted.
+	Diags diag.List
+	// IOError is set when the file could not be read at all.
+	IOError bool
+	// Settings are the settings the spec was analysed with.
+	Settings *Settings
+}
+
+// Name is the spec's name in messages ("<stdin>" for standard input).
+func (r *Result) Name() string {
+	switch {
+	case r.Doc != nil:
+		return r.Doc.File
+	case r.File == "-":
+		return "<stdin>"
+	}
+	return r.File
+}
+
+// Failed reports whether the spec fails the run: an error, or with
+// Strict a warning. A spec that did not compile always has an error.
+func (r *Result) Failed() bool {
+	if r.Settings != nil && r.Settings.Strict {
+		return r.Diags.Count(diag.Warning) > 0
+	}
+	return r.Diags.HasErrors()
+}
+
+// Summary is "N errors, M warnings".
+func (r *Result) Summary() string { return r.Diags.Summary() }
+
+// Analyse runs load → schema → compile → lint on the spec file, reading
+// "-" from stdin. The error is a usage error (the spec's project config is
+// bad); every problem of the spec itself is a diagnostic of the result.
+func (p *Pipeline) Analyse(sch *schema.Schema, file string, stdin io.Reader) (*Result, error) {
+	s, err := p.SettingsFor(file)
+	if err != nil {
+		return nil, err
+	}
+	return p.AnalyseFileWith(sch, file, stdin, s), nil
+}
+
+// AnalyseFileWith is Analyse with the given settings.
+func (p *Pipeline) AnalyseFileWith(sch *schema.Schema, file string, stdin io.Reader, s *Settings) *Result {
+	return p.AnalyseWith(sch, file, s, func(opt load.Options) (*load.Document, diag.List) {
+		opt.Stdin = stdin
+		return load.File(file, opt)
+	})
+}
+
+// AnalyseBytes is Analyse for a spec already in memory (read from git),
+// with the given settings.
+func (p *Pipeline) AnalyseBytes(sch *schema.Schema, name string, data []byte, s *Settings) *Result {
+	return p.AnalyseWith(sch, name, s, func(opt load.Options) (*load.Document, diag.List) {
+		return load.Bytes(name, data, opt)
+	})
+}
+
+// AnalyseWith runs the pipeline on the document read returns, given the
+// load options of the pipeline.
+func (p *Pipeline) AnalyseWith(sch *schema.Schema, file string, s *Settings, read func(load.Options) (*load.Document, diag.List)) *Result {
+	r := &Result{File: file, Settings: s}
+	doc, l := read(load.Options{Format: p.format, Verbatim: sch.Verbatim})
+	r.Doc, r.Diags = doc, l
+	if doc == nil || doc.Root == nil {
+		for _, d := range l {
+			if d.Rule == load.RuleIO {
+				r.IOError = true
+			}
+		}
+		r.Diags = r.Diags.Sort()
+		return r
+	}
+	c, l := check(sch, doc, p.identity)
+	r.Diags = append(r.Diags, l...)
+	if c == nil {
+		r.Diags = r.Diags.Sort()
+		return r
+	}
+	r.Cluster = c
+	r.Diags = append(r.Diags, lint.Run(c, p.rules, s.Lint)...).Sort()
+	return r
+}
+
+// check runs the schema and the compiler on a loaded document. It returns
+// no cluster when the document is missing or has errors before compiling.
+func check(sch *schema.Schema, doc *load.Document, id compiler.Identity) (*ir.Cluster, diag.List) {
+	if doc == nil || doc.Root == nil {
+		return nil, nil
+	}
+	l := sch.Check(doc)
+	if l.HasErrors() {
+		return nil, l
+	}
+	c, cl := compiler.Compile(doc, id, machines.Default())
+	return c, append(l, cl...)
+}
+
+// ErrInvalid is returned (wrapped) by Compile for a spec with errors.
+var ErrInvalid = errors.New("invalid spec")
+
+// Compile is the compile-only path for trusted inputs (a stack's recorded
+// inputs, test fixtures): load → schema → compile of data in the given
+// format, no lint rules and no project config. A spec with an error-level
+// diagnostic is an error wrapping ErrInvalid that names the first one
+// (callers add which input it was); the list holds every diagnostic.
+func Compile(sch *schema.Schema, name string, data []byte, format load.Format, id compiler.Identity) (*ir.Cluster, diag.List, error) {
+	doc, l := load.Bytes(name, data, load.Options{Format: format, Verbatim: sch.Verbatim})
+	c, cl := check(sch, doc, id)
+	l = append(l, cl...).Sort()
+	if c == nil || l.HasErrors() {
+		return nil, l, fmt.Errorf("%w: %s", ErrInvalid, firstError(l))
+	}
+	return c, l, nil
+}
+
+func firstError(l diag.List) string {
+	for _, d := range l {
+		if d.Severity == diag.Error {
+			if d.Path != "" {
+				return d.Path + ": " + d.Message
+			}
+			return d.Message
+		}
+	}
+	return "no document"
+}
+
+// AnalyseFile checks opt and analyses one spec file with a schema of its
+// own ("-" reads stdin): what a command that reads one spec does. Every
+// error is a usage error but the schema's, which is internal.
+func AnalyseFile(file string, opt Options, stdin io.Reader) (*Result, error) {
+	p, err := New(opt)
+	if err != nil {
+		return nil, err
+	}
+	sch, err := schema.New()
+	if err != nil {
+		return nil, fmt.Errorf("internal error: %w", err)
+	}
+	return p.Analyse(sch, file, stdin)
+}
