@@ -42,7 +42,7 @@ fidelity:
 # (unit, testscript goldens, generated-code freshness, real Slurm when the
 # packages are installed — with CI=true a missing prerequisite fails).
 test: check
-	$(GO) test -race -count=1 ./...
+	$(GO) test -race -count=1 -timeout 45m ./...
 
 check: $(STATICCHECK)
 	@fmt=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
