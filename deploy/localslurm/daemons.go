@@ -47,20 +47,17 @@ func (c *Cluster) Command(ctx context.Context, name string, args ...string) *exe
 // program's own.
 func (c *Cluster) startDaemon(name string, env []string, program string, args ...string) (*daemon, error) {
 	cmd := exec.Command(c.tools["nsenter"], append(c.nsArgs(), append([]string{program}, args...)...)...)
-	cmd.Env = env
-	cmd.Dir = c.workDir
-	d, err := spawn(name, cmd, c.path("log", name+".out"))
-	if err != nil {
-		return nil, &StartError{Stage: name, Err: err}
-	}
-	c.daemons = append(c.daemons, d)
-	c.logf("started %s pid %d", name, d.pid())
-	return d, nil
+	return c.launch(name, env, cmd, "")
 }
 
 // startHostDaemon starts a program outside the cluster's namespace.
 func (c *Cluster) startHostDaemon(name string, env []string, program string, args ...string) (*daemon, error) {
-	cmd := exec.Command(program, args...)
+	return c.launch(name, env, exec.Command(program, args...), " (outside the namespace)")
+}
+
+// launch runs cmd in the work directory with its output in log/NAME.out and
+// records it among the cluster's daemons; where is added to the log line.
+func (c *Cluster) launch(name string, env []string, cmd *exec.Cmd, where string) (*daemon, error) {
 	cmd.Env = env
 	cmd.Dir = c.workDir
 	d, err := spawn(name, cmd, c.path("log", name+".out"))
@@ -68,7 +65,7 @@ func (c *Cluster) startHostDaemon(name string, env []string, program string, arg
 		return nil, &StartError{Stage: name, Err: err}
 	}
 	c.daemons = append(c.daemons, d)
-	c.logf("started %s pid %d (outside the namespace)", name, d.pid())
+	c.logf("started %s pid %d%s", name, d.pid(), where)
 	return d, nil
 }
 
