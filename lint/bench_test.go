@@ -10,7 +10,7 @@ import (
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // BenchmarkRun measures every lint rule over a compiled spec (load, schema
@@ -25,7 +25,7 @@ func BenchmarkRun(b *testing.B) {
 		b.Fatal(err)
 	}
 	all := rules.All()
-	cfg := lint.Config{Options: lint.Options{SlurmVersion: slurmconf.Newest().String()}}
+	cfg := lint.Config{Options: lint.Options{SlurmVersion: catalog.Newest().String()}}
 	for _, c := range cases {
 		doc, l := load.Bytes(c.File, c.Data, load.Options{Verbatim: sch.Verbatim})
 		if l = append(l, sch.Check(doc)...); l.HasErrors() {

@@ -16,7 +16,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // ProjectConfigFile is the name of a project's lint configuration file.
@@ -122,7 +122,7 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 		pc.Severity[id] = sev
 	}
 	if raw.SlurmVersion != "" {
-		v, err := slurmconf.ParseVersion(raw.SlurmVersion)
+		v, err := catalog.ParseVersion(raw.SlurmVersion)
 		if err != nil {
 			problems = append(problems, fmt.Sprintf("slurmVersion: %v", err))
 		} else {

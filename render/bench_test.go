@@ -9,7 +9,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/specgen"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/schema"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // BenchmarkRender measures rendering slurm.conf, the scripts and the API
@@ -24,7 +24,7 @@ func BenchmarkRender(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	opt := render.Options{SlurmVersion: slurmconf.Newest().String()}
+	opt := render.Options{SlurmVersion: catalog.Newest().String()}
 	for _, c := range cases {
 		doc, l := load.Bytes(c.File, c.Data, load.Options{Verbatim: sch.Verbatim})
 		if l = append(l, sch.Check(doc)...); l.HasErrors() {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // TestRenderRefusesManagedKeys renders specs that set managed keys without
@@ -63,8 +63,8 @@ orchestratorSpec:
 // compiler/managed, refuse it.
 func TestAliasesOfManagedKeysAreManaged(t *testing.T) {
 	n := 0
-	for _, s := range slurmconf.Scopes() {
-		for _, p := range slurmconf.Default().Params(s) {
+	for _, s := range catalog.Scopes() {
+		for _, p := range catalog.Default().Params(s) {
 			target, _, _ := strings.Cut(p.Replacement, "=")
 			if _, ok := managed.Lookup(target); !ok || target == "" {
 				continue

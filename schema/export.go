@@ -17,7 +17,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/cuectx"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // JSONSchemaID is the $id of the exported JSON Schema.
@@ -29,13 +29,13 @@ const JSONSchemaID = "https://github.com/slurmspec/slurmspec/schema/cluster.sche
 // in the API's camelCase and accepted in snake_case too, as the loader
 // accepts both, and a "$schema" property is allowed so that a spec can
 // name the schema.
-func JSONSchema() ([]byte, error) { return JSONSchemaFor(slurmconf.Newest()) }
+func JSONSchema() ([]byte, error) { return JSONSchemaFor(catalog.Newest()) }
 
 // JSONSchemaFor is JSONSchema with the slurm.conf keys and values of Slurm
 // release v (an invalid v means the newest).
-func JSONSchemaFor(release slurmconf.Version) ([]byte, error) {
+func JSONSchemaFor(release catalog.Version) ([]byte, error) {
 	if !release.Valid() {
-		release = slurmconf.Newest()
+		release = catalog.Newest()
 	}
 	v := cuectx.New().CompileBytes(source, cue.Filename("schema/cluster.cue"))
 	if err := v.Err(); err != nil {
@@ -308,13 +308,13 @@ func SnakeCase(name string) string {
 // field in snake_case too (node_pool_ids), and it checks the cross
 // references (#References) on the spec itself, which slurmspec evaluates
 // in Go instead.
-func CUESource() ([]byte, error) { return CUESourceFor(slurmconf.Newest()) }
+func CUESource() ([]byte, error) { return CUESourceFor(catalog.Newest()) }
 
 // CUESourceFor is CUESource with the slurm.conf keys and values of Slurm
 // release v (an invalid v means the newest).
-func CUESourceFor(v slurmconf.Version) ([]byte, error) {
+func CUESourceFor(v catalog.Version) ([]byte, error) {
 	if !v.Valid() {
-		v = slurmconf.Newest()
+		v = catalog.Newest()
 	}
 	src := append(append([]byte(nil), source...), cueSlurmConfig(v)...)
 	f, err := parser.ParseFile("cluster.cue", src, parser.ParseComments)

@@ -4,18 +4,18 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // KeyDescription is the one-line description of a slurm.conf key
-// (schema/slurmconf/data/descriptions.tsv), or "".
-func KeyDescription(p *slurmconf.Param) string {
-	return slurmconf.Description(p.Scope, p.Name)
+// (schema/catalog/data/descriptions.tsv), or "".
+func KeyDescription(p *catalog.Param) string {
+	return catalog.Description(p.Scope, p.Name)
 }
 
 // KeyMarkdown is the hover text of a key: its description, its value
 // grammar and the releases that have it.
-func KeyMarkdown(p *slurmconf.Param, st slurmconf.KeyStatus) string {
+func KeyMarkdown(p *catalog.Param, st catalog.KeyStatus) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**%s**", p.Name)
 	if d := KeyDescription(p); d != "" {
@@ -29,23 +29,23 @@ func KeyMarkdown(p *slurmconf.Param, st slurmconf.KeyStatus) string {
 	return b.String()
 }
 
-func kindText(p *slurmconf.Param) string {
+func kindText(p *catalog.Param) string {
 	switch p.Kind {
-	case slurmconf.KindBool:
+	case catalog.KindBool:
 		return "YES or NO"
-	case slurmconf.KindUint16:
+	case catalog.KindUint16:
 		return "an integer 0-65535 or UNLIMITED"
-	case slurmconf.KindUint32:
+	case catalog.KindUint32:
 		return "an integer 0-4294967295 (k = ×1024) or UNLIMITED"
-	case slurmconf.KindUint64:
+	case catalog.KindUint64:
 		return "a non-negative integer (k = ×1024) or UNLIMITED"
-	case slurmconf.KindTime:
+	case catalog.KindTime:
 		return "a time: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED"
-	case slurmconf.KindEnum:
+	case catalog.KindEnum:
 		return "one of the listed values"
-	case slurmconf.KindPlugin:
+	case catalog.KindPlugin:
 		return "a plugin name"
-	case slurmconf.KindList:
+	case catalog.KindList:
 		return "a comma-separated list"
 	}
 	return "text"

@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // configDefNames are the names of the exported definitions of the three
@@ -27,10 +27,10 @@ func keyPattern(name string) string { return "^" + reCI(name) + "$" }
 // reserved key a conflict that states why. The canonical spellings are
 // declared too, with their descriptions. One pattern per map keeps cue vet
 // fast: CUE compares every pattern constraint with every other.
-func cueSlurmConfig(v slurmconf.Version) []byte {
+func cueSlurmConfig(v catalog.Version) []byte {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "\n// slurm.conf keys and values of Slurm %s, generated from the catalog\n", v)
-	fmt.Fprintf(&b, "// (schema/slurmconf) by `slurmspec schema --format cue --slurm-version %s`.\n", v)
+	fmt.Fprintf(&b, "// (schema/catalog) by `slurmspec schema --format cue --slurm-version %s`.\n", v)
 	b.WriteString("// Keys match in any letter case, as in slurm.conf.\n")
 	for i := range configScopes {
 		fmt.Fprintf(&b, "%s: config?: #%s\n", configHomes[i], configDefNames[i])
@@ -81,7 +81,7 @@ func cueString(s string) string {
 // another letter case is a patternProperties entry that refers to the
 // same schema, so completion lists each key once; reserved keys are
 // refused by pattern, with their reason as the description.
-func jsonSlurmConfig(v slurmconf.Version) map[string]any {
+func jsonSlurmConfig(v catalog.Version) map[string]any {
 	out := map[string]any{}
 	for i, scope := range configScopes {
 		def := configDefNames[i]
@@ -113,11 +113,11 @@ func jsonSlurmConfig(v slurmconf.Version) map[string]any {
 	return out
 }
 
-func scopeWhere(s slurmconf.Scope) string {
+func scopeWhere(s catalog.Scope) string {
 	switch s {
-	case slurmconf.ScopePartition:
+	case catalog.ScopePartition:
 		return "a PartitionName line"
-	case slurmconf.ScopeNode:
+	case catalog.ScopeNode:
 		return "a NodeName line"
 	}
 	return "the global part of slurm.conf"
@@ -161,13 +161,13 @@ func jsonKeySchema(k configKey) map[string]any {
 }
 
 // valueWords says briefly what a key's value is.
-func valueWords(p *slurmconf.Param) string {
+func valueWords(p *catalog.Param) string {
 	switch p.Kind {
-	case slurmconf.KindEnum:
+	case catalog.KindEnum:
 		return "one of its values"
-	case slurmconf.KindPlugin:
+	case catalog.KindPlugin:
 		return "one of its plugins"
-	case slurmconf.KindList:
+	case catalog.KindList:
 		return "a comma-separated list of its values"
 	}
 	return kindText(p)

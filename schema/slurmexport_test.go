@@ -13,13 +13,13 @@ import (
 	"cuelang.org/go/cue"
 
 	"github.com/slurmspec/slurmspec/compiler/cuectx"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // cueVet validates a spec file against the exported CUE schema with the
 // cue command when it is installed (make bench-tools), else with the same
 // evaluator through CUE's Go API, and returns the error text.
-func cueVet(t *testing.T, v slurmconf.Version, spec string) string {
+func cueVet(t *testing.T, v catalog.Version, spec string) string {
 	t.Helper()
 	src, err := CUESourceFor(v)
 	if err != nil {
@@ -58,7 +58,7 @@ func cueVet(t *testing.T, v slurmconf.Version, spec string) string {
 func TestExportedCUEVetsTheExamples(t *testing.T) {
 	for _, f := range []string{"../examples/a4-training.yaml", "../examples/seed.jsonc"} {
 		spec := asJSONFile(t, f)
-		if out := cueVet(t, slurmconf.Newest(), spec); out != "" {
+		if out := cueVet(t, catalog.Newest(), spec); out != "" {
 			t.Errorf("%s: cue vet refuses it:\n%s", f, out)
 		}
 	}
@@ -82,7 +82,7 @@ func TestExportedCUEVetsTheExamples(t *testing.T) {
 		if err := os.WriteFile(spec, []byte(strings.Replace(string(src), c.from, c.to, 1)), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if out := cueVet(t, slurmconf.Newest(), spec); !strings.Contains(out, c.want) {
+		if out := cueVet(t, catalog.Newest(), spec); !strings.Contains(out, c.want) {
 			t.Errorf("%s: cue vet does not say %q:\n%s", name, c.want, out)
 		}
 	}

@@ -6,13 +6,13 @@ import (
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/managed"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // The slurm.conf keys of the three config maps as the exported schemas
-// state them, built from the catalog (schema/slurmconf) for one release:
+// state them, built from the catalog (schema/catalog) for one release:
 // which keys exist, each key's value constraint, and the reserved keys.
-// The constraint of a value is what slurmconf.CheckValue reports as an
+// The constraint of a value is what catalog.CheckValue reports as an
 // error, restated as regular expressions (slurmregex.go); lint's warnings
 // (deprecated values, loose spellings Slurm accepts) pass.
 
@@ -27,9 +27,9 @@ type valueRule struct {
 
 // configKey is one key offered in a config map.
 type configKey struct {
-	Param *slurmconf.Param
+	Param *catalog.Param
 	// Status is the key's status in the release (deprecated, alias, ...).
-	Status slurmconf.KeyStatus
+	Status catalog.KeyStatus
 	Rule   valueRule
 }
 
@@ -41,36 +41,36 @@ type reservedKey struct {
 
 // configScope is the key set of one config map for one release.
 type configScope struct {
-	Scope    slurmconf.Scope
-	Version  slurmconf.Version
+	Scope    catalog.Scope
+	Version  catalog.Version
 	Keys     []configKey
 	Reserved []reservedKey
 }
 
 // configScopes are the catalog scopes of the three config maps, in the
 // order slurmSpec.config, partitions[].config, nodeSets[].config.
-var configScopes = [...]slurmconf.Scope{slurmconf.ScopeGlobal, slurmconf.ScopePartition, slurmconf.ScopeNode}
+var configScopes = [...]catalog.Scope{catalog.ScopeGlobal, catalog.ScopePartition, catalog.ScopeNode}
 
 // buildConfigScope lists the keys of scope that release v accepts without
 // an error: the option table's keys, less those Slurm rejects or fails on
 // (defunct, accepted-but-fatal) and less the reserved ones.
-func buildConfigScope(scope slurmconf.Scope, v slurmconf.Version) configScope {
+func buildConfigScope(scope catalog.Scope, v catalog.Version) configScope {
 	cs := configScope{Scope: scope, Version: v}
 	for _, k := range managed.Reserved() {
 		cs.Reserved = append(cs.Reserved, reservedKey{k.Name, string(k.Reason)})
 	}
-	if scope == slurmconf.ScopePartition {
+	if scope == catalog.ScopePartition {
 		cs.Reserved = append(cs.Reserved, reservedKey{"Default", "which partition is the default is set by orchestratorSpec.slurmSpec.defaultPartitionId"})
 	}
 	sort.Slice(cs.Reserved, func(i, j int) bool { return cs.Reserved[i].Name < cs.Reserved[j].Name })
-	for _, p := range slurmconf.Default().Params(scope) {
+	for _, p := range catalog.Default().Params(scope) {
 		if isReserved(cs.Reserved, p.Name) {
 			continue
 		}
 		st := p.StatusIn(v)
 		switch st.Status {
-		case slurmconf.StatusRemovedFatal:
-			if len(p.IgnoredValues) > 0 && p.Kind == slurmconf.KindUint16 {
+		case catalog.StatusRemovedFatal:
+			if len(p.IgnoredValues) > 0 && p.Kind == catalog.KindUint16 {
 				// Only the ignored values (FastSchedule=1) are not an
 				// error; Param.FatalValue reads them as strtoul does.
 				var alts []string
@@ -80,7 +80,7 @@ func buildConfigScope(scope slurmconf.Scope, v slurmconf.Version) configScope {
 				cs.Keys = append(cs.Keys, configKey{Param: p, Status: st, Rule: valueRule{Match: []string{"^\\+?" + reAlt(alts) + "$"}, Examples: p.IgnoredValues}})
 			}
 			continue
-		case slurmconf.StatusRemoved, slurmconf.StatusNotAdded, slurmconf.StatusDefunct:
+		case catalog.StatusRemoved, catalog.StatusNotAdded, catalog.StatusDefunct:
 			continue
 		}
 		cs.Keys = append(cs.Keys, configKey{Param: p, Status: st, Rule: valueRuleFor(p, v)})
@@ -99,20 +99,20 @@ func isReserved(rs []reservedKey, name string) bool {
 }
 
 // valueRuleFor states CheckValue's errors for p in release v.
-func valueRuleFor(p *slurmconf.Param, v slurmconf.Version) valueRule {
+func valueRuleFor(p *catalog.Param, v catalog.Version) valueRule {
 	switch p.Kind {
-	case slurmconf.KindBool:
-		t, f := slurmconf.BoolWords()
+	case catalog.KindBool:
+		t, f := catalog.BoolWords()
 		var alts []string
 		for _, w := range append(t, f...) {
 			alts = append(alts, reCI(w))
 		}
 		return valueRule{Match: []string{"^" + reAlt(alts) + "$"}, Examples: []string{"YES", "NO"}}
-	case slurmconf.KindUint16, slurmconf.KindUint32, slurmconf.KindUint64:
+	case catalog.KindUint16, catalog.KindUint32, catalog.KindUint64:
 		return intRule(p, v)
-	case slurmconf.KindTime:
+	case catalog.KindTime:
 		return timeRule(p)
-	case slurmconf.KindEnum, slurmconf.KindPlugin, slurmconf.KindList:
+	case catalog.KindEnum, catalog.KindPlugin, catalog.KindList:
 		return tokenRule(p, v)
 	}
 	return valueRule{}
@@ -120,19 +120,19 @@ func valueRuleFor(p *slurmconf.Param, v slurmconf.Version) valueRule {
 
 var unlimited = reAlt([]string{reCI("UNLIMITED"), reCI("INFINITE")})
 
-func intRule(p *slurmconf.Param, v slurmconf.Version) valueRule {
+func intRule(p *catalog.Param, v catalog.Version) valueRule {
 	limit := uint64(math.MaxUint64)
 	switch p.Kind {
-	case slurmconf.KindUint16:
+	case catalog.KindUint16:
 		limit = math.MaxUint16
-	case slurmconf.KindUint32:
+	case catalog.KindUint32:
 		limit = math.MaxUint32
 	}
-	k := p.Kind != slurmconf.KindUint16
+	k := p.Kind != catalog.KindUint16
 	type span struct{ lo, hi uint64 }
 	spans := []span{{0, limit}}
 	var examples []string
-	if len(p.Values) > 0 && p.Unknown == slurmconf.UnknownError {
+	if len(p.Values) > 0 && p.Unknown == catalog.UnknownError {
 		spans = nil
 		for _, ev := range p.ValuesIn(v) {
 			var n uint64
@@ -163,16 +163,16 @@ func intRule(p *slurmconf.Param, v slurmconf.Version) valueRule {
 }
 
 // timeRule follows time_str2secs and the rule read_config.c applies to
-// the result (slurmconf.TimeRule). A string whose total overflows Slurm's
+// the result (catalog.TimeRule). A string whose total overflows Slurm's
 // 32-bit arithmetic (more than about 68 years) is lint's to report.
-func timeRule(p *slurmconf.Param) valueRule {
+func timeRule(p *catalog.Param) valueRule {
 	const d = "[0-9]+"
 	forms := []string{d, d + ":" + d, d + ":" + d + ":" + d, d + "-(" + d + ")?", d + "-" + d + ":" + d, d + "-" + d + ":" + d + ":" + d}
 	infinite := reAlt([]string{"-1", reCI("UNLIMITED"), reCI("INFINITE")})
 	switch p.TimeRule {
-	case slurmconf.TimeSyntaxOnly:
+	case catalog.TimeSyntaxOnly:
 		return valueRule{Match: []string{"^" + reAlt(append(forms, "-"+d, infinite)) + "$"}}
-	case slurmconf.TimePositive:
+	case catalog.TimePositive:
 		return valueRule{Match: []string{"^" + reAlt(forms) + "$", "[1-9]"}}
 	}
 	return valueRule{Match: []string{"^" + reAlt(append(forms, "-0+", infinite)) + "$"}}
@@ -183,19 +183,19 @@ func timeRule(p *slurmconf.Param) valueRule {
 // bestMatch) is a value of release v, or any token when the key's value
 // set is open, minus tokens that differ from a case-sensitive plugin name
 // in letter case only.
-func tokenRule(p *slurmconf.Param, v slurmconf.Version) valueRule {
+func tokenRule(p *catalog.Param, v catalog.Version) valueRule {
 	var good, bad []string
 	var examples []string
-	open := p.Unknown != slurmconf.UnknownError
+	open := p.Unknown != catalog.UnknownError
 	// Names that some value Slurm accepts matches in any case: a case
 	// variant of a plugin with the same name is that value, not an error.
 	anyCase := map[string]bool{}
-	rejected := func(ev *slurmconf.EnumValue) bool {
+	rejected := func(ev *catalog.EnumValue) bool {
 		return ev.Reject != "" && (ev.RejectIn.Empty() || ev.RejectIn.Has(v))
 	}
 	for i := range p.Values {
 		ev := &p.Values[i]
-		if (ev.PresentIn.Has(v) || open || !ev.Source.Certain()) && !rejected(ev) && (!ev.CaseSensitive || ev.Match == slurmconf.MatchContains) {
+		if (ev.PresentIn.Has(v) || open || !ev.Source.Certain()) && !rejected(ev) && (!ev.CaseSensitive || ev.Match == catalog.MatchContains) {
 			anyCase[strings.ToLower(ev.Name)] = true
 		}
 	}
@@ -210,13 +210,13 @@ func tokenRule(p *slurmconf.Param, v slurmconf.Version) valueRule {
 		if fine && !open {
 			good = append(good, tokenPatterns(p, ev)...)
 		}
-		if present && !rejected(ev) && !ev.NotStandalone && ev.Match != slurmconf.MatchTemplate {
+		if present && !rejected(ev) && !ev.NotStandalone && ev.Match != catalog.MatchTemplate {
 			examples = append(examples, ev.Name)
 		}
 		if rejected(ev) {
 			bad = append(bad, tokenPatterns(p, ev)...)
 		}
-		if ev.CaseSensitive && ev.Match != slurmconf.MatchContains && (present || (!open && ev.Source.Certain())) {
+		if ev.CaseSensitive && ev.Match != catalog.MatchContains && (present || (!open && ev.Source.Certain())) {
 			bad = append(bad, caseVariants(p, ev, anyCase)...)
 		}
 	}
@@ -238,7 +238,7 @@ func tokenRule(p *slurmconf.Param, v slurmconf.Version) valueRule {
 	if tok == "" {
 		tok = "[^\\s\\S]" // nothing: no value is valid in this release
 	}
-	if p.Kind == slurmconf.KindList {
+	if p.Kind == catalog.KindList {
 		// Empty items (a,,b) are only warned about.
 		r.Match = []string{"^(" + tok + ")?(,(" + tok + ")?)*$"}
 		if len(bad) > 0 {
@@ -255,7 +255,7 @@ func tokenRule(p *slurmconf.Param, v slurmconf.Version) valueRule {
 
 // argTail is what may follow a token's name: its separator and argument.
 // A token with ArgValues needs one of them.
-func argTail(ev *slurmconf.EnumValue) string {
+func argTail(ev *catalog.EnumValue) string {
 	sep := ev.ArgSep
 	if sep == 0 {
 		sep = '='
@@ -272,7 +272,7 @@ func argTail(ev *slurmconf.EnumValue) string {
 
 // tokenPatterns are the tokens that match ev well enough for Slurm to
 // take them as ev (exactly, or by its prefix or substring compare).
-func tokenPatterns(p *slurmconf.Param, ev *slurmconf.EnumValue) []string {
+func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue) []string {
 	sep := ev.ArgSep
 	if sep == 0 {
 		sep = '='
@@ -281,10 +281,10 @@ func tokenPatterns(p *slurmconf.Param, ev *slurmconf.EnumValue) []string {
 	tail := argTail(ev)
 	lname := strings.ToLower(ev.Name)
 	switch ev.Match {
-	case slurmconf.MatchContains:
+	case catalog.MatchContains:
 		sub := reCI(ev.Substr)
 		return []string{reCI(ev.Name) + tail, "[^,]*" + sub + "[^,]*"}
-	case slurmconf.MatchTemplate:
+	case catalog.MatchTemplate:
 		prefix := lname[:strings.IndexByte(lname, '<')]
 		return []string{reCI(prefix) + nameChar + "+" + tail}
 	}
@@ -305,7 +305,7 @@ func tokenPatterns(p *slurmconf.Param, ev *slurmconf.EnumValue) []string {
 		}
 		out = append(out, reAlt(pre)+"?"+s+tail)
 	}
-	if ev.Match == slurmconf.MatchPrefix {
+	if ev.Match == catalog.MatchPrefix {
 		// The name starts with the value, or is a prefix of it at least
 		// two characters long.
 		out = append(out, reCI(ev.Name)+nameChar+"*"+tail)
@@ -323,7 +323,7 @@ func tokenPatterns(p *slurmconf.Param, ev *slurmconf.EnumValue) []string {
 // caseVariants are the spellings of a case-sensitive value that differ
 // from it in letter case only, which Slurm would turn into a missing
 // plugin file.
-func caseVariants(p *slurmconf.Param, ev *slurmconf.EnumValue, anyCase map[string]bool) []string {
+func caseVariants(p *catalog.Param, ev *catalog.EnumValue, anyCase map[string]bool) []string {
 	tail := argTail(ev)
 	var out []string
 	if r := reCINotExact(ev.Name); r != "" && !anyCase[strings.ToLower(ev.Name)] {

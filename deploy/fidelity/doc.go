@@ -1,7 +1,7 @@
 // Package fidelity is the differential oracle between slurmspec's lint and
 // a real slurmctld: a seeded, reproducible generator of plausible and
 // implausible slurm.conf settings drawn from the catalog
-// (schema/slurmconf), and a runner that lints each generated spec for a
+// (schema/catalog), and a runner that lints each generated spec for a
 // release and starts it on that release's slurmctld (deploy/localslurm).
 //
 // A spec that lints clean (no error) is rendered as `slurmspec render`

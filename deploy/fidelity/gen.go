@@ -8,14 +8,14 @@ import (
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/managed"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Setting is one generated slurm.conf setting.
 type Setting struct {
 	// Scope is where it goes: the global config, the partition's config or
 	// the node set's config (a NodeName key).
-	Scope slurmconf.Scope
+	Scope catalog.Scope
 	// Key is the catalog's spelling of the key.
 	Key string
 	// Value is the generated value.
@@ -49,24 +49,24 @@ func (c Case) String() string {
 
 // Scopes are the scopes a spec can set: slurmSpec.config,
 // partitions[].config and node_sets[].config.
-var scopes = []slurmconf.Scope{slurmconf.ScopeGlobal, slurmconf.ScopePartition, slurmconf.ScopeNode}
+var scopes = []catalog.Scope{catalog.ScopeGlobal, catalog.ScopePartition, catalog.ScopeNode}
 
 // keys returns every catalog key a spec can try to set, in catalog order:
 // every key of every scope the spec has, of every release (keys another
 // release lacks included), but line keys and the service's reserved keys,
 // which the stand-in renderer could not start and which the renderer never
 // writes.
-func keys(cat *slurmconf.Catalog) []*slurmconf.Param {
-	var out []*slurmconf.Param
+func keys(cat *catalog.Catalog) []*catalog.Param {
+	var out []*catalog.Param
 	for _, sc := range scopes {
 		for _, p := range cat.Params(sc) {
-			if p.Kind == slurmconf.KindLine {
+			if p.Kind == catalog.KindLine {
 				continue
 			}
 			if _, reserved := managed.Lookup(p.Name); reserved {
 				continue
 			}
-			if sc != slurmconf.ScopeGlobal && slices.Contains([]string{"Nodes", "NodeHostname", "NodeAddr", "Port"}, p.Name) {
+			if sc != catalog.ScopeGlobal && slices.Contains([]string{"Nodes", "NodeHostname", "NodeAddr", "Port"}, p.Name) {
 				continue // the nodes themselves: what the harness runs
 			}
 			out = append(out, p)
@@ -81,7 +81,7 @@ func keys(cat *slurmconf.Catalog) []*slurmconf.Param {
 // of the catalog or more; each value is plausible (valid for the release,
 // as the catalog says) about two times in three, else implausible (past an
 // edge, malformed, another release's value, almost right).
-func Generate(cat *slurmconf.Catalog, v slurmconf.Version, seed uint64, n int) []Case {
+func Generate(cat *catalog.Catalog, v catalog.Version, seed uint64, n int) []Case {
 	r := rand.New(rand.NewPCG(seed, uint64(v)))
 	all := keys(cat)
 	order := r.Perm(len(all))
@@ -110,8 +110,8 @@ func Generate(cat *slurmconf.Catalog, v slurmconf.Version, seed uint64, n int) [
 // valueGen makes one value for a key.
 type valueGen struct {
 	r *rand.Rand
-	p *slurmconf.Param
-	v slurmconf.Version
+	p *catalog.Param
+	v catalog.Version
 }
 
 func (g valueGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
@@ -130,23 +130,23 @@ func (g valueGen) value() (string, string, bool) {
 func (g valueGen) plausible() (string, string) {
 	p := g.p
 	switch p.Kind {
-	case slurmconf.KindBool:
+	case catalog.KindBool:
 		return g.pick("YES", "NO", "yes", "no", "TRUE", "FALSE", "1", "0"), "boolean"
-	case slurmconf.KindUint16:
+	case catalog.KindUint16:
 		return g.number(65535), "uint16"
-	case slurmconf.KindUint32:
+	case catalog.KindUint32:
 		return g.number(4294967295), "uint32"
-	case slurmconf.KindUint64, slurmconf.KindLong:
+	case catalog.KindUint64, catalog.KindLong:
 		return g.number(1 << 40), "integer"
-	case slurmconf.KindFloat:
+	case catalog.KindFloat:
 		return g.pick("0", "0.5", "1", "2.5", "100"), "float"
-	case slurmconf.KindTime:
+	case catalog.KindTime:
 		return g.pick("0", "1", "60", "00:10:00", "1-00:00:00", "2-12", "30:00", "UNLIMITED", "INFINITE"), "time"
-	case slurmconf.KindEnum, slurmconf.KindPlugin:
+	case catalog.KindEnum, catalog.KindPlugin:
 		if vals := g.values(); len(vals) > 0 {
 			return g.token(vals[g.r.IntN(len(vals))]), "enum value"
 		}
-	case slurmconf.KindList:
+	case catalog.KindList:
 		if vals := g.values(); len(vals) > 0 {
 			k := 1 + g.r.IntN(min(3, len(vals)))
 			var toks []string
@@ -195,8 +195,8 @@ func (g valueGen) number(maxVal uint64) string {
 
 // values returns the tokens the release accepts, without those that only
 // make sense inside another token.
-func (g valueGen) values() []slurmconf.EnumValue {
-	var out []slurmconf.EnumValue
+func (g valueGen) values() []catalog.EnumValue {
+	var out []catalog.EnumValue
 	for _, ev := range g.p.ValuesIn(g.v) {
 		if !ev.NotStandalone {
 			out = append(out, ev)
@@ -206,9 +206,9 @@ func (g valueGen) values() []slurmconf.EnumValue {
 }
 
 // token writes an enum value, with a plausible argument if it takes one.
-func (g valueGen) token(ev slurmconf.EnumValue) string {
+func (g valueGen) token(ev catalog.EnumValue) string {
 	name := ev.Name
-	if ev.Match == slurmconf.MatchTemplate {
+	if ev.Match == catalog.MatchTemplate {
 		if i := strings.IndexByte(name, '<'); i >= 0 {
 			name = name[:i] + g.pick("cpu", "mem", "gpu")
 		}
@@ -226,23 +226,23 @@ func (g valueGen) token(ev slurmconf.EnumValue) string {
 func (g valueGen) implausible() (string, string) {
 	p := g.p
 	switch p.Kind {
-	case slurmconf.KindBool:
+	case catalog.KindBool:
 		return g.pick("maybe", "2", "YESS", "", "on"), "not a boolean"
-	case slurmconf.KindUint16:
+	case catalog.KindUint16:
 		return g.pick("65536", "-1", "1.5", "abc", "10x"), "past the uint16 range or malformed"
-	case slurmconf.KindUint32:
+	case catalog.KindUint32:
 		return g.pick("4294967296", "-1", "1.5", "abc", "5000000k"), "past the uint32 range or malformed"
-	case slurmconf.KindUint64, slurmconf.KindLong:
+	case catalog.KindUint64, catalog.KindLong:
 		return g.pick("18446744073709551616", "-2", "1e3", "abc"), "past the integer range or malformed"
-	case slurmconf.KindFloat:
+	case catalog.KindFloat:
 		return g.pick("-1", "abc", "1,5", "NaN"), "not a float"
-	case slurmconf.KindTime:
+	case catalog.KindTime:
 		return g.pick("-5", "25:61:00", "1-", "abc", "00:00:00:00", "1-2-3"), "malformed time"
 	}
 	// Enum, plugin, list and free values: another release's value, an
 	// almost-right spelling, a missing argument, or nonsense.
 	vals := g.values()
-	var other []slurmconf.EnumValue
+	var other []catalog.EnumValue
 	for _, ev := range p.Values {
 		if !ev.PresentIn.Has(g.v) && !ev.NotStandalone {
 			other = append(other, ev)

@@ -5,22 +5,22 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // TestGenerateIsReproducible: the same seed and release give the same
 // cases; another seed or release gives others.
 func TestGenerateIsReproducible(t *testing.T) {
-	cat := slurmconf.Default()
-	a := Generate(cat, slurmconf.V2205, 7, 50)
-	b := Generate(cat, slurmconf.V2205, 7, 50)
+	cat := catalog.Default()
+	a := Generate(cat, catalog.V2205, 7, 50)
+	b := Generate(cat, catalog.V2205, 7, 50)
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("the same seed gave different cases")
 	}
-	if reflect.DeepEqual(a, Generate(cat, slurmconf.V2205, 8, 50)) {
+	if reflect.DeepEqual(a, Generate(cat, catalog.V2205, 8, 50)) {
 		t.Error("seeds 7 and 8 gave the same cases")
 	}
-	if reflect.DeepEqual(a, Generate(cat, slurmconf.V2605, 7, 50)) {
+	if reflect.DeepEqual(a, Generate(cat, catalog.V2605, 7, 50)) {
 		t.Error("releases 22.05 and 26.05 gave the same cases")
 	}
 	for i, c := range a {
@@ -34,8 +34,8 @@ func TestGenerateIsReproducible(t *testing.T) {
 // every scope a spec has at least once, both plausible and implausible
 // values occur, and each case has 1 to 3 settings.
 func TestGenerateCoversTheCatalog(t *testing.T) {
-	cat := slurmconf.Default()
-	for _, v := range []slurmconf.Version{slurmconf.V2205, slurmconf.V2411, slurmconf.V2605} {
+	cat := catalog.Default()
+	for _, v := range []catalog.Version{catalog.V2205, catalog.V2411, catalog.V2605} {
 		cases := Generate(cat, v, 1, 300)
 		seen := map[string]bool{}
 		plausible, implausible := 0, 0
@@ -70,7 +70,7 @@ func TestGenerateCoversTheCatalog(t *testing.T) {
 
 // TestKeysLeaveOutWhatTheSpecCannotSet: no line key, no reserved key.
 func TestKeysLeaveOutWhatTheSpecCannotSet(t *testing.T) {
-	for _, p := range keys(slurmconf.Default()) {
+	for _, p := range keys(catalog.Default()) {
 		switch p.Name {
 		case "NodeName", "PartitionName", "ClusterName", "SlurmctldPort", "AuthType", "Prolog", "Include":
 			t.Errorf("keys() has %s/%s", p.Scope, p.Name)
@@ -84,12 +84,12 @@ func TestKeysLeaveOutWhatTheSpecCannotSet(t *testing.T) {
 func TestStandIn(t *testing.T) {
 	base := "ClusterName=fid\nSelectTypeParameters=CR_Core_Memory\nNodeName=a CPUs=2\nNodeName=b CPUs=2 State=CLOUD\nPartitionName=p Nodes=a,b Default=YES\n"
 	got := standIn(base, []Setting{
-		{Scope: slurmconf.ScopeGlobal, Key: "selecttypeparameters", Value: "CR_CPU"},
-		{Scope: slurmconf.ScopeGlobal, Key: "MaxJobCount", Value: "65536"},
-		{Scope: slurmconf.ScopePartition, Key: "Default", Value: "NO"},
-		{Scope: slurmconf.ScopePartition, Key: "MaxTime", Value: "1-00:00:00"},
-		{Scope: slurmconf.ScopeNode, Key: "Weight", Value: "10"},
-		{Scope: slurmconf.ScopeNode, Key: "Features", Value: ""},
+		{Scope: catalog.ScopeGlobal, Key: "selecttypeparameters", Value: "CR_CPU"},
+		{Scope: catalog.ScopeGlobal, Key: "MaxJobCount", Value: "65536"},
+		{Scope: catalog.ScopePartition, Key: "Default", Value: "NO"},
+		{Scope: catalog.ScopePartition, Key: "MaxTime", Value: "1-00:00:00"},
+		{Scope: catalog.ScopeNode, Key: "Weight", Value: "10"},
+		{Scope: catalog.ScopeNode, Key: "Features", Value: ""},
 	})
 	want := "ClusterName=fid\nselecttypeparameters=CR_CPU\nNodeName=a CPUs=2 Weight=10 Features=\"\"\nNodeName=b CPUs=2 State=CLOUD Weight=10 Features=\"\"\nPartitionName=p Nodes=a,b Default=NO MaxTime=1-00:00:00\nMaxJobCount=65536\n"
 	if got != want {
@@ -102,7 +102,7 @@ func TestStandIn(t *testing.T) {
 func TestFindingsAreStable(t *testing.T) {
 	rep := func(line string) []*Report {
 		return []*Report{{Release: "26.05", Results: []Result{{
-			Case:    Case{Settings: []Setting{{Scope: slurmconf.ScopeGlobal, Key: "NodeFeaturesPlugins", Value: "node_features/helpers", How: "enum value"}}},
+			Case:    Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "NodeFeaturesPlugins", Value: "node_features/helpers", How: "enum value"}}},
 			Slurm:   []string{line},
 			Verdict: FalseNegative,
 		}}}}

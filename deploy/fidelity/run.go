@@ -21,7 +21,7 @@ import (
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
 	"github.com/slurmspec/slurmspec/schema"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Verdict is how lint and slurmctld agreed on one case.
@@ -100,7 +100,7 @@ type Options struct {
 // restarts only slurmctld for each case.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	began := time.Now()
-	v, err := slurmconf.ParseVersion(o.Release)
+	v, err := catalog.ParseVersion(o.Release)
 	if err != nil {
 		return nil, fmt.Errorf("fidelity: %w", err)
 	}
@@ -145,7 +145,7 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 
 	cases := o.Cases
 	if cases == nil {
-		cases = Generate(slurmconf.Default(), v, o.Seed, o.N)
+		cases = Generate(catalog.Default(), v, o.Seed, o.N)
 	}
 	for _, k := range cases {
 		if err := ctx.Err(); err != nil {

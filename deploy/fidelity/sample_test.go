@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Sample is the fixed sample CI runs on every release (make fidelity runs
@@ -121,12 +121,12 @@ func TestVerdicts(t *testing.T) {
 		}
 		t.Skipf("fidelity: %v", err)
 	}
-	g := func(sc slurmconf.Scope, k, v string) Setting { return Setting{Scope: sc, Key: k, Value: v} }
+	g := func(sc catalog.Scope, k, v string) Setting { return Setting{Scope: sc, Key: k, Value: v} }
 	cases := []Case{
-		{Index: 0, Settings: []Setting{g(slurmconf.ScopeGlobal, "MaxJobCount", "12345")}},
-		{Index: 1, Settings: []Setting{g(slurmconf.ScopeGlobal, "MinJobAge", "-1")}},
-		{Index: 2, Settings: []Setting{g(slurmconf.ScopeGlobal, "PreemptType", "preempt/partition_prio"), g(slurmconf.ScopeGlobal, "PreemptMode", "SUSPEND")}},
-		{Index: 3, Settings: []Setting{g(slurmconf.ScopePartition, "Default", "YES")}},
+		{Index: 0, Settings: []Setting{g(catalog.ScopeGlobal, "MaxJobCount", "12345")}},
+		{Index: 1, Settings: []Setting{g(catalog.ScopeGlobal, "MinJobAge", "-1")}},
+		{Index: 2, Settings: []Setting{g(catalog.ScopeGlobal, "PreemptType", "preempt/partition_prio"), g(catalog.ScopeGlobal, "PreemptMode", "SUSPEND")}},
+		{Index: 3, Settings: []Setting{g(catalog.ScopePartition, "Default", "YES")}},
 	}
 	want := []Verdict{BothAccept, BothRefuse, FalseNegative, FalsePositive}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)

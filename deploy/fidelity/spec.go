@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // baseSpec is the cluster every case starts from: one GPU pool of two A4
@@ -44,7 +44,7 @@ orchestratorSpec:
 // Spec returns the case's spec (YAML): the base spec with its settings in
 // the config of their scope.
 func (c Case) Spec() []byte {
-	maps := map[slurmconf.Scope]map[string]string{}
+	maps := map[catalog.Scope]map[string]string{}
 	for _, sc := range scopes {
 		maps[sc] = map[string]string{}
 	}
@@ -58,7 +58,7 @@ func (c Case) Spec() []byte {
 		}
 		return string(b)
 	}
-	return fmt.Appendf(nil, baseSpec, enc(maps[slurmconf.ScopePartition]), enc(maps[slurmconf.ScopeNode]), enc(maps[slurmconf.ScopeGlobal]))
+	return fmt.Appendf(nil, baseSpec, enc(maps[catalog.ScopePartition]), enc(maps[catalog.ScopeNode]), enc(maps[catalog.ScopeGlobal]))
 }
 
 // standIn is the minimal stand-in renderer for specs that lint refuses:
@@ -71,7 +71,7 @@ func standIn(baseConf string, settings []Setting) string {
 	for _, s := range settings {
 		kv := s.Key + "=" + quote(s.Value)
 		switch s.Scope {
-		case slurmconf.ScopeGlobal:
+		case catalog.ScopeGlobal:
 			replaced := false
 			for i, l := range lines {
 				if k, _, ok := strings.Cut(l, "="); ok && strings.EqualFold(strings.TrimSpace(k), s.Key) {
@@ -81,9 +81,9 @@ func standIn(baseConf string, settings []Setting) string {
 			if !replaced {
 				lines = append(lines, kv)
 			}
-		case slurmconf.ScopePartition:
+		case catalog.ScopePartition:
 			lines = setOnLines(lines, "PartitionName=", s.Key, kv)
-		case slurmconf.ScopeNode:
+		case catalog.ScopeNode:
 			lines = setOnLines(lines, "NodeName=", s.Key, kv)
 		}
 	}

@@ -17,7 +17,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/common/resource"
 	sdk "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
-	deploypipeline "github.com/slurmspec/slurmspec/deploy/pipeline"
+	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -157,7 +157,7 @@ func loadModel(t *testing.T, file string, opt pulumimodel.Options) (*pulumimodel
 	if r.Failed() {
 		t.Fatalf("%s does not lint:\n%v", file, r.Diags)
 	}
-	m, err := deploypipeline.Model(r.Cluster, opt)
+	m, err := artifacts.Model(r.Cluster, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

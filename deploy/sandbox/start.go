@@ -17,7 +17,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
 	"github.com/slurmspec/slurmspec/render"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // PrereqsError is returned by CheckPrereqs when the host lacks something
@@ -68,7 +68,7 @@ type VersionError struct{ Installed string }
 
 func (e *VersionError) Error() string {
 	var vs []string
-	for _, v := range slurmconf.Versions() {
+	for _, v := range catalog.Versions() {
 		vs = append(vs, v.String())
 	}
 	return fmt.Sprintf("the installed slurmctld is %s, a release slurmspec does not render for (%s): pass --slurm-version", e.Installed, strings.Join(vs, ", "))
@@ -97,7 +97,7 @@ func ChooseVersion(installed, requested string, explicit bool, fromProject strin
 		}
 		return requested, release, note, nil
 	}
-	v, err := slurmconf.ParseVersion(series)
+	v, err := catalog.ParseVersion(series)
 	if err != nil {
 		return "", "", "", &VersionError{Installed: installed}
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Options are the spec options every command that reads a spec takes
@@ -48,7 +48,7 @@ func (o *Options) RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Project, FlagProject, "", "Google Cloud project (when the spec has no name)")
 	fs.StringVar(&o.Region, FlagRegion, "", "region of the cluster (when the spec has no name)")
 	fs.StringVar(&o.ClusterID, FlagClusterID, "", "cluster id, 1-10 lowercase letters and digits (when the spec has no name)")
-	fs.StringVar(&o.SlurmVersion, FlagSlurmVersion, "", "Slurm release series the cluster runs ("+VersionList()+"; default: the project config's, else "+slurmconf.Newest().String()+")")
+	fs.StringVar(&o.SlurmVersion, FlagSlurmVersion, "", "Slurm release series the cluster runs ("+VersionList()+"; default: the project config's, else "+catalog.Newest().String()+")")
 	fs.StringSliceVar(&o.Disable, FlagDisable, nil, "lint rule ids to skip (comma-separated or repeated)")
 	fs.BoolVar(&o.Strict, FlagStrict, false, "fail on warnings too")
 	fs.StringVar(&o.ConfigFile, FlagConfig, "", "project config (default: .slurmspec.yaml in the spec's directory or a parent, up to the repository root)")
@@ -80,7 +80,7 @@ func (o Options) Args() []string {
 // separated.
 func VersionList() string {
 	var vs []string
-	for _, v := range slurmconf.Versions() {
+	for _, v := range catalog.Versions() {
 		vs = append(vs, v.String())
 	}
 	return strings.Join(vs, ", ")

@@ -28,7 +28,7 @@ import (
 	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Rules lists every rule a run can report: the lint rules, then the online
@@ -73,7 +73,7 @@ func New(opt Options) (*Pipeline, error) {
 		return nil, err
 	}
 	if opt.SlurmVersion != "" {
-		v, err := slurmconf.ParseVersion(opt.SlurmVersion)
+		v, err := catalog.ParseVersion(opt.SlurmVersion)
 		if err != nil {
 			return nil, fmt.Errorf("--%s: %w", FlagSlurmVersion, err)
 		}
@@ -183,7 +183,7 @@ func (p *Pipeline) settingsIn(dir string) (*Settings, error) {
 		return nil, err
 	}
 	if cfg.SlurmVersion == "" {
-		cfg.SlurmVersion = slurmconf.Newest().String()
+		cfg.SlurmVersion = catalog.Newest().String()
 	}
 	return &Settings{Lint: cfg, Project: pc, Strict: p.opt.Strict}, nil
 }

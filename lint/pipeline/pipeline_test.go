@@ -18,7 +18,7 @@ import (
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 func write(t *testing.T, path, content string) string {
@@ -102,7 +102,7 @@ func TestSettingsPerSpec(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strict.Lint.Disabled["placeholder"] || strict.Lint.Severity["placeholder"] != diag.Error || strict.SlurmVersion() != slurmconf.Newest().String() {
+	if strict.Lint.Disabled["placeholder"] || strict.Lint.Severity["placeholder"] != diag.Error || strict.SlurmVersion() != catalog.Newest().String() {
 		t.Errorf("nearest config: %+v", strict.Lint)
 	}
 	// --slurm-version wins over the file; --config replaces the lookup.

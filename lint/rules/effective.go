@@ -8,7 +8,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // setting is one Key=Value of the effective global slurm.conf.
@@ -25,18 +25,18 @@ type setting struct {
 // nobody sets. Keys are compared case-insensitively, as Slurm does.
 type conf struct {
 	c      *ir.Cluster
-	v      slurmconf.Version
+	v      catalog.Version
 	global map[string]setting
 }
 
 // targetVersion returns the Slurm series of the run: the option's value,
 // or the newest series when it is empty or not a known series (the CLI
 // validates the flag).
-func targetVersion(o lint.Options) slurmconf.Version {
-	if v, err := slurmconf.ParseVersion(o.SlurmVersion); err == nil {
+func targetVersion(o lint.Options) catalog.Version {
+	if v, err := catalog.ParseVersion(o.SlurmVersion); err == nil {
 		return v
 	}
-	return slurmconf.Newest()
+	return catalog.Newest()
 }
 
 // effective builds the effective configuration of the pass's cluster.
@@ -109,21 +109,21 @@ func (e *conf) num(key string) (int64, bool) {
 
 // slurmDefault is Slurm's built-in value of a key nobody sets, for the keys
 // the rules reason about.
-func slurmDefault(key string, v slurmconf.Version) string {
+func slurmDefault(key string, v catalog.Version) string {
 	switch strings.ToLower(key) {
 	case "preempttype":
 		return "preempt/none"
 	case "preemptmode":
 		return "OFF"
 	case "prioritytype":
-		if v < slurmconf.V2311 {
+		if v < catalog.V2311 {
 			return "priority/basic"
 		}
 		return "priority/multifactor"
 	case "selecttype":
 		// The service always writes select/cons_tres unless the spec sets
 		// SelectType; this is Slurm's own default (non-Cray builds).
-		if v < slurmconf.V2311 {
+		if v < catalog.V2311 {
 			return "select/linear"
 		}
 		return "select/cons_tres"

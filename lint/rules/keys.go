@@ -9,39 +9,39 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Keys and values of the config maps, checked against the Slurm parameter
-// catalog (schema/slurmconf) for the target series.
+// catalog (schema/catalog) for the target series.
 
 // catalogScope is the catalog scope a config map feeds.
-func catalogScope(scope string) slurmconf.Scope {
+func catalogScope(scope string) catalog.Scope {
 	switch scope {
 	case "partition":
-		return slurmconf.ScopePartition
+		return catalog.ScopePartition
 	case "node":
-		return slurmconf.ScopeNode
+		return catalog.ScopeNode
 	}
-	return slurmconf.ScopeGlobal
+	return catalog.ScopeGlobal
 }
 
 // scopeHome says where in the spec (or slurm.conf) keys of a scope go.
-func scopeHome(s slurmconf.Scope) string {
+func scopeHome(s catalog.Scope) string {
 	switch s {
-	case slurmconf.ScopeGlobal:
+	case catalog.ScopeGlobal:
 		return "orchestratorSpec.slurmSpec.config"
-	case slurmconf.ScopePartition:
+	case catalog.ScopePartition:
 		return "partitions[].config"
-	case slurmconf.ScopeNode:
+	case catalog.ScopeNode:
 		return "nodeSets[].config"
-	case slurmconf.ScopeNodeSet:
+	case catalog.ScopeNodeSet:
 		return "a NodeSet= line, which the service writes from nodePools"
-	case slurmconf.ScopeDownNodes:
+	case catalog.ScopeDownNodes:
 		return "a DownNodes= line, which a spec cannot write"
-	case slurmconf.ScopeFrontend:
+	case catalog.ScopeFrontend:
 		return "a FrontendName= line, which a spec cannot write"
-	case slurmconf.ScopePowerAction:
+	case catalog.ScopePowerAction:
 		return "a PowerAction= line, which a spec cannot write"
 	}
 	return s.String()
@@ -60,13 +60,13 @@ func skipKey(scope, key string) bool {
 type keyEntry struct {
 	kv    *ir.KV
 	scope string
-	param *slurmconf.Param
+	param *catalog.Param
 }
 
 // catalogKeys lists the keys of every config map that the catalog has in
 // the map's scope.
 func catalogKeys(c *ir.Cluster) []keyEntry {
-	cat := slurmconf.Default()
+	cat := catalog.Default()
 	var out []keyEntry
 	for _, m := range configMaps(c) {
 		for i := range m.kvs {
@@ -92,7 +92,7 @@ var UnknownConfigKey = &lint.Rule{
 		`config: {PriortyType: priority/multifactor}`,
 		`config: {PriorityType: priority/multifactor}`),
 	Check: func(p *lint.Pass) {
-		cat := slurmconf.Default()
+		cat := catalog.Default()
 		for _, m := range configMaps(p.Cluster) {
 			scope := catalogScope(m.scope)
 			for _, kv := range m.kvs {
@@ -104,7 +104,7 @@ var UnknownConfigKey = &lint.Rule{
 				if s := cat.Suggest(scope, key); s != "" {
 					hint = fmt.Sprintf("did you mean %q?", s)
 				} else {
-					for _, other := range slurmconf.Scopes() {
+					for _, other := range catalog.Scopes() {
 						if s := cat.Suggest(other, key); s != "" && other != scope {
 							hint = fmt.Sprintf("did you mean %q? (a %s key: it belongs in %s)", s, other, scopeHome(other))
 							break
@@ -128,7 +128,7 @@ var ConfigKeyScope = &lint.Rule{
 		"config: {PriorityTier: \"10\"}",
 		"partitions:\n- id: urgent\n  nodePoolIds: [a4]\n  config: {PriorityTier: \"10\"}"),
 	Check: func(p *lint.Pass) {
-		cat := slurmconf.Default()
+		cat := catalog.Default()
 		for _, m := range configMaps(p.Cluster) {
 			scope := catalogScope(m.scope)
 			for _, kv := range m.kvs {
@@ -171,13 +171,13 @@ var ConfigKeyVersion = &lint.Rule{
 			st := k.param.StatusIn(v)
 			key := k.kv.Key.Value
 			switch st.Status {
-			case slurmconf.StatusRemoved, slurmconf.StatusNotAdded:
+			case catalog.StatusRemoved, catalog.StatusNotAdded:
 				hint := "drop it, or target a Slurm series that has it"
-				if st.Status == slurmconf.StatusNotAdded {
+				if st.Status == catalog.StatusNotAdded {
 					hint = fmt.Sprintf("drop it, or target Slurm %s or newer (--slurm-version)", st.Since)
 				}
 				p.Report(k.kv.Key.Pos, k.kv.Key.Path, hint, "%s is %s: slurmctld refuses the file", key, st)
-			case slurmconf.StatusRemovedFatal:
+			case catalog.StatusRemovedFatal:
 				if !k.param.FatalValue(k.kv.Value.Value) {
 					p.ReportAs(diag.Warning, k.kv.Key.Pos, k.kv.Key.Path, "remove it",
 						"Slurm %s: %s=%s is obsolete: slurmctld logs an error and ignores it (other values are fatal)", v, key, k.kv.Value.Value)
@@ -188,13 +188,13 @@ var ConfigKeyVersion = &lint.Rule{
 					hint = "use " + st.Replacement + " instead"
 				}
 				p.Report(k.kv.Key.Pos, k.kv.Key.Path, hint, "Slurm %s: %s is %s", v, key, st)
-			case slurmconf.StatusDefunct:
+			case catalog.StatusDefunct:
 				hint := "remove it"
 				if st.Replacement != "" {
 					hint = "use " + st.Replacement + " instead"
 				}
 				p.Report(k.kv.Key.Pos, k.kv.Key.Path, hint, "Slurm %s: %s is %s", v, key, st)
-			case slurmconf.StatusUnused:
+			case catalog.StatusUnused:
 				p.ReportAs(diag.Warning, k.kv.Key.Pos, k.kv.Key.Path, "remove it", "Slurm %s: %s is %s: it has no effect", v, key, st)
 			}
 		}
@@ -215,7 +215,7 @@ var DeprecatedConfigKey = &lint.Rule{
 		for _, k := range catalogKeys(p.Cluster) {
 			st := k.param.StatusIn(v)
 			switch st.Status {
-			case slurmconf.StatusDeprecated, slurmconf.StatusAlias:
+			case catalog.StatusDeprecated, catalog.StatusAlias:
 				hint := "see slurm.conf(5) for its replacement"
 				if st.Replacement != "" {
 					hint = "use " + strings.ReplaceAll(st.Replacement, "+", " and ") + " instead"
@@ -228,7 +228,7 @@ var DeprecatedConfigKey = &lint.Rule{
 
 // ownedValueCheck reports catalog findings that a dedicated rule reports
 // under its own id, so that invalid-config-value does not repeat them.
-func ownedValueCheck(param *slurmconf.Param, msg string) bool {
+func ownedValueCheck(param *catalog.Param, msg string) bool {
 	switch {
 	case strings.EqualFold(param.Name, "PreemptExemptTime"):
 		return true // preempt-exempt-time
@@ -236,13 +236,13 @@ func ownedValueCheck(param *slurmconf.Param, msg string) bool {
 		// preempt-mode-combination and preempt-suspend-needs-gang.
 		// partition-preempt-gang reports GANG in a partition.
 		return strings.Contains(msg, "more than one base mode") || strings.Contains(msg, "combines GANG") ||
-			strings.Contains(msg, "needs GANG") || (param.Scope == slurmconf.ScopePartition && strings.Contains(msg, `"GANG"`))
+			strings.Contains(msg, "needs GANG") || (param.Scope == catalog.ScopePartition && strings.Contains(msg, `"GANG"`))
 	}
 	return false
 }
 
-func problemSeverity(pr slurmconf.Problem) diag.Severity {
-	if pr.Severity == slurmconf.SeverityWarning {
+func problemSeverity(pr catalog.Problem) diag.Severity {
+	if pr.Severity == catalog.SeverityWarning {
 		return diag.Warning
 	}
 	return diag.Error
@@ -272,7 +272,7 @@ var InvalidConfigValue = &lint.Rule{
 			if !k.param.StatusIn(v).Known() {
 				continue // config-key-version reports it
 			}
-			for _, pr := range slurmconf.CheckValue(k.param, v, k.kv.Value.Value) {
+			for _, pr := range catalog.CheckValue(k.param, v, k.kv.Value.Value) {
 				if ownedValueCheck(k.param, pr.Message) {
 					continue
 				}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Communication, controller limits and partition lines: constraints.md
@@ -113,7 +113,7 @@ var JobIDRange = &lint.Rule{
 type threshold struct {
 	key     string
 	bad     func(n int64) bool
-	from    slurmconf.Version
+	from    catalog.Version
 	message string
 	hint    string
 }
@@ -191,7 +191,7 @@ var MessageTimeout = &lint.Rule{
 		if kv := e.user("MessageTimeout"); kv != nil && mt > 100 {
 			reportValue(p, kv, "use 100 or less", "MessageTimeout=%d is too high for effective fault tolerance", mt)
 		}
-		if kv := e.user("UnkillableStepTimeout"); kv != nil && e.v >= slurmconf.V2405 {
+		if kv := e.user("UnkillableStepTimeout"); kv != nil && e.v >= catalog.V2405 {
 			if n, ok := parseNum(kv.Value.Value); ok && n < 5*mt {
 				reportValue(p, kv, fmt.Sprintf("use at least %d", 5*mt),
 					"UnkillableStepTimeout=%d is below 5×MessageTimeout (%d): nodes may go down with KillTaskFailed", n, 5*mt)
@@ -212,7 +212,7 @@ var HealthCheckTimeout = &lint.Rule{
 		`config: {HealthCheckProgram: /usr/sbin/nhc, HealthCheckInterval: "30", HealthCheckTimeout: "20"}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
-		if e.v < slurmconf.V2605 {
+		if e.v < catalog.V2605 {
 			return
 		}
 		timeout := int64(60)
@@ -282,9 +282,9 @@ var SchedulerSizeLimits = &lint.Rule{
 		for _, lim := range []struct {
 			name  string
 			max   int64
-			from  slurmconf.Version
+			from  catalog.Version
 			human string
-		}{{"max_script_size", 512 << 20, 0, "512 MiB"}, {"max_submit_line_size", 2 << 20, slurmconf.V2311, "2 MiB"}} {
+		}{{"max_script_size", 512 << 20, 0, "512 MiB"}, {"max_submit_line_size", 2 << 20, catalog.V2311, "2 MiB"}} {
 			arg, ok := toks[lim.name]
 			if !ok || e.v < lim.from {
 				continue
@@ -379,7 +379,7 @@ var EpilogMsgTime = &lint.Rule{
 		`config: {EpilogMsgTime: "5000000"}`,
 		`config: {EpilogMsgTime: "3000"}`),
 	Check: func(p *lint.Pass) {
-		checkThreshold(p, threshold{key: "EpilogMsgTime", bad: func(n int64) bool { return n > 1000000 }, from: slurmconf.V2511,
+		checkThreshold(p, threshold{key: "EpilogMsgTime", bad: func(n int64) bool { return n > 1000000 }, from: catalog.V2511,
 			message: "is above 1000000; Slurm resets it to the default", hint: "use at most 1000000"})
 	},
 }
@@ -397,7 +397,7 @@ var PrologEpilogTimeout = &lint.Rule{
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("PrologEpilogTimeout")
-		if kv == nil || e.v < slurmconf.V2505 || e.user("PrologTimeout") == nil || e.user("EpilogTimeout") == nil {
+		if kv == nil || e.v < catalog.V2505 || e.user("PrologTimeout") == nil || e.user("EpilogTimeout") == nil {
 			return
 		}
 		reportKey(p, kv, "remove PrologEpilogTimeout", "PrologEpilogTimeout has no effect: PrologTimeout and EpilogTimeout are both set")

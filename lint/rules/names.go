@@ -9,7 +9,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Names that slurmctld looks up when it starts: QOS in the accounting
@@ -36,7 +36,7 @@ var PartitionQOSUnknown = &lint.Rule{
 		e := effective(p)
 		// 25.11 made a missing QOS fatal whatever AccountingStorageEnforce
 		// says, for QOS= and for AllowQos/DenyQos (read_config.c).
-		strict := e.v >= slurmconf.V2511
+		strict := e.v >= catalog.V2511
 		enforced := strict || e.has("AccountingStorageEnforce", "qos", "all")
 		for _, part := range p.Cluster.Slurm.Partitions {
 			if kv := lookupKV(part.Config, "QOS"); kv != nil && kv.Value.Value != "" && !strings.EqualFold(kv.Value.Value, defaultQOS) {
@@ -92,7 +92,7 @@ var PluginNeedsFile = &lint.Rule{
 		"ring (topology.conf), burst_buffer/datawarp (Cray DataWarp), topology/3d_torus (3-D node names), "+
 		"jobcomp/script without JobCompLoc. The service writes none of these files and a spec cannot supply "+
 		"them: slurmctld exits (topology.conf after waiting 60 s) or logs errors, as seen on Slurm 22.05, 24.11 "+
-		"and 26.05. The facts are the catalog's (schema/slurmconf/data/overrides.tsv, needs).",
+		"and 26.05. The facts are the catalog's (schema/catalog/data/overrides.tsv, needs).",
 		"config: {TopologyPlugin: topology/tree, JobSubmitPlugins: lua}",
 		"config: {JobCompType: jobcomp/script, JobCompLoc: /usr/local/sbin/jobcomp.sh}"),
 	Check: func(p *lint.Pass) {

@@ -8,7 +8,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Preemption and gang scheduling: constraints.md P1-P11.
@@ -153,7 +153,7 @@ var PartitionPreemptGang = &lint.Rule{
 			}
 			sev := diag.Error
 			what := "slurmctld drops it with an error"
-			if e.v < slurmconf.V2411 {
+			if e.v < catalog.V2411 {
 				sev, what = diag.Warning, "Slurm "+e.v.String()+" ignores it"
 			}
 			reportValueAs(p, sev, m.kv, "remove GANG here and add it to orchestratorSpec.slurmSpec.config.PreemptMode",
@@ -261,7 +261,7 @@ var PreemptPriorityBasic = &lint.Rule{
 		`config: {PriorityType: priority/multifactor, PreemptType: preempt/qos, PreemptMode: "REQUEUE,PRIORITY"}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
-		if e.v < slurmconf.V2505 || !pluginIs(e.val("PriorityType"), "priority/basic") {
+		if e.v < catalog.V2505 || !pluginIs(e.val("PriorityType"), "priority/basic") {
 			// Before 25.05 PRIORITY does not exist (invalid-config-value).
 			return
 		}
@@ -347,8 +347,8 @@ var PreemptExemptTime = &lint.Rule{
 		if kv == nil {
 			return
 		}
-		if param, ok := slurmconf.Default().Lookup(slurmconf.ScopeGlobal, "PreemptExemptTime"); ok {
-			if probs := slurmconf.CheckValue(param, e.v, kv.Value.Value); len(probs) > 0 {
+		if param, ok := catalog.Default().Lookup(catalog.ScopeGlobal, "PreemptExemptTime"); ok {
+			if probs := catalog.CheckValue(param, e.v, kv.Value.Value); len(probs) > 0 {
 				for _, pr := range probs {
 					reportValueAs(p, problemSeverity(pr), kv, hintOr(pr.Hint, "write e.g. 00:10:00 or 10 (minutes)"), "%s", pr.Message)
 				}
@@ -383,7 +383,7 @@ var PreemptLegacyParameters = &lint.Rule{
 		`config: {PreemptParameters: "youngest_first"}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
-		if e.v < slurmconf.V2302 {
+		if e.v < catalog.V2302 {
 			return
 		}
 		for _, l := range legacyPreempt {

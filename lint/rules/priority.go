@@ -7,7 +7,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Priority, fair share and accounting: constraints.md R1-R6 and A1-A7.
@@ -103,7 +103,7 @@ var PriorityDecayNeedsReset = &lint.Rule{
 		if hl == nil {
 			return
 		}
-		if mins, ok := slurmconf.ParseTime(hl.Value.Value); !ok || mins != 0 {
+		if mins, ok := catalog.ParseTime(hl.Value.Value); !ok || mins != 0 {
 			return
 		}
 		reset := e.user("PriorityUsageResetPeriod")

@@ -9,7 +9,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Resource selection, memory, GRES and node lines: constraints.md S1-S9
@@ -208,7 +208,7 @@ var SelectLinearTopologyTree = &lint.Rule{
 		`config: {SelectType: select/cons_tres, TopologyPlugin: topology/tree}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
-		if e.v < slurmconf.V2311 || !pluginIs(e.val("SelectType"), "select/linear") || !pluginIs(e.val("TopologyPlugin"), "topology/tree") {
+		if e.v < catalog.V2311 || !pluginIs(e.val("SelectType"), "select/linear") || !pluginIs(e.val("TopologyPlugin"), "topology/tree") {
 			return
 		}
 		kv, _ := e.userAnchor("SelectType", "TopologyPlugin")

@@ -26,7 +26,7 @@ import (
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // The exported schemas (slurmspec schema --format cue|jsonschema) state the
@@ -46,7 +46,7 @@ var keyValueRules = map[string]bool{
 }
 
 type entry struct {
-	scope      slurmconf.Scope
+	scope      catalog.Scope
 	key, value string
 }
 
@@ -54,7 +54,7 @@ func (e entry) String() string { return fmt.Sprintf("%s %s=%s", e.scope, e.key, 
 
 // candidateValues are values worth trying for p: its tokens in several
 // spellings and with arguments, near misses, numbers, times and words.
-func candidateValues(p *slurmconf.Param) []string {
+func candidateValues(p *catalog.Param) []string {
 	set := map[string]bool{}
 	add := func(vs ...string) {
 		for _, v := range vs {
@@ -66,14 +66,14 @@ func candidateValues(p *slurmconf.Param) []string {
 	numbers := []string{"0", "1", "2", "9", "+5", "-1", "-5", "-0", "007", "08", "0x1F", "0XffFF", "65535", "65536", "1k", "64K",
 		"4294967295", "4294967296", "4194303k", "4194304k", "18446744073709551615", "18446744073709551616", "UNLIMITED", "infinite", "x"}
 	switch p.Kind {
-	case slurmconf.KindBool:
+	case catalog.KindBool:
 		add("yes", "NO", "True", "up", "0", "off", "maybe")
-	case slurmconf.KindUint16, slurmconf.KindUint32, slurmconf.KindUint64, slurmconf.KindLong:
+	case catalog.KindUint16, catalog.KindUint32, catalog.KindUint64, catalog.KindLong:
 		add(numbers...)
-	case slurmconf.KindTime:
+	case catalog.KindTime:
 		add("0", "1", "-1", "-5", "-0", "-00", "007", "UNLIMITED", "infinite", "x", "1-00:00:00", "2-", "-3", "00:10:00", "10:00",
 			"1:2:3:4", "0:0", "0:30", "1-2:3", "5-6", ":5", "5:", "1-:2", "+5", "35791394", "35791395")
-	case slurmconf.KindEnum, slurmconf.KindPlugin, slurmconf.KindList:
+	case catalog.KindEnum, catalog.KindPlugin, catalog.KindList:
 		add("x", "0", "9", "10", "-1", "+3", "a,b", ",")
 	default:
 		add("x", "1")
@@ -116,11 +116,11 @@ func every(entries []entry, n int) []entry {
 }
 
 // agreementEntries generates the entries of one scope.
-func agreementEntries(scope slurmconf.Scope) []entry {
-	cat := slurmconf.Default()
+func agreementEntries(scope catalog.Scope) []entry {
+	cat := catalog.Default()
 	var out []entry
 	seen := map[string]bool{}
-	addKey := func(key string, p *slurmconf.Param) {
+	addKey := func(key string, p *catalog.Param) {
 		values := []string{"1", "YES", "x"}
 		if p != nil {
 			values = candidateValues(p)
@@ -133,7 +133,7 @@ func agreementEntries(scope slurmconf.Scope) []entry {
 			}
 		}
 	}
-	for _, s := range []slurmconf.Scope{slurmconf.ScopeGlobal, slurmconf.ScopePartition, slurmconf.ScopeNode, slurmconf.ScopeNodeSet} {
+	for _, s := range []catalog.Scope{catalog.ScopeGlobal, catalog.ScopePartition, catalog.ScopeNode, catalog.ScopeNodeSet} {
 		for _, p := range cat.Params(s) {
 			own, _ := cat.Lookup(scope, p.Name)
 			if own == nil {
@@ -174,12 +174,12 @@ const agreeBase = `nodePools:
 
 // lintFlags lints entries and returns, for each, whether a key/value
 // rule reports an error on it, and the messages.
-func lintFlags(t *testing.T, v slurmconf.Version, scope slurmconf.Scope, entries []entry, cluster cue.Value) (flagged map[int][]string, vetted map[int]bool) {
+func lintFlags(t *testing.T, v catalog.Version, scope catalog.Scope, entries []entry, cluster cue.Value) (flagged map[int][]string, vetted map[int]bool) {
 	t.Helper()
 	flagged, vetted = map[int][]string{}, map[int]bool{}
 	// Entries go into specs in batches; a key appears at most once per map.
 	batch := 150
-	if scope == slurmconf.ScopeGlobal {
+	if scope == catalog.ScopeGlobal {
 		batch = len(entries)
 	}
 	for start := 0; start < len(entries); start += batch {
@@ -187,16 +187,16 @@ func lintFlags(t *testing.T, v slurmconf.Version, scope slurmconf.Scope, entries
 		var pools, body strings.Builder
 		paths := map[string]int{}
 		switch scope {
-		case slurmconf.ScopeGlobal:
+		case catalog.ScopeGlobal:
 			lintGlobal(t, v, chunk, start, flagged, vetted, cluster)
 			continue
-		case slurmconf.ScopePartition:
+		case catalog.ScopePartition:
 			body.WriteString("    partitions:\n    - {id: debug, nodePoolIds: [cpu]}\n")
 			for i, e := range chunk {
 				fmt.Fprintf(&body, "    - {id: p%d, nodePoolIds: [cpu], config: {%q: %q}}\n", i, e.key, e.value)
 				paths[fmt.Sprintf("orchestratorSpec.slurmSpec.partitions[%d].config.%s", i+1, e.key)] = start + i
 			}
-		case slurmconf.ScopeNode:
+		case catalog.ScopeNode:
 			body.WriteString("    nodeSets:\n")
 			for i, e := range chunk {
 				fmt.Fprintf(&pools, "- {id: n%d, machineSpec: {machineType: n2-standard-8}, scalingSpec: {maxNodeCount: 1}}\n", i)
@@ -252,7 +252,7 @@ func vetSpec(t *testing.T, cluster cue.Value, src string, paths map[string]int, 
 // lintGlobal lints global entries: the one config map of a spec takes
 // one entry per key (two spellings of a key would be a duplicate), so
 // entries are dealt into as many specs as a key has entries.
-func lintGlobal(t *testing.T, v slurmconf.Version, chunk []entry, start int, flagged map[int][]string, vetted map[int]bool, cluster cue.Value) {
+func lintGlobal(t *testing.T, v catalog.Version, chunk []entry, start int, flagged map[int][]string, vetted map[int]bool, cluster cue.Value) {
 	t.Helper()
 	var specs []map[string]int
 	for i, e := range chunk {
@@ -289,7 +289,7 @@ func lintGlobal(t *testing.T, v slurmconf.Version, chunk []entry, start int, fla
 
 // lintSpec runs load, schema, compile and every rule, and returns the
 // error-level findings of the key/value rules.
-func lintSpec(t *testing.T, v slurmconf.Version, src string) []diag.Diagnostic {
+func lintSpec(t *testing.T, v catalog.Version, src string) []diag.Diagnostic {
 	t.Helper()
 	sch, err := compiledSchema()
 	if err != nil {
@@ -334,7 +334,7 @@ var betweenTokens = []string{
 // error comes from a rule between tokens (data/constraints.md), which the
 // exported schemas leave to lint; or a time string whose total overflows
 // Slurm's 32-bit arithmetic, which they do not state either.
-func combination(e entry, v slurmconf.Version, msgs []string) bool {
+func combination(e entry, v catalog.Version, msgs []string) bool {
 	for _, m := range msgs {
 		for _, frag := range betweenTokens {
 			if strings.Contains(m, frag) {
@@ -342,13 +342,13 @@ func combination(e entry, v slurmconf.Version, msgs []string) bool {
 			}
 		}
 	}
-	p, ok := slurmconf.Default().Lookup(e.scope, e.key)
+	p, ok := catalog.Default().Lookup(e.scope, e.key)
 	if !ok || !strings.Contains(e.value, ",") {
 		return false
 	}
 	for _, tok := range strings.Split(e.value, ",") {
-		for _, pr := range slurmconf.CheckValue(p, v, tok) {
-			if pr.Severity == slurmconf.SeverityError {
+		for _, pr := range catalog.CheckValue(p, v, tok) {
+			if pr.Severity == catalog.SeverityError {
 				return false
 			}
 		}
@@ -356,10 +356,10 @@ func combination(e entry, v slurmconf.Version, msgs []string) bool {
 	return true
 }
 
-var scopeDefs = map[slurmconf.Scope]string{slurmconf.ScopeGlobal: "#GlobalConfig", slurmconf.ScopePartition: "#PartitionConfig", slurmconf.ScopeNode: "#NodeConfig"}
+var scopeDefs = map[catalog.Scope]string{catalog.ScopeGlobal: "#GlobalConfig", catalog.ScopePartition: "#PartitionConfig", catalog.ScopeNode: "#NodeConfig"}
 
 func TestExportedSchemasAgreeWithLint(t *testing.T) {
-	versions := []slurmconf.Version{slurmconf.V2205, slurmconf.Newest()}
+	versions := []catalog.Version{catalog.V2205, catalog.Newest()}
 	if testing.Short() {
 		versions = versions[1:]
 	}
@@ -375,7 +375,7 @@ func TestExportedSchemasAgreeWithLint(t *testing.T) {
 				t.Fatal(err)
 			}
 			js := compileExportedJSONSchema(t, v)
-			for _, scope := range []slurmconf.Scope{slurmconf.ScopeGlobal, slurmconf.ScopePartition, slurmconf.ScopeNode} {
+			for _, scope := range []catalog.Scope{catalog.ScopeGlobal, catalog.ScopePartition, catalog.ScopeNode} {
 				entries := agreementEntries(scope)
 				if testing.Short() {
 					entries = every(entries, 4) // -short: a quarter of them
@@ -468,7 +468,7 @@ func cueFlagged(ctx *cue.Context, def cue.Value, entries []entry) map[int]bool {
 	return out
 }
 
-func compileExportedJSONSchema(t *testing.T, v slurmconf.Version) map[slurmconf.Scope]*jsonschema.Schema {
+func compileExportedJSONSchema(t *testing.T, v catalog.Version) map[catalog.Scope]*jsonschema.Schema {
 	t.Helper()
 	b, err := schema.JSONSchemaFor(v)
 	if err != nil {
@@ -482,7 +482,7 @@ func compileExportedJSONSchema(t *testing.T, v slurmconf.Version) map[slurmconf.
 	if err := c.AddResource(schema.JSONSchemaID, doc); err != nil {
 		t.Fatal(err)
 	}
-	out := map[slurmconf.Scope]*jsonschema.Schema{}
+	out := map[catalog.Scope]*jsonschema.Schema{}
 	for scope, def := range scopeDefs {
 		s, err := c.Compile(schema.JSONSchemaID + "#/$defs/" + strings.TrimPrefix(def, "#"))
 		if err != nil {
@@ -496,7 +496,7 @@ func compileExportedJSONSchema(t *testing.T, v slurmconf.Version) map[slurmconf.
 // ajvAgrees checks the entries with ajv, the JavaScript validator, too,
 // when node and ajv are installed (see schema/editor_test.go, which
 // requires them under CI=true).
-func ajvAgrees(t *testing.T, v slurmconf.Version, scope slurmconf.Scope, entries []entry, lintErr []bool) {
+func ajvAgrees(t *testing.T, v catalog.Version, scope catalog.Scope, entries []entry, lintErr []bool) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	mods := os.Getenv("SLURMSPEC_NODE_MODULES")

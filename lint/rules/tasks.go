@@ -5,7 +5,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Tasks, process tracking, prolog flags and containment: constraints.md
@@ -118,7 +118,7 @@ var PrologSerialRunInJob = &lint.Rule{
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("PrologFlags")
-		if kv == nil || e.v < slurmconf.V2405 || !hasToken(kv.Value.Value, "serial") || !hasToken(kv.Value.Value, "runinjob") {
+		if kv == nil || e.v < catalog.V2405 || !hasToken(kv.Value.Value, "serial") || !hasToken(kv.Value.Value, "runinjob") {
 			return
 		}
 		reportValue(p, kv, "drop Serial or RunInJob", "PrologFlags=%s: Serial is incompatible with RunInJob", kv.Value.Value)
@@ -147,7 +147,7 @@ var NamespaceNeedsContain = &lint.Rule{
 		}
 		v := strings.ToLower(kv.Value.Value)
 		need := strings.Contains(v, "tmpfs")
-		if e.v >= slurmconf.V2511 {
+		if e.v >= catalog.V2511 {
 			need = !strings.Contains(v, "none")
 		}
 		if need {
@@ -168,7 +168,7 @@ var StepmgrNeedsContain = &lint.Rule{
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("SlurmctldParameters")
-		if kv == nil || e.v < slurmconf.V2405 || !hasToken(kv.Value.Value, "enable_stepmgr") || contained(e.val("PrologFlags")) {
+		if kv == nil || e.v < catalog.V2405 || !hasToken(kv.Value.Value, "enable_stepmgr") || contained(e.val("PrologFlags")) {
 			return
 		}
 		reportValue(p, kv, "add PrologFlags: Contain", "SlurmctldParameters enable_stepmgr needs PrologFlags=Contain: slurmctld exits")

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/slurmspec/slurmspec/render/slurmconf"
-	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Slurm reads slurm.conf keys case-insensitively (slurm.conf(5): "The

@@ -15,7 +15,7 @@ import (
 	"github.com/slurmspec/slurmspec/render/importconf"
 	"github.com/slurmspec/slurmspec/render/importconf/importtest"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
-	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // corpusDir holds the slurm.conf corpus (testdata/slurmconf/README.md).

@@ -8,7 +8,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
-	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // pool is one node pool of the spec.

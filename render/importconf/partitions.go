@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/slurmspec/slurmspec/render/slurmconf"
-	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // sanitizePartitionID makes a name into a partition id: lowercase letters,

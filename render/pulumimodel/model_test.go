@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	deploypipeline "github.com/slurmspec/slurmspec/deploy/pipeline"
+	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
 	"github.com/slurmspec/slurmspec/schema"
@@ -153,7 +153,7 @@ func minus(a, b map[string]bool) []string {
 func TestSpecFromInputsRoundTrip(t *testing.T) {
 	for _, file := range []string{"../../examples/seed.jsonc", "../../examples/a4-training.yaml"} {
 		r := analyse(t, file, pipeline.Options{})
-		m, err := deploypipeline.Model(r.Cluster, pulumimodel.Options{})
+		m, err := artifacts.Model(r.Cluster, pulumimodel.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,14 +164,14 @@ func TestSpecFromInputsRoundTrip(t *testing.T) {
 		if err := json.Unmarshal(data, &recorded); err != nil {
 			t.Fatal(err)
 		}
-		set, name, err := deploypipeline.RenderDeployed(recorded, r.Settings.SlurmVersion())
+		set, name, err := artifacts.RenderDeployed(recorded, r.Settings.SlurmVersion())
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
 		if name != m.ClusterName() {
 			t.Errorf("%s: name %q, want %q", file, name, m.ClusterName())
 		}
-		want, err := deploypipeline.Rendered(r.Cluster, r.Settings.SlurmVersion())
+		want, err := artifacts.Rendered(r.Cluster, r.Settings.SlurmVersion())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ func TestNewErrors(t *testing.T) {
 		{"no service account", a4, pulumimodel.Options{CreateServiceAccount: true}, "--create-service-account: the spec needs runtimeSpec.serviceAccount"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := deploypipeline.Model(tt.r.Cluster, tt.opt)
+			_, err := artifacts.Model(tt.r.Cluster, tt.opt)
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error %v, want it to contain %q", err, tt.want)
 			}
@@ -212,14 +212,14 @@ func TestNewErrors(t *testing.T) {
 	// A pool in another zone than the instance.
 	other := analyse(t, "../../examples/a4-training.yaml", pipeline.Options{})
 	other.Cluster.NodePools[1].Zone.Value = "us-central1-c"
-	if _, err := deploypipeline.Model(other.Cluster, pulumimodel.Options{CreateHomeFilestore: true}); err == nil || !strings.Contains(err.Error(), `node pool "login" is in zone us-central1-c`) {
+	if _, err := artifacts.Model(other.Cluster, pulumimodel.Options{CreateHomeFilestore: true}); err == nil || !strings.Contains(err.Error(), `node pool "login" is in zone us-central1-c`) {
 		t.Errorf("zone mismatch: error %v", err)
 	}
 
 	// No identity.
 	noID := analyse(t, "../../examples/a4-training.yaml", pipeline.Options{})
 	noID.Cluster.Project.Value = ""
-	if _, err := deploypipeline.Model(noID.Cluster, pulumimodel.Options{}); !errors.Is(err, pulumimodel.ErrIdentity) {
+	if _, err := artifacts.Model(noID.Cluster, pulumimodel.Options{}); !errors.Is(err, pulumimodel.ErrIdentity) {
 		t.Errorf("no project: error %v, want ErrIdentity", err)
 	}
 }

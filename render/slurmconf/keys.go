@@ -3,7 +3,7 @@ package slurmconf
 import (
 	"strings"
 
-	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // CanonicalKey returns the catalog's spelling of a key of scope, an alias

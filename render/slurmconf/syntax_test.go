@@ -8,7 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/slurmspec/slurmspec/render/slurmconf"
-	catalog "github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // TestParseSlurmSyntax: what Slurm's own reader (parse_config.c) accepts,

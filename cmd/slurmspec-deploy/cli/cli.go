@@ -24,7 +24,7 @@ import (
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/rules"
 
-	deploypipeline "github.com/slurmspec/slurmspec/deploy/pipeline"
+	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/deploy/pulumi/driver"
 	"github.com/slurmspec/slurmspec/render/diff"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
@@ -225,7 +225,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	case o != opDestroy && res.Failed():
 		return refused("%s: not deployed: %s (fix them, or see `slurmspec lint`)", file, res.Summary())
 	}
-	m, err := deploypipeline.Model(res.Cluster, f.deploy)
+	m, err := artifacts.Model(res.Cluster, f.deploy)
 	if err != nil {
 		return failed("%s: %v", file, err)
 	}
@@ -409,11 +409,11 @@ func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, 
 		return false, "", nil
 	}
 	version := res.Settings.SlurmVersion()
-	newSet, err := deploypipeline.Rendered(res.Cluster, version)
+	newSet, err := artifacts.Rendered(res.Cluster, version)
 	if err != nil {
 		return false, "", err
 	}
-	oldSet, oldName, err := deploypipeline.RenderDeployed(inputs, version)
+	oldSet, oldName, err := artifacts.RenderDeployed(inputs, version)
 	if err != nil {
 		fmt.Fprintf(e.stdout, "Update impact: unknown: the cluster stack %s deployed cannot be rendered (%v).\n\n", stack, err)
 		return true, "the update's impact is unknown", nil

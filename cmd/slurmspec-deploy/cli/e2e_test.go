@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
-	deploypipeline "github.com/slurmspec/slurmspec/deploy/pipeline"
+	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -87,7 +87,7 @@ func expectedInputs(t *testing.T, file string, opt pulumimodel.Options, resource
 	if err != nil || r.Failed() {
 		t.Fatalf("%s: %v %v", file, err, r.Diags)
 	}
-	m, err := deploypipeline.Model(r.Cluster, opt)
+	m, err := artifacts.Model(r.Cluster, opt)
 	if err != nil {
 		t.Fatal(err)
 	}

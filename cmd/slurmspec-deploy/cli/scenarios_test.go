@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
-	deploypipeline "github.com/slurmspec/slurmspec/deploy/pipeline"
+	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest"
 	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -212,7 +212,7 @@ func TestFoundationOnDeployedStack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := deploypipeline.Model(res.Cluster, pulumimodel.Options{WithFoundation: true})
+	m, err := artifacts.Model(res.Cluster, pulumimodel.Options{WithFoundation: true})
 	if err != nil {
 		t.Fatal(err)
 	}

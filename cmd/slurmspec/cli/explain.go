@@ -13,7 +13,7 @@ import (
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 const explainHelp = `Print the documentation of a diagnostic id (a lint rule, or an id of
@@ -51,8 +51,8 @@ func newExplainCmd(e env) *cobra.Command {
 				ids = append(ids, id)
 			}
 			sort.Strings(ids)
-			for _, s := range []slurmconf.Scope{slurmconf.ScopeGlobal, slurmconf.ScopePartition, slurmconf.ScopeNode} {
-				for _, p := range slurmconf.Default().Params(s) {
+			for _, s := range []catalog.Scope{catalog.ScopeGlobal, catalog.ScopePartition, catalog.ScopeNode} {
+				for _, p := range catalog.Default().Params(s) {
 					ids = append(ids, p.Name)
 				}
 			}
@@ -62,13 +62,13 @@ func newExplainCmd(e env) *cobra.Command {
 }
 
 // specHome says where a key of a scope goes in a spec.
-func specHome(s slurmconf.Scope) string {
+func specHome(s catalog.Scope) string {
 	switch s {
-	case slurmconf.ScopeGlobal:
+	case catalog.ScopeGlobal:
 		return "orchestratorSpec.slurmSpec.config"
-	case slurmconf.ScopePartition:
+	case catalog.ScopePartition:
 		return "orchestratorSpec.slurmSpec.partitions[].config"
-	case slurmconf.ScopeNode:
+	case catalog.ScopeNode:
 		return "orchestratorSpec.slurmSpec.nodeSets[].config"
 	}
 	return "a " + s.LineKey() + "= line, which a spec does not write"
@@ -77,7 +77,7 @@ func specHome(s slurmconf.Scope) string {
 // explainKey prints every scope's entry for a slurm.conf key; it reports
 // false when the catalog does not know the key.
 func explainKey(w io.Writer, name string) bool {
-	cat := slurmconf.Default()
+	cat := catalog.Default()
 	scopes := cat.ScopesOf(name)
 	if len(scopes) == 0 {
 		return false
@@ -103,39 +103,39 @@ func explainKey(w io.Writer, name string) bool {
 	return true
 }
 
-func valueText(p *slurmconf.Param) string {
+func valueText(p *catalog.Param) string {
 	switch p.Kind {
-	case slurmconf.KindBool:
+	case catalog.KindBool:
 		return "YES or NO (Slurm also reads TRUE/FALSE, UP/DOWN, 1/0)"
-	case slurmconf.KindUint16:
+	case catalog.KindUint16:
 		return "an integer 0-65535, or UNLIMITED"
-	case slurmconf.KindUint32:
+	case catalog.KindUint32:
 		return "an integer 0-4294967295 (a k suffix multiplies by 1024), or UNLIMITED"
-	case slurmconf.KindUint64:
+	case catalog.KindUint64:
 		return "a non-negative integer (a k suffix multiplies by 1024), or UNLIMITED"
-	case slurmconf.KindLong:
+	case catalog.KindLong:
 		return "an integer, or UNLIMITED"
-	case slurmconf.KindFloat:
+	case catalog.KindFloat:
 		return "a decimal number, or UNLIMITED"
-	case slurmconf.KindTime:
+	case catalog.KindTime:
 		return "a time: minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS, or UNLIMITED"
-	case slurmconf.KindEnum, slurmconf.KindPlugin, slurmconf.KindList:
+	case catalog.KindEnum, catalog.KindPlugin, catalog.KindList:
 		var vals []string
 		for _, ev := range p.Values {
 			if ev.NotStandalone {
 				continue
 			}
 			v := ev.Name
-			if ev.PresentIn != slurmconf.AllVersions {
+			if ev.PresentIn != catalog.AllVersions {
 				v += " (" + ev.PresentIn.String() + ")"
 			}
 			vals = append(vals, v)
 		}
 		what := "one of"
 		switch p.Kind {
-		case slurmconf.KindList:
+		case catalog.KindList:
 			what = "a comma-separated list of"
-		case slurmconf.KindPlugin:
+		case catalog.KindPlugin:
 			what = "one of the plugins"
 		}
 		if len(vals) == 0 {
@@ -152,21 +152,21 @@ func valueText(p *slurmconf.Param) string {
 
 // keyChanges lists where a key changed between releases: its status
 // (deprecated, defunct, removed, ...) and the values added or removed.
-func keyChanges(p *slurmconf.Param) []string {
+func keyChanges(p *catalog.Param) []string {
 	var out []string
-	prev := slurmconf.Status(0)
-	for _, v := range slurmconf.Versions() {
+	prev := catalog.Status(0)
+	for _, v := range catalog.Versions() {
 		st := p.StatusIn(v)
 		switch {
-		case prev == 0 && st.Problem() && st.Status != slurmconf.StatusNotAdded:
+		case prev == 0 && st.Problem() && st.Status != catalog.StatusNotAdded:
 			out = append(out, fmt.Sprintf("In %s: %s.", v, st))
 		case prev == 0 || st.Status == prev:
-		case prev == slurmconf.StatusNotAdded:
+		case prev == catalog.StatusNotAdded:
 			out = append(out, fmt.Sprintf("Added in %s.", v))
 			if st.Problem() {
 				out = append(out, fmt.Sprintf("In %s: %s.", v, st))
 			}
-		case st.Status == slurmconf.StatusRemoved:
+		case st.Status == catalog.StatusRemoved:
 			out = append(out, fmt.Sprintf("Removed in %s: slurmctld rejects it as an unknown key.", v))
 		default:
 			out = append(out, fmt.Sprintf("Changed in %s: %s.", v, st))
@@ -174,13 +174,13 @@ func keyChanges(p *slurmconf.Param) []string {
 		prev = st.Status
 	}
 	for _, ev := range p.Values {
-		if ev.PresentIn == slurmconf.AllVersions || ev.PresentIn.Empty() {
+		if ev.PresentIn == catalog.AllVersions || ev.PresentIn.Empty() {
 			continue
 		}
-		if f := ev.PresentIn.First(); f != slurmconf.Oldest() {
+		if f := ev.PresentIn.First(); f != catalog.Oldest() {
 			out = append(out, fmt.Sprintf("Value %s added in %s.", ev.Name, f))
 		}
-		if l := ev.PresentIn.Last(); l != slurmconf.Newest() {
+		if l := ev.PresentIn.Last(); l != catalog.Newest() {
 			out = append(out, fmt.Sprintf("Value %s removed after %s.", ev.Name, l))
 		}
 	}

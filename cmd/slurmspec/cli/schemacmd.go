@@ -4,7 +4,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/schema"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 const schemaHelp = `Print the spec schema, exported from the same embedded CUE source and
@@ -33,10 +33,10 @@ func newSchemaCmd(e env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var out []byte
-			v := slurmconf.Newest()
+			v := catalog.Newest()
 			if version != "" {
 				var err error
-				if v, err = slurmconf.ParseVersion(version); err != nil {
+				if v, err = catalog.ParseVersion(version); err != nil {
 					return usageError("--slurm-version: %v", err)
 				}
 			}

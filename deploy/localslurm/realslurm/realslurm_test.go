@@ -17,7 +17,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
 	"github.com/slurmspec/slurmspec/render"
-	"github.com/slurmspec/slurmspec/schema/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // extra is more testing for one spec, on the cluster already started for it.
@@ -98,7 +98,7 @@ func testSpecsOn(t *testing.T, release string) {
 		}
 		add(c)
 	}
-	newest := slurmconf.Newest().String()
+	newest := catalog.Newest().String()
 	for _, s := range goldenSpecs(t) {
 		c := compileSpecVersion(t, s, release)
 		switch {

@@ -1,4 +1,4 @@
-package slurmconf
+package catalog
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/schema/slurmconf/internal/gencore"
+	"github.com/slurmspec/slurmspec/schema/catalog/internal/gencore"
 )
 
 func TestGeneratedCatalogIsCurrent(t *testing.T) {
@@ -20,7 +20,7 @@ func TestGeneratedCatalogIsCurrent(t *testing.T) {
 		t.Fatalf("read %s: %v", gencore.OutputFile, err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: run `go generate ./schema/slurmconf` and commit the result", gencore.OutputFile)
+		t.Fatalf("%s is stale: run `go generate ./schema/catalog` and commit the result", gencore.OutputFile)
 	}
 }
 

@@ -1,8 +1,8 @@
-// Package pipeline is what slurmspec-deploy builds on a checked spec (a
+// Package artifacts is what slurmspec-deploy builds on a checked spec (a
 // lint/pipeline result, the same stages, rules and project config as
 // `slurmspec lint`): the deployment's resource model and the rendered sets
 // that the update impact is computed from. It links no Pulumi SDK.
-package pipeline
+package artifacts
 
 import (
 	"fmt"

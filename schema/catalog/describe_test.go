@@ -1,4 +1,4 @@
-package slurmconf
+package catalog
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/schema/slurmconf/internal/descgen"
+	"github.com/slurmspec/slurmspec/schema/catalog/internal/descgen"
 )
 
 func TestGeneratedDescriptionsAreCurrent(t *testing.T) {
@@ -19,7 +19,7 @@ func TestGeneratedDescriptionsAreCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Fatalf("%s is stale: run `go generate ./schema/slurmconf` and commit the result", descgen.OutputFile)
+		t.Fatalf("%s is stale: run `go generate ./schema/catalog` and commit the result", descgen.OutputFile)
 	}
 }
 

@@ -1,6 +1,6 @@
-// Command gen regenerates schema/slurmconf/catalog_gen.go from the
-// reference data in schema/slurmconf/data. Run it from the package
-// directory, normally through "go generate ./schema/slurmconf".
+// Command gen regenerates schema/catalog/catalog_gen.go from the
+// reference data in schema/catalog/data. Run it from the package
+// directory, normally through "go generate ./schema/catalog".
 package main
 
 import (
@@ -9,11 +9,11 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/slurmspec/slurmspec/schema/slurmconf/internal/gencore"
+	"github.com/slurmspec/slurmspec/schema/catalog/internal/gencore"
 )
 
 func main() {
-	dir := flag.String("dir", ".", "the schema/slurmconf package directory")
+	dir := flag.String("dir", ".", "the schema/catalog package directory")
 	flag.Parse()
 	if err := run(*dir); err != nil {
 		fmt.Fprintln(os.Stderr, "gen:", err)

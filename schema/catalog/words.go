@@ -1,4 +1,4 @@
-package slurmconf
+package catalog
 
 // BoolWords returns the words S_P_BOOLEAN reads as true and as false (in
 // any letter case). The slices are fresh copies.

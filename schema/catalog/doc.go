@@ -1,4 +1,4 @@
-// Package slurmconf is the catalog of slurm.conf parameters for Slurm 22.05
+// Package catalog is the catalog of slurm.conf parameters for Slurm 22.05
 // through 26.05, and a value checker that follows Slurm's own parsers.
 //
 // The catalog is generated from the reference data in data/ (see
@@ -9,20 +9,20 @@
 //
 // Typical use:
 //
-//	cat := slurmconf.Default()
-//	p, ok := cat.Lookup(slurmconf.ScopeGlobal, "PreemptMode")
+//	cat := catalog.Default()
+//	p, ok := cat.Lookup(catalog.ScopeGlobal, "PreemptMode")
 //	if !ok {
-//		// "did you mean": cat.Suggest(slurmconf.ScopeGlobal, name);
+//		// "did you mean": cat.Suggest(catalog.ScopeGlobal, name);
 //		// "belongs in partitions": cat.ScopesOf(name)
 //	}
-//	st := p.StatusIn(slurmconf.V2205) // e.g. "defunct since 23.11", "unknown in 22.05 (added in 23.02)"
-//	problems := slurmconf.CheckValue(p, slurmconf.V2205, "REQUEUE,PRIORITY")
+//	st := p.StatusIn(catalog.V2205) // e.g. "defunct since 23.11", "unknown in 22.05 (added in 23.02)"
+//	problems := catalog.CheckValue(p, catalog.V2205, "REQUEUE,PRIORITY")
 //	// problems[0]: error: PreemptMode value "PRIORITY" is not valid in 22.05 (exists in 25.05+)
 //	_, _ = st, problems
 //
 // Regenerate the catalog after editing data/ with:
 //
-//	go generate ./schema/slurmconf
-package slurmconf
+//	go generate ./schema/catalog
+package catalog
 
 //go:generate go run ./internal/gen

@@ -1,11 +1,11 @@
-// Command descgen writes descriptions_gen.go (go generate ./schema/slurmconf).
+// Command descgen writes descriptions_gen.go (go generate ./schema/catalog).
 package main
 
 import (
 	"fmt"
 	"os"
 
-	"github.com/slurmspec/slurmspec/schema/slurmconf/internal/descgen"
+	"github.com/slurmspec/slurmspec/schema/catalog/internal/descgen"
 )
 
 func main() {
