@@ -1,0 +1,214 @@
+package suppress
+
+import (
+	"bytes"
+	"strings"
+
+	"cuelang.org/go/cue/scanner"
+	"cuelang.org/go/cue/token"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/slurmspec/slurmspec/compiler/load"
+)
+
+// comment is one comment of a spec that starts with the marker.
+type comment struct {
+	// off is the byte offset of the comment's opening (#, // or /*).
+	off int
+	// text is the comment's content without its delimiters.
+	text string
+	// line and endLine are the comment's first and last lines (1-based).
+	line, endLine int
+	// trailing: code comes before the comment on its line.
+	trailing bool
+}
+
+// source is what the scanners find in a spec: the marker comments and
+// which lines hold code.
+type source struct {
+	comments []comment
+	// code[i] reports whether line i (1-based) holds something that is
+	// not white space or a comment.
+	code []bool
+}
+
+// target returns the line a comment applies to: its own line when it
+// trails code; else the line where code follows the comment, or the next
+// line with code (0 when none follows).
+func (s *source) target(c comment) int {
+	if c.trailing {
+		return c.line
+	}
+	if c.endLine < len(s.code) && s.code[c.endLine] && c.endLine > c.line {
+		return c.endLine
+	}
+	for l := c.endLine + 1; l < len(s.code); l++ {
+		if s.code[l] {
+			return l
+		}
+	}
+	return 0
+}
+
+// scan finds the comments of src that start with the marker, in source
+// order, for the spec's format. It is linear in the size of src; the
+// caller checks first that the marker occurs at all.
+func scan(format load.Format, src []byte) source {
+	switch format {
+	case load.FormatYAML:
+		return scanYAML(src)
+	case load.FormatCUE:
+		return scanCUE(src)
+	}
+	return scanJSON(src)
+}
+
+func hasMarker(text string) bool {
+	return strings.HasPrefix(strings.TrimLeft(text, " \t"), marker)
+}
+
+// scanJSON scans JSON with // and /* */ comments. JSON strings are the
+// only other construct that can hold a comment opener.
+func scanJSON(src []byte) source {
+	s := source{code: make([]bool, bytes.Count(src, []byte{'\n'})+2)}
+	line := 1
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case c == '\n':
+			line++
+		case c == ' ' || c == '\t' || c == '\r':
+		case c == '"':
+			s.code[line] = true
+			for i++; i < len(src) && src[i] != '"' && src[i] != '\n'; i++ {
+				if src[i] == '\\' {
+					i++
+				}
+			}
+			if i < len(src) && src[i] == '\n' {
+				line++ // an unterminated string: the parser has reported it
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '/':
+			end := bytes.IndexByte(src[i:], '\n')
+			if end < 0 {
+				end = len(src) - i
+			}
+			if text := string(src[i+2 : i+end]); hasMarker(text) {
+				s.comments = append(s.comments, comment{off: i, text: text, line: line, endLine: line, trailing: s.code[line]})
+			}
+			i += end - 1
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := bytes.Index(src[i+2:], []byte("*/"))
+			if end < 0 {
+				end = len(src) - i - 2
+			}
+			body := src[i+2 : i+2+end]
+			first := line
+			line += bytes.Count(body, []byte{'\n'})
+			if text := string(body); hasMarker(text) {
+				s.comments = append(s.comments, comment{off: i, text: text, line: first, endLine: line, trailing: s.code[first]})
+			}
+			i += 2 + end + 1
+		default:
+			s.code[line] = true
+		}
+	}
+	return s
+}
+
+// scanCUE scans CUE with its own scanner, which knows CUE's strings and
+// comments exactly.
+func scanCUE(src []byte) source {
+	s := source{code: make([]bool, bytes.Count(src, []byte{'\n'})+2)}
+	var sc scanner.Scanner
+	f := token.NewFile("", 0, len(src))
+	sc.Init(f, src, nil, scanner.ScanComments|scanner.DontInsertCommas)
+	for {
+		pos, tok, lit := sc.Scan()
+		if tok == token.EOF {
+			break
+		}
+		line := pos.Line()
+		if line <= 0 || line >= len(s.code) {
+			continue
+		}
+		if tok != token.COMMENT {
+			// A multi-line string holds code on each of its lines.
+			last := min(line+strings.Count(lit, "\n"), len(s.code)-1)
+			for l := line; l <= last; l++ {
+				s.code[l] = true
+			}
+			continue
+		}
+		if text, ok := strings.CutPrefix(lit, "//"); ok && hasMarker(text) {
+			s.comments = append(s.comments, comment{off: pos.Offset(), text: text, line: line, endLine: line, trailing: s.code[line]})
+		}
+	}
+	return s
+}
+
+// scanYAML scans YAML. A '#' at the start of a line or after white space
+// opens a comment unless it is inside a quoted or block scalar; rather
+// than re-implement YAML's scalars, a candidate counts only when the YAML
+// parser reports the same text as a comment.
+func scanYAML(src []byte) source {
+	s := source{code: make([]bool, bytes.Count(src, []byte{'\n'})+2)}
+	var cand []comment
+	off := 0
+	for line := 1; off <= len(src) && line < len(s.code); line++ {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
+		text := src[off : off+end]
+		trimmed := bytes.TrimLeft(text, " \t")
+		if len(bytes.TrimSpace(trimmed)) > 0 && trimmed[0] != '#' {
+			s.code[line] = true
+		}
+		for j := 0; j < len(text); j++ {
+			if text[j] != '#' || j > 0 && text[j-1] != ' ' && text[j-1] != '\t' {
+				continue
+			}
+			if body := string(bytes.TrimRight(text[j+1:], " \t\r")); hasMarker(body) {
+				cand = append(cand, comment{off: off + j, text: body, line: line, endLine: line, trailing: j > len(text)-len(trimmed)})
+				break
+			}
+		}
+		off += end + 1
+	}
+	if len(cand) == 0 {
+		return s
+	}
+	real := yamlComments(src)
+	for _, c := range cand {
+		if real["#"+c.text] {
+			s.comments = append(s.comments, c)
+		}
+	}
+	return s
+}
+
+// yamlComments returns the set of comment lines the YAML parser keeps
+// (each line of a head, line or foot comment, white space trimmed).
+func yamlComments(src []byte) map[string]bool {
+	set := map[string]bool{}
+	var n yaml.Node
+	if err := yaml.Unmarshal(src, &n); err != nil {
+		return set
+	}
+	var walk func(*yaml.Node)
+	walk = func(n *yaml.Node) {
+		for _, c := range []string{n.HeadComment, n.LineComment, n.FootComment} {
+			for _, l := range strings.Split(c, "\n") {
+				if l = strings.TrimSpace(l); strings.HasPrefix(l, "#") {
+					set[l] = true
+				}
+			}
+		}
+		for _, k := range n.Content {
+			walk(k)
+		}
+	}
+	walk(&n)
+	return set
+}
