@@ -117,12 +117,26 @@ func scanJSON(src []byte) source {
 }
 
 // scanCUE scans CUE with its own scanner, which knows CUE's strings and
-// comments exactly.
-func scanCUE(src []byte) source {
-	s := source{code: make([]bool, bytes.Count(src, []byte{'\n'})+2)}
+// comments exactly. The scanner leaves string interpolations to its
+// caller: after the ')' that closes "\(", the rest of the string is
+// scanned with ResumeInterpolation, as CUE's parser does.
+func scanCUE(src []byte) (s source) {
+	s.code = make([]bool, bytes.Count(src, []byte{'\n'})+2)
+	defer func() {
+		if recover() != nil {
+			s.comments = nil // the document parsed, so this is a scanner bug: no directives
+		}
+	}()
 	var sc scanner.Scanner
 	f := token.NewFile("", 0, len(src))
 	sc.Init(f, src, nil, scanner.ScanComments|scanner.DontInsertCommas)
+	mark := func(line int, lit string) {
+		last := min(line+strings.Count(lit, "\n"), len(s.code)-1)
+		for l := max(line, 1); l <= last; l++ {
+			s.code[l] = true
+		}
+	}
+	var parens []int // per open interpolation, the depth of its parentheses
 	for {
 		pos, tok, lit := sc.Scan()
 		if tok == token.EOF {
@@ -132,17 +146,30 @@ func scanCUE(src []byte) source {
 		if line <= 0 || line >= len(s.code) {
 			continue
 		}
-		if tok != token.COMMENT {
-			// A multi-line string holds code on each of its lines.
-			last := min(line+strings.Count(lit, "\n"), len(s.code)-1)
-			for l := line; l <= last; l++ {
-				s.code[l] = true
+		switch tok {
+		case token.COMMENT:
+			if text, ok := strings.CutPrefix(lit, "//"); ok && hasMarker(text) {
+				s.comments = append(s.comments, comment{off: pos.Offset(), text: text, line: line, endLine: line, trailing: s.code[line]})
 			}
 			continue
+		case token.INTERPOLATION:
+			parens = append(parens, 0)
+		case token.LPAREN:
+			if len(parens) > 0 {
+				parens[len(parens)-1]++
+			}
+		case token.RPAREN:
+			if len(parens) > 0 {
+				if parens[len(parens)-1]--; parens[len(parens)-1] == 0 {
+					rest := sc.ResumeInterpolation()
+					mark(line, rest)
+					if !strings.HasSuffix(rest, "(") {
+						parens = parens[:len(parens)-1]
+					}
+				}
+			}
 		}
-		if text, ok := strings.CutPrefix(lit, "//"); ok && hasMarker(text) {
-			s.comments = append(s.comments, comment{off: pos.Offset(), text: text, line: line, endLine: line, trailing: s.code[line]})
-		}
+		mark(line, lit) // a multi-line string holds code on each of its lines
 	}
 	return s
 }

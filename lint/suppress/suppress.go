@@ -9,13 +9,16 @@
 //
 // ignore silences the named rules' findings on the line the comment trails,
 // or, on a line of its own, on the next line with code and in the whole
-// value that starts there (a node pool, a partition, a slurm.conf key).
-// ignore-file silences them in the whole file. The reason is required.
+// value that starts there (a node pool, a partition, a slurm.conf key):
+// every finding whose spec path lies in it. ignore-file silences them in
+// the whole file. The reason is required.
 //
 // Only lint rules can be suppressed. A directive without a reason, naming
 // an unknown rule, a guarded rule (docs/security.md) or a schema or syntax
 // id is itself an error (invalid-suppression) and silences nothing; a
-// directive that silences nothing is a warning (unused-suppression).
+// directive that silences nothing is a warning (unused-suppression),
+// unless its rule is disabled or the spec has schema or compile errors
+// (rules skip the values those make meaningless).
 package suppress
 
 import (
@@ -149,10 +152,12 @@ func parse(doc *load.Document, pol Policy) ([]*directive, diag.List) {
 					"suppression directive precedes no value")
 				continue
 			}
-			if paths == nil {
-				paths = linePaths(doc.Root)
+			if !c.trailing {
+				if paths == nil {
+					paths = linePaths(doc.Root)
+				}
+				dir.path = paths[dir.line]
 			}
-			dir.path = paths[dir.line]
 		}
 		dirs = append(dirs, dir)
 	}
