@@ -63,8 +63,12 @@ func scan(format load.Format, src []byte) source {
 	return scanJSON(src)
 }
 
+// hasMarker reports whether a comment's text is a directive: "slurmspec:"
+// directly followed by a letter, as in "slurmspec:ignore". Prose such as
+// "# slurmspec: the cluster's spec" is not one.
 func hasMarker(text string) bool {
-	return strings.HasPrefix(strings.TrimLeft(text, " \t"), marker)
+	rest, ok := strings.CutPrefix(strings.TrimLeft(text, " \t"), marker)
+	return ok && rest != "" && (rest[0] >= 'a' && rest[0] <= 'z' || rest[0] >= 'A' && rest[0] <= 'Z')
 }
 
 // scanJSON scans JSON with // and /* */ comments. JSON strings are the

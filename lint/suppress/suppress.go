@@ -1,8 +1,8 @@
 // Package suppress reads inline suppression comments in a spec and applies
 // them to the spec's findings.
 //
-// A directive is a comment that starts with "slurmspec:" (after the
-// comment's #, // or /* and optional white space):
+// A directive is a comment that starts with "slurmspec:" and a letter
+// (after the comment's #, // or /* and optional white space):
 //
 //	# slurmspec:ignore RULE[,RULE...] -- REASON
 //	# slurmspec:ignore-file RULE[,RULE...] -- REASON
@@ -175,7 +175,10 @@ func parseDirective(text string, pol Policy) (*directive, *parseError) {
 		return nil, &parseError{fmt.Sprintf("suppression directive is longer than %d bytes", MaxDirectiveLen), "shorten the reason"}
 	}
 	rest := strings.TrimPrefix(text, marker)
-	verb, args, _ := strings.Cut(rest, " ")
+	verb, args := rest, ""
+	if i := strings.IndexAny(rest, " \t\r\n"); i >= 0 {
+		verb, args = rest[:i], rest[i+1:]
+	}
 	dir := &directive{used: map[string]bool{}}
 	switch verb {
 	case "ignore":

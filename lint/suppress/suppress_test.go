@@ -118,6 +118,17 @@ c: """
 		diags:    diag.List{at("r1", 2, "a"), at("r2", 5, "c")},
 		silenced: "r1@2 r2@5",
 	}, {
+		name: "prose.jsonc",
+		src: `// slurmspec: the training cluster's spec (prose, not a directive)
+{
+  /* slurmspec:ignore
+     r1 -- a block comment over lines */
+  "a": 1
+}
+`,
+		diags:    diag.List{at("r1", 5, "a")},
+		silenced: "r1@5",
+	}, {
 		name: "file.yaml",
 		src: `# slurmspec:ignore-file r1 -- the whole file
 a: 1
@@ -235,4 +246,40 @@ func TestNoDocument(t *testing.T) {
 	if len(kept) != 1 || sup != nil || own != nil {
 		t.Errorf("got %v %v %v", kept, sup, own)
 	}
+}
+
+// FuzzApply: any spec that loads, with any comments, is scanned without a
+// panic, and a directive's findings carry positions inside the file.
+func FuzzApply(f *testing.F) {
+	for _, seed := range []string{
+		"a: 1 # slurmspec:ignore r1 -- x\n",
+		"# slurmspec:ignore-file r1,r2 -- x\nb: |\n  # slurmspec:ignore r1 -- y\n",
+		"{\"a\": \"//\", /* slurmspec:ignore r1 -- x */ \"b\": 1} // slurmspec:bogus\n",
+		"a: \"\\(b)\" // slurmspec:ignore r2 -- x\nb: \"q\"\n",
+		"c: \"\"\"\n\t// slurmspec:ignore r1 -- in a string\n\t\"\"\"\n",
+	} {
+		for _, ext := range []string{".yaml", ".jsonc", ".cue"} {
+			f.Add(ext, seed)
+		}
+	}
+	f.Fuzz(func(t *testing.T, ext, src string) {
+		if ext != ".yaml" && ext != ".jsonc" && ext != ".cue" {
+			return
+		}
+		doc, _ := load.Bytes("spec"+ext, []byte(src), load.Options{})
+		if doc == nil || doc.Root == nil {
+			return
+		}
+		lines := strings.Count(src, "\n") + 1
+		l := diag.List{at("r1", 1, ""), at("r2", 2, "a")}
+		kept, sup, own := suppress.Apply(doc, l, suppress.Policy{Rules: testRules})
+		if len(kept)+len(sup) != len(l) {
+			t.Fatalf("%d kept + %d silenced of %d findings", len(kept), len(sup), len(l))
+		}
+		for _, d := range own {
+			if d.Pos.Line < 1 || d.Pos.Line > lines || d.Pos.Col < 1 {
+				t.Fatalf("directive finding outside the file: %v", d)
+			}
+		}
+	})
 }
