@@ -23,7 +23,8 @@ var Invalid = &lint.Rule{
 	Summary:  "An inline suppression comment is malformed or names a rule that cannot be suppressed",
 	Doc: "A `slurmspec:ignore` or `slurmspec:ignore-file` comment must name one or more lint rules and give " +
 		"a reason after ` -- `. Guarded rules (`reserved-key`, `unsafe-config-value`: see docs/security.md) " +
-		"cannot be suppressed, nor can schema and syntax errors (the API would refuse the spec). " +
+		"cannot be suppressed, nor can schema and syntax errors (the API would refuse the spec) or the online " +
+		"rules (they report after the comments are applied). " +
 		"A directive that is invalid silences nothing.\n\n" +
 		"Bad:\n\n```yaml\nnodePools:\n  # slurmspec:ignore unused-pool\n  - id: spare\n```\n\n" +
 		"Good:\n\n```yaml\nnodePools:\n  # slurmspec:ignore unused-pool -- kept empty for the spring reservation\n  - id: spare\n```\n",

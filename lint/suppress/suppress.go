@@ -52,6 +52,9 @@ type Policy struct {
 	// Disabled rules report nothing, so a directive that names one is
 	// not reported as unused.
 	Disabled map[string]bool
+	// NotInline are rules a directive may not name, each with the reason
+	// (the online rules, whose findings are made after Apply runs).
+	NotInline map[string]string
 }
 
 // Suppressed is a finding a directive silenced.
@@ -198,6 +201,9 @@ func parseDirective(text string, pol Policy) (*directive, *parseError) {
 		}
 		if len(dir.rules) == MaxRules {
 			return nil, &parseError{fmt.Sprintf("suppression directive names more than %d rules", MaxRules), "use one directive per few rules"}
+		}
+		if why, ok := pol.NotInline[id]; ok {
+			return nil, &parseError{fmt.Sprintf("rule %s cannot be suppressed inline: %s", id, why), "disable it with --disable or in .slurmspec.yaml"}
 		}
 		if err := suppressible(id, pol.Rules); err != nil {
 			return nil, err

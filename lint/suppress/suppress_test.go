@@ -15,6 +15,7 @@ var testRules = append([]*lint.Rule{
 	{ID: "r1", Severity: diag.Warning},
 	{ID: "r2", Severity: diag.Warning},
 	{ID: "r4", Severity: diag.Warning},
+	{ID: "r5", Severity: diag.Warning},
 	{ID: "guarded", Severity: diag.Error, Guard: "it keeps render safe"},
 }, suppress.Rules()...)
 
@@ -149,11 +150,12 @@ e: 1 # slurmspec:ignore schema-enum -- schema errors cannot be
 f: 1 # slurmspec:ignore unused-suppression -- nor our own
 g: 1 # slurmspec:ignroe r1 -- typo
 h: 1 # slurmspec:ignore -- no rule
+i: 1 # slurmspec:ignore r5 -- not inline
 # slurmspec:ignore r1 -- precedes nothing
 `,
 		diags: diag.List{at("r1", 2, "a"), at("r1", 4, "b"), at("guarded", 6, "d")},
 		kept:  "r1@2 r1@4 guarded@6",
-		own:   "invalid-suppression@1 invalid-suppression@3 invalid-suppression@5 invalid-suppression@6 invalid-suppression@7 invalid-suppression@8 invalid-suppression@9 invalid-suppression@10 invalid-suppression@11",
+		own:   "invalid-suppression@1 invalid-suppression@3 invalid-suppression@5 invalid-suppression@6 invalid-suppression@7 invalid-suppression@8 invalid-suppression@9 invalid-suppression@10 invalid-suppression@11 invalid-suppression@12",
 	}, {
 		name: "unused.yaml",
 		src: `a: 1 # slurmspec:ignore r1,r2 -- r2 matches nothing
@@ -166,7 +168,8 @@ b: 1 # slurmspec:ignore r4 -- r4 is disabled
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := loadDoc(t, tc.name, tc.src)
-			kept, sup, own := suppress.Apply(doc, tc.diags, suppress.Policy{Rules: testRules, Disabled: map[string]bool{tc.disabled: true}})
+			kept, sup, own := suppress.Apply(doc, tc.diags, suppress.Policy{Rules: testRules, Disabled: map[string]bool{tc.disabled: true},
+				NotInline: map[string]string{"r5": "r5 reports later"}})
 			k, s, o := outcome(kept, sup, own)
 			if k != tc.kept || s != tc.silenced || o != tc.own {
 				t.Errorf("kept %q, silenced %q, own %q\nwant kept %q, silenced %q, own %q\nown: %v", k, s, o, tc.kept, tc.silenced, tc.own, own)
