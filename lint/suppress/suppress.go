@@ -72,11 +72,13 @@ type directive struct {
 	file   bool
 	rules  []string
 	reason string
-	// line is the line it applies to, path the spec path of the value that
-	// starts on that line ("" when none).
-	line int
-	path string
-	used map[string]bool
+	// line is the line it applies to; path, for a directive on a line of
+	// its own, the spec path of the value that starts on that line ("" when
+	// none); where, the spec path its own findings name.
+	line  int
+	path  string
+	where string
+	used  map[string]bool
 }
 
 // Apply reads doc's directives and splits l (the spec's findings) into the
@@ -116,7 +118,7 @@ func Apply(doc *load.Document, l diag.List, pol Policy) (kept diag.List, suppres
 	for _, dir := range dirs {
 		for _, r := range dir.rules {
 			if !dir.used[r] && !pol.Disabled[r] {
-				own.Warnf(RuleUnused, dir.pos, dir.path, "remove the directive, or the rule id that no longer applies",
+				own.Warnf(RuleUnused, dir.pos, dir.where, "remove the directive, or the rule id that no longer applies",
 					"suppression of %s matches no finding", r)
 			}
 		}
@@ -142,24 +144,30 @@ func parse(doc *load.Document, pol Policy) ([]*directive, diag.List) {
 				"more than %d suppression directives in one file; this and the following ones are ignored", MaxDirectives)
 			break
 		}
+		line, where := src.target(c), ""
+		if line > 0 {
+			if paths == nil {
+				paths = linePaths(doc.Root)
+			}
+			where = paths[line]
+		}
 		dir, err := parseDirective(c.text, pol)
 		if err != nil {
-			own.Errorf(RuleInvalid, p, "", err.hint, "%s", err.msg)
+			own.Errorf(RuleInvalid, p, where, err.hint, "%s", err.msg)
 			continue
 		}
-		dir.pos = p
-		if !dir.file {
-			dir.line = src.target(c)
-			if dir.line == 0 {
+		dir.pos, dir.where = p, where
+		if dir.file {
+			dir.where = ""
+		} else {
+			if line == 0 {
 				own.Errorf(RuleInvalid, p, "", "put the directive on the line it is about, or on the line before it",
 					"suppression directive precedes no value")
 				continue
 			}
+			dir.line = line
 			if !c.trailing {
-				if paths == nil {
-					paths = linePaths(doc.Root)
-				}
-				dir.path = paths[dir.line]
+				dir.path = where
 			}
 		}
 		dirs = append(dirs, dir)

@@ -59,6 +59,7 @@ func TestApply(t *testing.T) {
 		kept      string
 		silenced  string
 		own       string
+		paths     map[int]string // the spec paths of own findings, by line
 	}{{
 		name: "a.yaml",
 		src: `nodePools:
@@ -155,6 +156,7 @@ i: 1 # slurmspec:ignore r5 -- not inline
 `,
 		diags: diag.List{at("r1", 2, "a"), at("r1", 4, "b"), at("guarded", 6, "d")},
 		kept:  "r1@2 r1@4 guarded@6",
+		paths: map[int]string{1: "a", 3: "b", 5: "c", 6: "d"},
 		own:   "invalid-suppression@1 invalid-suppression@3 invalid-suppression@5 invalid-suppression@6 invalid-suppression@7 invalid-suppression@8 invalid-suppression@9 invalid-suppression@10 invalid-suppression@11 invalid-suppression@12",
 	}, {
 		name: "unused.yaml",
@@ -165,6 +167,7 @@ b: 1 # slurmspec:ignore r4 -- r4 is disabled
 		disabled: "r4",
 		silenced: "r1@1",
 		own:      "unused-suppression@1",
+		paths:    map[int]string{1: "a"},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := loadDoc(t, tc.name, tc.src)
@@ -177,6 +180,9 @@ b: 1 # slurmspec:ignore r4 -- r4 is disabled
 			for _, d := range own {
 				if !d.Pos.IsValid() || d.Pos.File != "spec" || d.Hint == "" {
 					t.Errorf("directive finding without a position or hint: %+v", d)
+				}
+				if want := tc.paths[d.Pos.Line]; want != "" && d.Path != want {
+					t.Errorf("finding at line %d names path %q, want %q", d.Pos.Line, d.Path, want)
 				}
 			}
 		})
