@@ -292,3 +292,23 @@ func FuzzApply(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkApply: a 1000-pool YAML spec with a directive before every pool
+// and a finding in every pool.
+func BenchmarkApply(b *testing.B) {
+	var src strings.Builder
+	src.WriteString("nodePools:\n")
+	var l diag.List
+	for i := range 1000 {
+		fmt.Fprintf(&src, "  # slurmspec:ignore r1 -- pool %d\n  - id: p%d\n    zone: z\n", i, i)
+		l = append(l, at("r1", 3*i+4, fmt.Sprintf("nodePools[%d].zone", i)))
+	}
+	doc, _ := load.Bytes("spec.yaml", []byte(src.String()), load.Options{})
+	b.ResetTimer()
+	for b.Loop() {
+		kept, _, _ := suppress.Apply(doc, l, suppress.Policy{Rules: testRules})
+		if len(kept) != 0 {
+			b.Fatal(kept)
+		}
+	}
+}
