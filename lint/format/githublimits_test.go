@@ -1,6 +1,8 @@
 package format_test
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -34,5 +36,26 @@ func TestGitHubTally(t *testing.T) {
 	tally.Add(findings(diag.Info, 10))
 	if n := tally.Note(); strings.HasPrefix(n, "::") || !strings.HasPrefix(n, "slurmspec found 11 errors, 10 warnings and 10 notices;") {
 		t.Errorf("no notice annotation is left: want a plain log line, got %q", n)
+	}
+}
+
+// TestGitHubNoteDocumented: docs/output-formats.md shows the note exactly
+// as a run with 12 warnings and 2 notices prints it.
+func TestGitHubNoteDocumented(t *testing.T) {
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "output-formats.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "### GitHub's annotation limits")
+	_, rest, ok2 := strings.Cut(rest, "```\n")
+	block, _, ok3 := strings.Cut(rest, "```\n")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("docs/output-formats.md: no example block under \"### GitHub's annotation limits\"")
+	}
+	var tally format.GitHubTally
+	tally.Add(findings(diag.Warning, 12))
+	tally.Add(findings(diag.Info, 2))
+	if got := tally.Note(); got != block {
+		t.Errorf("docs show\n%s\nthe github format prints\n%s", block, got)
 	}
 }
