@@ -15,8 +15,9 @@ import (
 type comment struct {
 	// off is the byte offset of the comment's opening (#, // or /*).
 	off int
-	// text is the comment's content without its delimiters.
-	text string
+	// text is the comment's content without its delimiters: src[start:end]
+	// (offsets, not a copy: a hostile file may hold a million comments).
+	start, end int
 	// line and endLine are the comment's first and last lines (1-based).
 	line, endLine int
 	// trailing: code comes before the comment on its line.
@@ -30,6 +31,9 @@ type source struct {
 	// code[i] reports whether line i (1-based) holds something that is
 	// not white space or a comment.
 	code []bool
+	// next[i] is the first line at or after line i with code (0: none);
+	// target builds it on first use.
+	next []int32
 }
 
 // target returns the line a comment applies to: its own line when it
@@ -42,12 +46,22 @@ func (s *source) target(c comment) int {
 	if c.endLine < len(s.code) && s.code[c.endLine] && c.endLine > c.line {
 		return c.endLine
 	}
-	for l := c.endLine + 1; l < len(s.code); l++ {
-		if s.code[l] {
-			return l
+	if c.endLine+1 >= len(s.code) {
+		return 0
+	}
+	if s.next == nil {
+		// Built once, so that thousands of stacked comments do not each
+		// walk the lines after them.
+		s.next = make([]int32, len(s.code)+1)
+		for l := len(s.code) - 1; l >= 1; l-- {
+			if s.code[l] {
+				s.next[l] = int32(l)
+			} else {
+				s.next[l] = s.next[l+1]
+			}
 		}
 	}
-	return 0
+	return int(s.next[c.endLine+1])
 }
 
 // scan finds the comments of src that start with the marker, in source
@@ -63,12 +77,21 @@ func scan(format load.Format, src []byte) source {
 	return scanJSON(src)
 }
 
+// add records a directive comment; past MaxDirectives+1 only the count
+// matters (parse reports the first one too many), so exact scanners stop
+// recording.
+func (s *source) add(c comment) {
+	if len(s.comments) <= MaxDirectives {
+		s.comments = append(s.comments, c)
+	}
+}
+
 // hasMarker reports whether a comment's text is a directive: "slurmspec:"
 // directly followed by a letter, as in "slurmspec:ignore". Prose such as
 // "# slurmspec: the cluster's spec" is not one.
-func hasMarker(text string) bool {
-	rest, ok := strings.CutPrefix(strings.TrimLeft(text, " \t"), marker)
-	return ok && rest != "" && (rest[0] >= 'a' && rest[0] <= 'z' || rest[0] >= 'A' && rest[0] <= 'Z')
+func hasMarker(text []byte) bool {
+	rest, ok := bytes.CutPrefix(bytes.TrimLeft(text, " \t"), []byte(marker))
+	return ok && len(rest) > 0 && (rest[0] >= 'a' && rest[0] <= 'z' || rest[0] >= 'A' && rest[0] <= 'Z')
 }
 
 // scanJSON scans JSON with // and /* */ comments. JSON strings are the
@@ -97,8 +120,8 @@ func scanJSON(src []byte) source {
 			if end < 0 {
 				end = len(src) - i
 			}
-			if text := string(src[i+2 : i+end]); hasMarker(text) {
-				s.comments = append(s.comments, comment{off: i, text: text, line: line, endLine: line, trailing: s.code[line]})
+			if hasMarker(src[i+2 : i+end]) {
+				s.add(comment{off: i, start: i + 2, end: i + end, line: line, endLine: line, trailing: s.code[line]})
 			}
 			i += end - 1
 		case c == '/' && i+1 < len(src) && src[i+1] == '*':
@@ -109,8 +132,8 @@ func scanJSON(src []byte) source {
 			body := src[i+2 : i+2+end]
 			first := line
 			line += bytes.Count(body, []byte{'\n'})
-			if text := string(body); hasMarker(text) {
-				s.comments = append(s.comments, comment{off: i, text: text, line: first, endLine: line, trailing: s.code[first]})
+			if hasMarker(body) {
+				s.add(comment{off: i, start: i + 2, end: i + 2 + end, line: first, endLine: line, trailing: s.code[first]})
 			}
 			i += 2 + end + 1
 		default:
@@ -152,8 +175,8 @@ func scanCUE(src []byte) (s source) {
 		}
 		switch tok {
 		case token.COMMENT:
-			if text, ok := strings.CutPrefix(lit, "//"); ok && hasMarker(text) {
-				s.comments = append(s.comments, comment{off: pos.Offset(), text: text, line: line, endLine: line, trailing: s.code[line]})
+			if off := pos.Offset(); strings.HasPrefix(lit, "//") && off+len(lit) <= len(src) && hasMarker(src[off+2:off+len(lit)]) {
+				s.add(comment{off: off, start: off + 2, end: off + len(lit), line: line, endLine: line, trailing: s.code[line]})
 			}
 			continue
 		case token.INTERPOLATION:
@@ -200,8 +223,8 @@ func scanYAML(src []byte) source {
 			if text[j] != '#' || j > 0 && text[j-1] != ' ' && text[j-1] != '\t' {
 				continue
 			}
-			if body := string(bytes.TrimRight(text[j+1:], " \t\r")); hasMarker(body) {
-				cand = append(cand, comment{off: off + j, text: body, line: line, endLine: line, trailing: j > len(text)-len(trimmed)})
+			if body := bytes.TrimRight(text[j+1:], " \t\r"); hasMarker(body) {
+				cand = append(cand, comment{off: off + j, start: off + j + 1, end: off + j + 1 + len(body), line: line, endLine: line, trailing: j > len(text)-len(trimmed)})
 				break
 			}
 		}
@@ -212,15 +235,16 @@ func scanYAML(src []byte) source {
 	}
 	real := yamlComments(src)
 	for _, c := range cand {
-		if real["#"+c.text] {
-			s.comments = append(s.comments, c)
+		if real[string(src[c.start:c.end])] {
+			s.add(c)
 		}
 	}
 	return s
 }
 
 // yamlComments returns the set of comment lines the YAML parser keeps
-// (each line of a head, line or foot comment, white space trimmed).
+// (each line of a head, line or foot comment, white space trimmed, without
+// its '#').
 func yamlComments(src []byte) map[string]bool {
 	set := map[string]bool{}
 	var n yaml.Node
@@ -231,7 +255,7 @@ func yamlComments(src []byte) map[string]bool {
 	walk = func(n *yaml.Node) {
 		for _, c := range []string{n.HeadComment, n.LineComment, n.FootComment} {
 			for _, l := range strings.Split(c, "\n") {
-				if l = strings.TrimSpace(l); strings.HasPrefix(l, "#") {
+				if l, ok := strings.CutPrefix(strings.TrimSpace(l), "#"); ok {
 					set[l] = true
 				}
 			}

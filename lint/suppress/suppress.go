@@ -151,7 +151,7 @@ func parse(doc *load.Document, pol Policy) ([]*directive, diag.List) {
 			}
 			where = paths[line]
 		}
-		dir, err := parseDirective(c.text, pol)
+		dir, err := parseDirective(string(doc.Source[c.start:c.end]), pol)
 		if err != nil {
 			own.Errorf(RuleInvalid, p, where, err.hint, "%s", err.msg)
 			continue

@@ -235,6 +235,14 @@ func TestHostile(t *testing.T) {
 		t.Errorf("want one invalid-suppression at the first directive too many, got %v", own)
 	}
 
+	// Stacked directives all apply to the next line with code; finding it
+	// once per directive used to walk every line after it (quadratic).
+	stacked := strings.Repeat("// slurmspec:ignore r1 -- stacked\n", 200_000) + "{\"a\": 1}\n"
+	kept, sup, own = suppress.Apply(loadDoc(t, "stacked.jsonc", stacked), diag.List{at("r1", 200_001, "a")}, suppress.Policy{Rules: testRules})
+	if len(kept) != 0 || len(sup) != 1 || len(own) != suppress.MaxDirectives || own[0].Pos.Line != suppress.MaxDirectives+1 {
+		t.Errorf("stacked: kept %d, silenced %d, own %d (first at %v)", len(kept), len(sup), len(own), own[0].Pos)
+	}
+
 	huge := "a: 1 # slurmspec:ignore r1 -- " + strings.Repeat("x", 1<<20) + "\n"
 	_, _, own = suppress.Apply(loadDoc(t, "huge.yaml", huge), nil, suppress.Policy{Rules: testRules})
 	if len(own) != 1 || !strings.Contains(own[0].Message, "longer than") {
