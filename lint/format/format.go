@@ -14,6 +14,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/suppress"
 )
 
 // Formatter writes a whole run. Formatters sort each file's diagnostics, so
@@ -42,6 +43,10 @@ type File struct {
 	// Source is the file's content, for source excerpts; it may be nil.
 	Source []byte
 	Diags  diag.List
+	// Suppressed are the findings inline suppression comments silenced:
+	// not counted, listed by the json format and, as suppressed
+	// results, by the sarif format.
+	Suppressed []suppress.Suppressed
 	// Error means the file could not be read at all.
 	Error bool
 }

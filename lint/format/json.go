@@ -3,6 +3,8 @@ package format
 import (
 	"encoding/json"
 	"io"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
 )
 
 // JSONVersion is the version of the JSON shape. It changes only when a
@@ -28,6 +30,18 @@ type JSONFile struct {
 	// Unreadable means the file could not be read at all.
 	Unreadable  bool             `json:"unreadable"`
 	Diagnostics []JSONDiagnostic `json:"diagnostics"`
+	// Suppressed are the findings inline suppression comments silenced
+	// (absent when none).
+	Suppressed []JSONSuppressed `json:"suppressed,omitempty"`
+}
+
+// JSONSuppressed is a finding an inline suppression comment silenced.
+type JSONSuppressed struct {
+	JSONDiagnostic
+	// Justification is the comment's reason.
+	Justification string `json:"justification"`
+	// DirectiveLine is the line of the comment.
+	DirectiveLine int `json:"directiveLine"`
 }
 
 // JSONDiagnostic is one finding. Line and Column are 1-based; 0 means
@@ -58,6 +72,9 @@ type JSONSummary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
 	Infos    int `json:"infos"`
+	// Suppressed counts the findings suppression comments silenced (not
+	// counted above; absent when none).
+	Suppressed int `json:"suppressed,omitempty"`
 }
 
 // Report builds the JSON document of a run.
@@ -66,20 +83,12 @@ func (JSON) Report(r Run) JSONReport {
 	for _, f := range sorted(r) {
 		jf := JSONFile{File: f.Name, Unreadable: f.Error, Diagnostics: []JSONDiagnostic{}}
 		for _, d := range f.Diags {
-			jd := JSONDiagnostic{
-				Rule: d.Rule, Severity: d.Severity.String(),
-				File: fileOf(d.Pos, f), Line: d.Pos.Line, Column: d.Pos.Col,
-				Path: d.Path, Message: d.Message, Hint: d.Hint,
-				Related: []JSONRelated{},
-			}
-			for _, rel := range d.Related {
-				jd.Related = append(jd.Related, JSONRelated{
-					File: fileOf(rel.Pos, f), Line: rel.Pos.Line, Column: rel.Pos.Col,
-					Path: rel.Path, Message: rel.Message,
-				})
-			}
-			jf.Diagnostics = append(jf.Diagnostics, jd)
+			jf.Diagnostics = append(jf.Diagnostics, jsonDiagnostic(f, d))
 		}
+		for _, sd := range f.Suppressed {
+			jf.Suppressed = append(jf.Suppressed, JSONSuppressed{jsonDiagnostic(f, sd.Diagnostic), sd.Justification, sd.Directive.Line})
+		}
+		rep.Summary.Suppressed += len(f.Suppressed)
 		e, w, i := counts(f.Diags)
 		rep.Summary.Errors += e
 		rep.Summary.Warnings += w
@@ -87,6 +96,22 @@ func (JSON) Report(r Run) JSONReport {
 		rep.Files = append(rep.Files, jf)
 	}
 	return rep
+}
+
+func jsonDiagnostic(f File, d diag.Diagnostic) JSONDiagnostic {
+	jd := JSONDiagnostic{
+		Rule: d.Rule, Severity: d.Severity.String(),
+		File: fileOf(d.Pos, f), Line: d.Pos.Line, Column: d.Pos.Col,
+		Path: d.Path, Message: d.Message, Hint: d.Hint,
+		Related: []JSONRelated{},
+	}
+	for _, rel := range d.Related {
+		jd.Related = append(jd.Related, JSONRelated{
+			File: fileOf(rel.Pos, f), Line: rel.Pos.Line, Column: rel.Pos.Col,
+			Path: rel.Path, Message: rel.Message,
+		})
+	}
+	return jd
 }
 
 // Format implements Formatter.

@@ -52,6 +52,13 @@ func (s SARIF) Report(r Run) *sarif.Report {
 		for _, d := range f.Diags {
 			run.AddResult(s.result(f, d, index))
 		}
+		for _, sd := range f.Suppressed {
+			sup := sarif.NewSuppression().WithKind("inSource").WithJustification(sd.Justification)
+			if file := fileOf(sd.Directive, f); file != "" {
+				sup.WithLocation(sarif.NewLocation().WithPhysicalLocation(s.physical(file, sd.Directive)))
+			}
+			run.AddResult(s.result(f, sd.Diagnostic, index).AddSuppression(sup))
+		}
 	}
 	run.AddInvocation(sarif.NewInvocation().WithExecutionSuccessful(ok))
 	return sarif.NewReport().AddRun(run)
@@ -146,7 +153,11 @@ func sarifRules(r Run, files []File) ([]*sarif.ReportingDescriptor, map[string]i
 	}
 	extra := map[string]diag.Severity{}
 	for _, f := range files {
-		for _, d := range f.Diags {
+		all := f.Diags
+		for _, sd := range f.Suppressed {
+			all = append(all[:len(all):len(all)], sd.Diagnostic)
+		}
+		for _, d := range all {
 			id := ruleID(d)
 			if _, ok := known[id]; ok {
 				continue

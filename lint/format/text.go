@@ -65,7 +65,7 @@ func (t Text) Format(w io.Writer, r Run) error {
 			}
 		}
 		if t.FileSummary {
-			fmt.Fprintf(&b, "%s: %s\n", clean(f.Name), f.Diags.Summary())
+			fmt.Fprintf(&b, "%s: %s%s\n", clean(f.Name), f.Diags.Summary(), suppressedNote(len(f.Suppressed)))
 		}
 	}
 	_, err := w.Write(b.Bytes())
@@ -167,4 +167,12 @@ func clean(s string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// suppressedNote is ", N suppressed" after a file summary, or "".
+func suppressedNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d suppressed", n)
 }

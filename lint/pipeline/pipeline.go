@@ -27,14 +27,18 @@ import (
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/lint/suppress"
 	"github.com/slurmspec/slurmspec/schema"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Rules lists every rule a run can report: the lint rules, then the online
-// Filestore rules (which report only from slurmspec-online). --disable,
+// Filestore rules (which report only from slurmspec-online), then the
+// inline suppression comments' own rules. --disable,
 // .slurmspec.yaml, `slurmspec rules` and docs/rules.md all use this list.
-func Rules() []*lint.Rule { return append(rules.All(), online.Rules()...) }
+func Rules() []*lint.Rule {
+	return append(append(rules.All(), online.Rules()...), suppress.Rules()...)
+}
 
 // Pipeline is a checked set of options, ready to analyse specs. It is safe
 // for concurrent use; each goroutine needs its own *schema.Schema.
@@ -202,6 +206,9 @@ type Result struct {
 	IOError bool
 	// Settings are the settings the spec was analysed with.
 	Settings *Settings
+	// Suppressed are the findings the spec's suppression comments
+	// silenced (not in Diags).
+	Suppressed []suppress.Suppressed
 }
 
 // Name is the spec's name in messages ("<stdin>" for standard input).
@@ -254,9 +261,9 @@ func (p *Pipeline) AnalyseBytes(sch *schema.Schema, name string, data []byte, s 
 	})
 }
 
-// AnalyseWith runs the pipeline on the document read returns, given the
-// load options of the pipeline.
-func (p *Pipeline) AnalyseWith(sch *schema.Schema, file string, s *Settings, read func(load.Options) (*load.Document, diag.List)) *Result {
+// analyse runs the pipeline on the document read returns, given the load
+// options of the pipeline; AnalyseWith then applies the suppressions.
+func (p *Pipeline) analyse(sch *schema.Schema, file string, s *Settings, read func(load.Options) (*load.Document, diag.List)) *Result {
 	r := &Result{File: file, Settings: s}
 	doc, l := read(load.Options{Format: p.format, Verbatim: sch.Verbatim})
 	r.Doc, r.Diags = doc, l

@@ -17,6 +17,7 @@ import (
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/lint/suppress"
 	"github.com/slurmspec/slurmspec/schema"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
@@ -34,10 +35,10 @@ func write(t *testing.T, path, content string) string {
 
 func TestRules(t *testing.T) {
 	all := pipeline.Rules()
-	if len(all) != len(rules.All())+len(online.Rules()) {
-		t.Fatalf("Rules has %d rules, want the %d lint and %d online rules", len(all), len(rules.All()), len(online.Rules()))
+	if len(all) != len(rules.All())+len(online.Rules())+len(suppress.Rules()) {
+		t.Fatalf("Rules has %d rules, want the %d lint, %d online and %d suppression rules", len(all), len(rules.All()), len(online.Rules()), len(suppress.Rules()))
 	}
-	for _, id := range []string{"placeholder", online.RuleCapacity} {
+	for _, id := range []string{"placeholder", online.RuleCapacity, suppress.RuleUnused} {
 		found := false
 		for _, r := range all {
 			found = found || r.ID == id

@@ -73,6 +73,7 @@ func newLintCmd(e env) *cobra.Command {
 			perFile := outFormat == "text" || outFormat == "github"
 			code := exitOK
 			var onlineErr error
+			var tally format.GitHubTally // GitHub shows only so many annotations
 			err = p.Stream(files, e.stdin, func(r *pipeline.Result) error {
 				if onl.enabled && onlineErr == nil && r.Cluster != nil {
 					onlineErr = onl.check(cmd.Context(), r, opt)
@@ -84,6 +85,7 @@ func newLintCmd(e env) *cobra.Command {
 					code = max(code, exitFindings)
 				}
 				f := formatFile(r)
+				tally.Add(f.Diags)
 				if !perFile {
 					f.Source = nil // JSON and SARIF print no excerpts
 					run.Files = append(run.Files, f)
@@ -98,6 +100,11 @@ func newLintCmd(e env) *cobra.Command {
 			})
 			if err == nil && !perFile {
 				if err = formatter.Format(e.stdout, run); err != nil {
+					err = fmt.Errorf("writing output: %w", err)
+				}
+			}
+			if note := tally.Note(); err == nil && outFormat == "github" && note != "" {
+				if _, err = fmt.Fprint(e.stdout, note); err != nil {
 					err = fmt.Errorf("writing output: %w", err)
 				}
 			}

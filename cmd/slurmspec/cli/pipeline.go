@@ -27,7 +27,7 @@ func allRules() []*lint.Rule { return pipeline.Rules() }
 
 // formatFile is the format package's view of one result.
 func formatFile(r *pipeline.Result) format.File {
-	f := format.File{Name: r.Name(), Diags: r.Diags, Error: r.IOError}
+	f := format.File{Name: r.Name(), Diags: r.Diags, Suppressed: r.Suppressed, Error: r.IOError}
 	if r.Doc != nil {
 		f.Source = r.Doc.Source
 	}
