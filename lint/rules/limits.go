@@ -2,10 +2,12 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
@@ -14,22 +16,33 @@ import (
 // C1-C6, L1-L21 and Q1-Q7 (C1, C4 and L11 are checked inside one value by
 // invalid-config-value; the identity, auth and path keys are reserved).
 
-// KeepAliveTimeConflict reports KeepAliveTime next to its newer home (C2).
+// KeepAliveTimeConflict reports a KeepAliveTime that Slurm ignores (C2):
+// CommunicationParameters keepalivetime= takes precedence over it, and a
+// value above INT_MAX (UNLIMITED among them) is dropped with an error.
 var KeepAliveTimeConflict = &lint.Rule{
 	ID:       "keepalive-time-conflict",
-	Severity: diag.Warning,
-	Summary:  "KeepAliveTime and CommunicationParameters keepalivetime= are both set",
+	Severity: diag.Error,
+	Summary:  "KeepAliveTime is ignored: CommunicationParameters keepalivetime= is also set, or it is above 2147483647",
 	Doc: doc("KeepAliveTime moved to CommunicationParameters=keepalivetime=. When both are set the "+
-		"CommunicationParameters value wins and KeepAliveTime is ignored.",
+		"CommunicationParameters value wins and KeepAliveTime is ignored; a KeepAliveTime above 2147483647 "+
+		"(UNLIMITED included) is ignored with an error (\"KeepAliveTime 4294967295 invalid, ignoring it\"). "+
+		"Either way the sockets do not use the value written.",
 		`config: {KeepAliveTime: "60", CommunicationParameters: "keepalivetime=30"}`,
 		`config: {CommunicationParameters: "keepalivetime=30"}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("KeepAliveTime")
-		if kv == nil || !e.has("CommunicationParameters", "keepalivetime") {
+		if kv == nil {
 			return
 		}
-		reportKey(p, kv, "remove KeepAliveTime", "KeepAliveTime is ignored: CommunicationParameters=%s sets keepalivetime", e.val("CommunicationParameters"))
+		if n, ok := slurmUint(kv); ok && n > math.MaxInt32 {
+			reportValue(p, kv, "use CommunicationParameters=keepalivetime=SECONDS with at most 2147483647",
+				"KeepAliveTime=%s is above 2147483647: slurmctld logs \"KeepAliveTime %d invalid, ignoring it\"", kv.Value.Value, n)
+			return
+		}
+		if e.has("CommunicationParameters", "keepalivetime") {
+			reportKey(p, kv, "remove KeepAliveTime", "KeepAliveTime is ignored: CommunicationParameters=%s sets keepalivetime", e.val("CommunicationParameters"))
+		}
 	},
 }
 
@@ -109,7 +122,8 @@ var JobIDRange = &lint.Rule{
 	},
 }
 
-// thresholdRule builds a rule that compares one integer key with a bound.
+// threshold compares one global integer key, read as Slurm reads it
+// (UNLIMITED is the kind's INFINITE), with a bound.
 type threshold struct {
 	key     string
 	bad     func(n int64) bool
@@ -127,9 +141,20 @@ func checkThreshold(p *lint.Pass, t threshold) {
 	if kv == nil {
 		return
 	}
-	if n, ok := parseNum(kv.Value.Value); ok && t.bad(n) {
+	if n, ok := slurmUint(kv); ok && n <= math.MaxInt64 && t.bad(int64(n)) {
 		reportValue(p, kv, t.hint, "%s=%s %s", kv.Key.Value, kv.Value.Value, t.message)
 	}
+}
+
+// slurmUint is the number Slurm stores for a global integer key's value
+// (catalog.ParseNumber); ok is false for other keys and malformed values,
+// which invalid-config-value reports.
+func slurmUint(kv *ir.KV) (uint64, bool) {
+	param, ok := catalog.Default().Lookup(catalog.ScopeGlobal, kv.Key.Value)
+	if !ok {
+		return 0, false
+	}
+	return catalog.ParseNumber(param, kv.Value.Value)
 }
 
 // MaxDBDMsgs reports MaxDBDMsgs below 10000 (L6).
@@ -164,14 +189,15 @@ var MaxArraySize = &lint.Rule{
 // MinJobAge reports MinJobAge below 2 (L8).
 var MinJobAge = &lint.Rule{
 	ID:       "min-job-age",
-	Severity: diag.Warning,
+	Severity: diag.Error,
 	Summary:  "MinJobAge is below 2",
-	Doc: doc("Slurm raises MinJobAge to 2 with an error.",
+	Doc: doc("slurmctld logs \"MinJobAge must be at least 2\" and runs with 2 instead: the value written "+
+		"is not the one used.",
 		`config: {MinJobAge: "0"}`,
 		`config: {MinJobAge: "300"}`),
 	Check: func(p *lint.Pass) {
 		checkThreshold(p, threshold{key: "MinJobAge", bad: func(n int64) bool { return n < 2 },
-			message: "is below 2; Slurm raises it to 2", hint: "use 2 or more"})
+			message: "is below 2: slurmctld logs an error and uses 2", hint: "use 2 or more"})
 	},
 }
 
@@ -206,8 +232,9 @@ var HealthCheckTimeout = &lint.Rule{
 	ID:       "health-check-timeout",
 	Severity: diag.Warning,
 	Summary:  "HealthCheckTimeout is 0, or not below HealthCheckInterval",
-	Doc: doc("From 26.05 HealthCheckTimeout (default 60 seconds) must be below HealthCheckInterval; 0 is reset "+
-		"to the default. A HealthCheckInterval under 60 seconds therefore needs a smaller HealthCheckTimeout.",
+	Doc: doc("From 26.05 HealthCheckTimeout (default 60 seconds) must be below HealthCheckInterval; slurmctld "+
+		"logs an error and keeps the values (a warning). HealthCheckTimeout=0 is an error: slurmctld resets it "+
+		"to 60. A HealthCheckInterval under 60 seconds therefore needs a smaller HealthCheckTimeout.",
 		`config: {HealthCheckProgram: /usr/sbin/nhc, HealthCheckInterval: "30"}`,
 		`config: {HealthCheckProgram: /usr/sbin/nhc, HealthCheckInterval: "30", HealthCheckTimeout: "20"}`),
 	Check: func(p *lint.Pass) {
@@ -220,7 +247,7 @@ var HealthCheckTimeout = &lint.Rule{
 		if tkv != nil {
 			if n, ok := parseNum(tkv.Value.Value); ok {
 				if n == 0 {
-					reportValue(p, tkv, "use a positive number of seconds", "HealthCheckTimeout=0 is invalid; Slurm resets it to 60")
+					reportValueAs(p, diag.Error, tkv, "use a positive number of seconds", "HealthCheckTimeout=0 is invalid: slurmctld logs an error and uses 60")
 				} else {
 					timeout = n
 				}
@@ -317,14 +344,15 @@ var BfLicensesBuiltin = &lint.Rule{
 // TreeWidthZero reports TreeWidth=0 (L15).
 var TreeWidthZero = &lint.Rule{
 	ID:       "tree-width-zero",
-	Severity: diag.Warning,
+	Severity: diag.Error,
 	Summary:  "TreeWidth is 0",
-	Doc: doc("TreeWidth=0 is invalid; Slurm falls back to the default (50 in 22.05, 16 in 26.05).",
+	Doc: doc("slurmctld logs \"TreeWidth=0 is invalid\" and falls back to the default (50 in 22.05, 16 in 26.05): "+
+		"the value written is not the one used.",
 		`config: {TreeWidth: "0"}`,
 		`config: {TreeWidth: "32"}`),
 	Check: func(p *lint.Pass) {
 		checkThreshold(p, threshold{key: "TreeWidth", bad: func(n int64) bool { return n == 0 },
-			message: "is invalid; Slurm falls back to the default", hint: "remove it, or use a positive fan-out"})
+			message: "is invalid: slurmctld logs an error and uses the default", hint: "remove it, or use a positive fan-out"})
 	},
 }
 

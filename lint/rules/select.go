@@ -13,14 +13,19 @@ import (
 // parameters and what depends on them. Memory limits are in memory.go, GRES
 // in gres.go, node lines (N1-N8) in nodelines.go.
 
+// maxSlurmNodes is Slurm's MAX_SLURM_NODES, the bound read_config.c puts
+// on MaxNodeCount from 24.11.
+const maxSlurmNodes = 65536
+
 // MaxNodeCountSelect reports MaxNodeCount without select/cons_tres (S5).
 var MaxNodeCountSelect = &lint.Rule{
 	ID:       "max-node-count-select",
 	Severity: diag.Error,
-	Summary:  "MaxNodeCount is set but SelectType is not select/cons_tres, or it is below the rendered node count",
+	Summary:  "MaxNodeCount is set but SelectType is not select/cons_tres, it is below the rendered node count, or above 65536",
 	Doc: doc("MaxNodeCount works only with select/cons_tres (the service default); with another SelectType "+
 		"slurmctld rejects the configuration. It must also cover every node the pools render (the sum of "+
-		"maxNodeCount): slurmctld exits when the NodeName lines pass it.",
+		"maxNodeCount): slurmctld exits when the NodeName lines pass it. From 24.11 it may not exceed "+
+		"MAX_SLURM_NODES (65536; UNLIMITED included): slurmctld refuses the configuration.",
 		`config: {SelectType: select/linear, MaxNodeCount: "2000"}`,
 		`config: {MaxNodeCount: "2000"}`),
 	Check: func(p *lint.Pass) {
@@ -32,6 +37,12 @@ var MaxNodeCountSelect = &lint.Rule{
 		var nodes int64
 		for _, pool := range p.Cluster.ComputePools() {
 			nodes += pool.MaxNodeCount.Value
+		}
+		if n, ok := slurmUint(kv); ok && e.v >= catalog.V2411 && n > maxSlurmNodes {
+			// slurmctld 24.11 and 26.05: "Specified MaxNodeCount in
+			// slurm.conf (-1) is higher than the maximum allowed (65536)".
+			reportValue(p, kv, fmt.Sprintf("use at most %d", maxSlurmNodes),
+				"MaxNodeCount=%s is above %d (MAX_SLURM_NODES): slurmctld %s refuses the configuration", kv.Value.Value, maxSlurmNodes, e.v)
 		}
 		if n, ok := parseNum(kv.Value.Value); ok && n < nodes {
 			// slurmctld 22.05: "Attempting to create node record past

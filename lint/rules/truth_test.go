@@ -21,6 +21,29 @@ type truthCase struct {
 }
 
 var truthCases = []truthCase{
+	// Settings slurmctld logs as errors. The value written is not the one
+	// used (reset, ignored, refused): an error. The value is used as
+	// written: a warning (docs/fidelity.md, "Warnings slurmctld logs as
+	// errors").
+	{name: "MinJobAge=0 is raised to 2", version: "22.05", spec: spec{Config: `MinJobAge: "0"`},
+		rule: "min-job-age", severity: diag.Error, msg: "uses 2"},
+	{name: "TreeWidth=0 falls back to the default", version: "26.05", spec: spec{Config: `TreeWidth: "0"`},
+		rule: "tree-width-zero", severity: diag.Error, msg: "uses the default"},
+	{name: "HealthCheckTimeout=0 is reset", version: "26.05", spec: spec{Config: `HealthCheckTimeout: "0"`},
+		rule: "health-check-timeout", severity: diag.Error, msg: "uses 60"},
+	{name: "HealthCheckTimeout above the interval is kept", version: "26.05", spec: spec{Config: "HealthCheckProgram: /usr/sbin/nhc\nHealthCheckInterval: \"30\""},
+		rule: "health-check-timeout", severity: diag.Warning, msg: "must be less than"},
+	{name: "KeepAliveTime=UNLIMITED is ignored", version: "24.11", spec: spec{Config: `KeepAliveTime: UNLIMITED`},
+		rule: "keepalive-time-conflict", severity: diag.Error, msg: "ignoring it"},
+	{name: "KeepAliveTime and keepalivetime=", version: "24.11", spec: spec{Config: "KeepAliveTime: \"60\"\nCommunicationParameters: keepalivetime=30"},
+		rule: "keepalive-time-conflict", severity: diag.Error, msg: "is ignored"},
+	{name: "MaxNodeCount=UNLIMITED refused from 24.11", version: "26.05", spec: spec{Config: `MaxNodeCount: UNLIMITED`},
+		rule: "max-node-count-select", severity: diag.Error, msg: "refuses"},
+	{name: "MaxNodeCount=UNLIMITED in 22.05", version: "22.05", spec: spec{Config: `MaxNodeCount: UNLIMITED`}},
+	{name: "MessageTimeout above 100 is used", version: "24.11", spec: spec{Config: `MessageTimeout: "120"`},
+		rule: "message-timeout", severity: diag.Warning, msg: "too high"},
+	{name: "MaxArraySize above 4000001 is used", version: "24.11", spec: spec{Config: `MaxArraySize: "4000002"`},
+		rule: "max-array-size", severity: diag.Warning, msg: "logs an error"},
 	// FastSchedule=1: slurmctld logs "Ignoring obsolete FastSchedule=1
 	// option" and starts; 2 (and anything else) is fatal.
 	{name: "FastSchedule=1 is ignored", version: "22.05", spec: spec{Config: `FastSchedule: "1"`},

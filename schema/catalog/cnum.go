@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"math"
+	"strings"
 )
 
 // cStrtoul mimics glibc strtoul(s, &end, 0) followed by Slurm's optional
@@ -108,4 +109,34 @@ func hexDigit(b byte) int {
 		return int(b-'A') + 10
 	}
 	return -1
+}
+
+// ParseNumber returns the number Slurm stores for an integer key p
+// (KindUint16, KindUint32, KindUint64) given value: strtoul with base 0, a
+// k/K suffix for the 32- and 64-bit kinds, and UNLIMITED/INFINITE read as
+// the kind's INFINITE (0xffff, 0xffffffff, or the largest uint64). ok is
+// false for any value CheckValue reports as an error and for other kinds.
+func ParseNumber(p *Param, value string) (n uint64, ok bool) {
+	if p == nil {
+		return 0, false
+	}
+	var limit uint64
+	switch p.Kind {
+	case KindUint16:
+		limit = math.MaxUint16
+	case KindUint32:
+		limit = math.MaxUint32
+	case KindUint64:
+		limit = math.MaxUint64
+	default:
+		return 0, false
+	}
+	if isUnlimited(value) {
+		return limit, true
+	}
+	n, ok, rangeErr := cStrtoul(value, p.Kind != KindUint16)
+	if !ok || rangeErr || strings.HasPrefix(value, "-") || n > limit {
+		return 0, false
+	}
+	return n, true
 }
