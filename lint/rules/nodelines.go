@@ -21,59 +21,35 @@ func poolsByID(c *ir.Cluster) map[string]*ir.NodePool {
 	return m
 }
 
-// NodeCPUTopology reports socket/core/thread counts that do not multiply
-// to the node's CPUs (N3).
+// NodeCPUTopology reports CPU topology values slurmctld replaces (N3): a
+// 0, Sockets with SocketsPerBoard, more Boards than sockets, and CPUs that
+// match none of Sockets, Sockets×CoresPerSocket and
+// Sockets×CoresPerSocket×ThreadsPerCore (nodeTopology).
 var NodeCPUTopology = &lint.Rule{
 	ID:       "node-cpu-topology",
-	Severity: diag.Warning,
-	Summary:  "A nodeSets entry gives Sockets, CoresPerSocket and ThreadsPerCore that do not match the node's CPUs",
+	Severity: diag.Error,
+	Summary:  "A nodeSets entry gives CPU topology values (Boards, Sockets, CoresPerSocket, ThreadsPerCore, CPUs) slurmctld resets",
 	Doc: doc("Slurm needs CPUs to equal Sockets, Sockets×CoresPerSocket or Sockets×CoresPerSocket×ThreadsPerCore, "+
-		"and recomputes CPUs otherwise; a 0 is reset to 1. The node's CPUs are the machine type's vCPUs "+
-		"(rendered by slurmspec) unless the nodeSets entry sets CPUs.",
+		"and recomputes CPUs otherwise (\"match no Sockets, Sockets*CoresPerSocket or "+
+		"Sockets*CoresPerSocket*ThreadsPerCore. Resetting CPUs\"); a 0 is reset to 1, Boards above the socket "+
+		"count to 1, and Sockets next to SocketsPerBoard is ignored. slurmctld logs each as an error and runs "+
+		"with other values than the spec's. Without Sockets, Slurm infers them from CPUs/(CoresPerSocket×ThreadsPerCore) "+
+		"when that divides evenly, else one per board. The node's CPUs are the machine type's vCPUs (rendered "+
+		"by slurmspec) unless the nodeSets entry sets CPUs.",
 		"nodePools:\n- {id: cpu, machineSpec: {machineType: n2-standard-8}, ...}\nnodeSets:\n- {nodePoolId: cpu, config: {Sockets: \"1\", CoresPerSocket: \"8\", ThreadsPerCore: \"2\"}}",
 		"nodeSets:\n- {nodePoolId: cpu, config: {Sockets: \"1\", CoresPerSocket: \"4\", ThreadsPerCore: \"2\"}}"),
 	Check: func(p *lint.Pass) {
 		pools := poolsByID(p.Cluster)
 		for _, ns := range p.Cluster.Slurm.NodeSets {
-			sockets, cores, threads := lookupKV(ns.Config, "Sockets"), lookupKV(ns.Config, "CoresPerSocket"), lookupKV(ns.Config, "ThreadsPerCore")
-			if spb := lookupKV(ns.Config, "SocketsPerBoard"); spb != nil {
-				sockets = spb
-			}
-			for _, kv := range []*ir.KV{sockets, cores, threads, lookupKV(ns.Config, "Boards")} {
-				if kv == nil {
-					continue
-				}
-				if n, ok := parseNum(kv.Value.Value); ok && n == 0 {
-					reportValue(p, kv, "use at least 1", "%s=0 is reset to 1 by Slurm", kv.Key.Value)
-				}
-			}
-			if sockets == nil || cores == nil || threads == nil {
+			if !hasTopoKey(ns.Config) {
 				continue
 			}
-			s, ok1 := parseNum(sockets.Value.Value)
-			c, ok2 := parseNum(cores.Value.Value)
-			t, ok3 := parseNum(threads.Value.Value)
-			if !ok1 || !ok2 || !ok3 || s == 0 || c == 0 || t == 0 {
-				continue
-			}
-			if b := lookupKV(ns.Config, "Boards"); b != nil && sockets.Key.Value != "Sockets" {
-				if n, ok := parseNum(b.Value.Value); ok && n > 0 {
-					s *= n
+			found, _ := nodeTopology(ns, pools[ns.NodePoolID.Value])
+			for _, f := range found {
+				if !strings.EqualFold(f.kv.Key.Value, "CoreSpecCount") {
+					reportValue(p, f.kv, f.hint, "%s", f.msg)
 				}
 			}
-			cpus, from := int64(0), ""
-			if kv := lookupKV(ns.Config, "CPUs"); kv != nil {
-				cpus, _ = parseNum(kv.Value.Value)
-				from = "CPUs=" + kv.Value.Value
-			} else if pool := pools[ns.NodePoolID.Value]; pool != nil && pool.Machine != nil && pool.Machine.VCPUs > 0 {
-				cpus = int64(pool.Machine.VCPUs)
-				from = fmt.Sprintf("%s has %d vCPUs", pool.MachineType.Value, cpus)
-			}
-			if cpus == 0 || cpus == s || cpus == s*c || cpus == s*c*t {
-				continue
-			}
-			reportValue(p, threads, fmt.Sprintf("make Sockets×CoresPerSocket×ThreadsPerCore equal %d", cpus),
-				"%s, but Sockets×CoresPerSocket×ThreadsPerCore is %d×%d×%d=%d: Slurm recomputes CPUs", from, s, c, t, s*c*t)
 		}
 	},
 }
@@ -81,11 +57,11 @@ var NodeCPUTopology = &lint.Rule{
 // CoreSpecConflict reports CoreSpecCount problems (N4).
 var CoreSpecConflict = &lint.Rule{
 	ID:       "core-spec-conflict",
-	Severity: diag.Warning,
+	Severity: diag.Error,
 	Summary:  "CoreSpecCount is combined with CPUSpecList, or is not smaller than the node's core count",
 	Doc: doc("CoreSpecCount and CPUSpecList exclude each other (CoreSpecCount is reset to 0), and CoreSpecCount "+
-		"must be smaller than the node's cores (it is reset to 1). Without Sockets and CoresPerSocket Slurm "+
-		"counts each CPU as a core.",
+		"must be smaller than the node's cores, Sockets×CoresPerSocket (it is reset to 1); slurmctld logs "+
+		"either as an error. Without Sockets and CoresPerSocket Slurm counts each CPU as a core.",
 		"nodeSets:\n- {nodePoolId: cpu, config: {CoreSpecCount: \"2\", CPUSpecList: \"0,1\"}}",
 		"nodeSets:\n- {nodePoolId: cpu, config: {CoreSpecCount: \"2\"}}"),
 	Check: func(p *lint.Pass) {
@@ -95,26 +71,17 @@ var CoreSpecConflict = &lint.Rule{
 			if csc == nil {
 				continue
 			}
+			found, _ := nodeTopology(ns, pools[ns.NodePoolID.Value])
+			for _, f := range found {
+				if f.kv == csc {
+					reportValue(p, f.kv, f.hint, "%s", f.msg)
+					break
+				}
+			}
 			if list := lookupKV(ns.Config, "CPUSpecList"); list != nil {
-				reportKey(p, csc, "keep one of CoreSpecCount and CPUSpecList", "CoreSpecCount with CPUSpecList: Slurm resets CoreSpecCount to 0")
-				continue
-			}
-			n, ok := parseNum(csc.Value.Value)
-			if !ok {
-				continue
-			}
-			cores := int64(0)
-			s, c := lookupKV(ns.Config, "Sockets"), lookupKV(ns.Config, "CoresPerSocket")
-			if s != nil && c != nil {
-				sn, _ := parseNum(s.Value.Value)
-				cn, _ := parseNum(c.Value.Value)
-				cores = sn * cn
-			} else if pool := pools[ns.NodePoolID.Value]; pool != nil && pool.Machine != nil {
-				cores = int64(pool.Machine.VCPUs)
-			}
-			if cores > 0 && n >= cores {
-				reportValue(p, csc, fmt.Sprintf("use fewer than %d", cores),
-					"CoreSpecCount=%d is not smaller than the node's %d cores: Slurm resets it to 1", n, cores)
+				if n, ok := parseNum(csc.Value.Value); ok && n > 0 {
+					reportKey(p, csc, "keep one of CoreSpecCount and CPUSpecList", "CoreSpecCount with CPUSpecList: Slurm resets CoreSpecCount to 0")
+				}
 			}
 		}
 	},
@@ -123,7 +90,7 @@ var CoreSpecConflict = &lint.Rule{
 // MemSpecLimit reports MemSpecLimit at or above the node's memory (N5).
 var MemSpecLimit = &lint.Rule{
 	ID:       "mem-spec-limit",
-	Severity: diag.Warning,
+	Severity: diag.Error,
 	Summary:  "MemSpecLimit is not smaller than the node's RealMemory",
 	Doc: doc("MemSpecLimit reserves memory for the system and must be smaller than RealMemory (rendered from the "+
 		"machine type, or set in the nodeSets entry); otherwise Slurm resets it to 0.",
@@ -149,7 +116,7 @@ var MemSpecLimit = &lint.Rule{
 				from = fmt.Sprintf("RealMemory=%d (rendered for %s)", mem, pool.MachineType.Value)
 			}
 			if mem > 0 && n >= mem {
-				reportValue(p, msl, fmt.Sprintf("use less than %d MiB", mem), "MemSpecLimit=%d is not smaller than %s: Slurm resets it to 0", n, from)
+				reportValue(p, msl, fmt.Sprintf("use less than %d MiB", mem), "MemSpecLimit=%d is not smaller than %s: slurmctld logs an error and resets it to 0", n, from)
 			}
 		}
 	},

@@ -1128,7 +1128,7 @@ var genParams = [...]Param{
 		{Name: "1", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "2", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 	}},
-	{Name: "PropagateResourceLimits", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "PropagateResourceLimits", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, OptionalPrefixes: []string{"RLIMIT_"}, Documented: true, Values: []EnumValue{
 		{Name: "ALL", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '=', Note: "default"},
 		{Name: "AS", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "CORE", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
@@ -1142,7 +1142,7 @@ var genParams = [...]Param{
 		{Name: "RSS", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "STACK", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 	}},
-	{Name: "PropagateResourceLimitsExcept", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "PropagateResourceLimitsExcept", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, OptionalPrefixes: []string{"RLIMIT_"}, Documented: true, Values: []EnumValue{
 		{Name: "AS", Source: SourceCode, PresentIn: 0xff, ArgSep: '='},
 		{Name: "CORE", Source: SourceCode, PresentIn: 0xff, ArgSep: '='},
 		{Name: "CPU", Source: SourceCode, PresentIn: 0xff, ArgSep: '='},

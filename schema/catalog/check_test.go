@@ -343,6 +343,12 @@ func TestCheckRules(t *testing.T) {
 		{ScopeNode, "CpuBind", V2205, "cores,verbose", clean, ""},
 		{ScopeGlobal, "CliFilterPlugins", V2411, "cli_filter/lua,cli_filter/syslog", clean, ""},
 		{ScopeGlobal, "HealthCheckNodeState", V2511, "START_ONLY,IDLE", warns, "only value"},
+		// parse_rlimits: "Bad rlimit name: NONE", fatal on 24.11.
+		{ScopeGlobal, "PropagateResourceLimitsExcept", V2411, "NONE,AS,RSS", errs, "NONE must be the whole value"},
+		{ScopeGlobal, "PropagateResourceLimits", V2205, "ALL,CORE", errs, "ALL must be the whole value"},
+		{ScopeGlobal, "PropagateResourceLimits", V2605, "core", errs, "case-sensitively"},
+		{ScopeGlobal, "PropagateResourceLimitsExcept", V2605, "NONE", clean, ""},
+		{ScopeGlobal, "PropagateResourceLimits", V2605, "AS,RLIMIT_CORE,NOFILE", clean, ""},
 	})
 }
 
