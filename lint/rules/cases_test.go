@@ -255,6 +255,10 @@ var cases = []ruleCase{
 	{rule: "jobacct-params-need-linux", spec: spec{Config: "JobAcctGatherType: jobacct_gather/linux\nJobAcctGatherParams: UsePss"}},
 
 	// Communication, limits and partition lines.
+	{rule: "accounting-tres-type", spec: spec{Config: "AccountingStorageTRES: »\"gres/gpu,gpu\""}},
+	{rule: "accounting-tres-type", name: "a path", spec: spec{Config: "AccountingStorageTRES: »/etc/slurm/fidelity"}},
+	{rule: "accounting-tres-type", name: "no name", spec: spec{Config: "AccountingStorageTRES: »\"cpu,gres/\""}},
+	{rule: "accounting-tres-type", spec: spec{Config: "AccountingStorageTRES: \"CPU,Mem,gres/gpu,License/matlab,bb/datawarp,fs/lustre,ic/ofed,billing,energy,node,pages,vmem\""}},
 	{rule: "keepalive-time-conflict", spec: spec{Config: "»KeepAliveTime: \"60\"\nCommunicationParameters: \"keepalivetime=30\""}},
 	{rule: "keepalive-time-conflict", spec: spec{Config: "CommunicationParameters: \"keepalivetime=30\""}},
 	{rule: "keepalive-time-conflict", name: "UNLIMITED", version: "24.11", spec: spec{Config: "KeepAliveTime: »UNLIMITED"}},
@@ -267,6 +271,8 @@ var cases = []ruleCase{
 	{rule: "job-id-range", name: "zero", spec: spec{Config: "FirstJobId: »\"0\"\nMaxStepCount: »\"0\""}},
 	{rule: "job-id-range", name: "count", spec: spec{Config: "FirstJobId: \"100\"\nMaxJobId: \"199\"\nMaxJobCount: »\"1000\""}},
 	{rule: "job-id-range", spec: spec{Config: "FirstJobId: \"1000\"\nMaxJobCount: \"50000\""}},
+	{rule: "job-id-range", name: "MaxJobId UNLIMITED", spec: spec{Config: "MaxJobId: »UNLIMITED"}},
+	{rule: "job-id-range", name: "MaxJobId at MAX_JOB_ID", spec: spec{Config: "MaxJobId: \"0x03FFFFFF\""}},
 	{rule: "max-dbd-msgs", spec: spec{Config: "MaxDBDMsgs: »\"5000\""}},
 	{rule: "max-dbd-msgs", spec: spec{Config: "MaxDBDMsgs: \"20000\""}},
 	{rule: "max-array-size", spec: spec{Config: "MaxArraySize: »\"10000000\""}},
@@ -274,6 +280,7 @@ var cases = []ruleCase{
 	{rule: "min-job-age", spec: spec{Config: "MinJobAge: »\"0\""}},
 	{rule: "min-job-age", spec: spec{Config: "MinJobAge: \"300\""}},
 	{rule: "min-job-age", name: "one in hex", spec: spec{Config: "MinJobAge: »\"0x1\""}},
+	{rule: "message-timeout", name: "UNLIMITED", spec: spec{Config: "MessageTimeout: »UNLIMITED"}},
 	{rule: "min-job-age", name: "two", spec: spec{Config: "MinJobAge: \"2\""}},
 	{rule: "message-timeout", spec: spec{Config: "MessageTimeout: \"30\"\nUnkillableStepTimeout: »\"60\""}},
 	{rule: "message-timeout", name: "too high", spec: spec{Config: "MessageTimeout: »\"200\"\nUnkillableStepTimeout: \"1000\""}},

@@ -82,7 +82,8 @@ var JobIDRange = &lint.Rule{
 	ID:       "job-id-range",
 	Severity: diag.Error,
 	Summary:  "FirstJobId, MaxJobId, MaxJobCount or MaxStepCount out of range or inconsistent",
-	Doc: doc("FirstJobId must not be 0 (fatal) nor exceed MaxJobId (rejected); MaxJobId is capped at 67108863; "+
+	Doc: doc("FirstJobId must not be 0 (fatal) nor exceed MaxJobId (rejected); MaxJobId above 67108863 is reset "+
+		"with an error (an error here); "+
 		"MaxJobCount and MaxStepCount must be at least 1 (rejected), and MaxJobCount is lowered to "+
 		"MaxJobId-FirstJobId+1 when larger.",
 		`config: {FirstJobId: "70000000"}`,
@@ -91,9 +92,13 @@ var JobIDRange = &lint.Rule{
 		e := effective(p)
 		first, firstOK := e.num("FirstJobId")
 		maxID, _ := e.num("MaxJobId")
-		if kv := e.user("MaxJobId"); kv != nil && maxID > maxJobID {
-			reportValueAs(p, diag.Warning, kv, fmt.Sprintf("use at most %d", maxJobID), "MaxJobId=%d exceeds %d: Slurm caps it", maxID, maxJobID)
-			maxID = maxJobID
+		if kv := e.user("MaxJobId"); kv != nil {
+			// read_config.c: "MaxJobId can not exceed MAX_JOB_ID,
+			// resetting value" (an error line; UNLIMITED too).
+			if n, ok := slurmUint(kv); ok && n > maxJobID {
+				reportValue(p, kv, fmt.Sprintf("use at most %d", maxJobID), "MaxJobId=%s exceeds %d: slurmctld logs an error and uses %d", kv.Value.Value, maxJobID, maxJobID)
+				maxID = maxJobID
+			}
 		}
 		if kv := e.user("FirstJobId"); kv != nil && firstOK {
 			switch {

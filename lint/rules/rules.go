@@ -49,6 +49,7 @@ func All() []*lint.Rule {
 		TrackWCKeyOverridden,
 		AccountingTRESGPU,
 		TRESWeightUnknown,
+		AccountingTRESType,
 		PartitionQOSUnknown,
 
 		// Resource selection, memory, GRES and nodes (S, N).
