@@ -268,6 +268,8 @@ var cases = []ruleCase{
 	{rule: "requeue-exit-values", name: "too high", spec: spec{Config: "RequeueExit: »\"256\""}},
 	{rule: "requeue-exit-values", name: "empty item", spec: spec{Config: "RequeueExitHold: »\"1,,2\""}},
 	{rule: "requeue-exit-values", spec: spec{Config: "RequeueExit: \"1,3-5,255\"\nRequeueExitHold: \"0\""}},
+	{rule: "partition-groups", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {AllowGroups: »\"ml,ops\"}}"}},
+	{rule: "partition-groups", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {AllowGroups: ALL}}"}},
 	{rule: "keepalive-time-conflict", spec: spec{Config: "»KeepAliveTime: \"60\"\nCommunicationParameters: \"keepalivetime=30\""}},
 	{rule: "keepalive-time-conflict", spec: spec{Config: "CommunicationParameters: \"keepalivetime=30\""}},
 	{rule: "keepalive-time-conflict", name: "UNLIMITED", version: "24.11", spec: spec{Config: "KeepAliveTime: »UNLIMITED"}},

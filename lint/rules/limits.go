@@ -547,3 +547,27 @@ var PartitionPriorityAlias = &lint.Rule{
 		}
 	},
 }
+
+// PartitionGroups reports partition AllowGroups, whose groups slurmctld
+// resolves on the controller, where lint cannot see them.
+var PartitionGroups = &lint.Rule{
+	ID:       "partition-groups",
+	Severity: diag.Warning,
+	Summary:  "A partition's AllowGroups names groups the controller must know",
+	Doc: doc("slurmctld resolves AllowGroups with getgrnam on the controller (groups.c). A group the "+
+		"controller's image or directory service does not know is logged as an error (\"Could not find "+
+		"configured group NAME\") and admits nobody; when no group is found, only root may use the "+
+		"partition. lint cannot see the controller's groups, so it warns; ALL admits everyone.",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {AllowGroups: \"ml-team\"}}",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {AllowGroups: ALL}}"),
+	Check: func(p *lint.Pass) {
+		for _, part := range p.Cluster.Slurm.Partitions {
+			kv := lookupKV(part.Config, "AllowGroups")
+			if kv == nil || strings.EqualFold(kv.Value.Value, "ALL") {
+				continue
+			}
+			reportValue(p, kv, "make sure the controller resolves each group (getent group NAME), or use ALL",
+				"partition %q: AllowGroups=%s: slurmctld looks the groups up on the controller and ignores, with an error line, any it cannot find", part.ID.Value, kv.Value.Value)
+		}
+	},
+}

@@ -95,6 +95,7 @@ func All() []*lint.Rule {
 		ProgramPath,
 		SlurmctldPlugstack,
 		RequeueExitValues,
+		PartitionGroups,
 		SuspendExcUnknown,
 		EpilogMsgTime,
 		PrologEpilogTimeout,
