@@ -133,6 +133,12 @@ var CloudDNSDropped = &lint.Rule{
 	},
 }
 
+// crUnits are the SelectTypeParameters tokens that set CR_CPU, CR_CORE or
+// CR_SOCKET. CR_CORE_DEFAULT_DIST_BLOCK is a flag of its own, not a unit.
+var crUnits = map[string]bool{
+	"cr_cpu": true, "cr_cpu_memory": true, "cr_core": true, "cr_core_memory": true, "cr_socket": true, "cr_socket_memory": true,
+}
+
 // SelectParamsNoUnit reports consumable-resource selection without a CPU,
 // core or socket unit.
 var SelectParamsNoUnit = &lint.Rule{
@@ -154,7 +160,7 @@ var SelectParamsNoUnit = &lint.Rule{
 			// select/linear: "Invalid SelectTypeParameters for
 			// select/linear: ... it can't contain CR_(CPU|CORE|SOCKET)".
 			for name := range tokenList(e.val("SelectTypeParameters")) {
-				if strings.HasPrefix(name, "cr_cpu") || strings.HasPrefix(name, "cr_core") || strings.HasPrefix(name, "cr_socket") {
+				if crUnits[name] {
 					at := kv
 					if at == nil {
 						at = e.user("SelectType")
@@ -172,7 +178,7 @@ var SelectParamsNoUnit = &lint.Rule{
 			return
 		}
 		for name := range tokenList(kv.Value.Value) {
-			if strings.HasPrefix(name, "cr_cpu") || strings.HasPrefix(name, "cr_core") || strings.HasPrefix(name, "cr_socket") {
+			if crUnits[name] {
 				return
 			}
 		}

@@ -118,10 +118,22 @@ func (c *checker) checkInt(value string) {
 		n, ok, rangeErr = cStrtoul(value, p.Kind != KindUint16)
 	}
 	if !ok {
-		if isUnlimited(value) {
+		if !isUnlimited(value) {
+			c.add(SeverityError, fmt.Sprintf("%s=%q is not a valid number", p.Name, value), intHint(p.Kind))
 			return
 		}
-		c.add(SeverityError, fmt.Sprintf("%s=%q is not a valid number", p.Name, value), intHint(p.Kind))
+		if p.Unknown != UnknownError || len(p.Values) == 0 {
+			return
+		}
+		for _, ev := range p.Values {
+			if strings.EqualFold(ev.Name, value) && ev.PresentIn.Has(c.v) {
+				return
+			}
+		}
+		// A closed set of numbers: UNLIMITED is the kind's INFINITE,
+		// which is not one of them (PropagatePrioProcess=UNLIMITED is
+		// "Bad PropagatePrioProcess: 65535").
+		c.add(SeverityError, fmt.Sprintf("%s=%s is not one of the accepted values", p.Name, value), "valid: "+c.valueList())
 		return
 	}
 	limit := uint64(math.MaxUint64)

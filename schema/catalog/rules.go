@@ -77,8 +77,12 @@ func (c *checker) checkRules(value string) {
 		}
 	case strings.EqualFold(p.Name, "PrologFlags"):
 		// T6.
-		if has("nohold") && has("contain", "x11") {
-			c.add(SeverityError, "PrologFlags: NoHold cannot be combined with Contain or X11 (fatal)", "")
+		// RunInJob and X11 imply Contain (read_config.c prolog_str2flags).
+		if has("nohold") && has("contain", "x11", "runinjob") {
+			c.add(SeverityError, "PrologFlags: NoHold cannot be combined with Contain, X11 or RunInJob, which implies Contain (fatal)", "")
+		}
+		if has("runinjob") && has("serial") {
+			c.add(SeverityError, "PrologFlags: Serial is incompatible with RunInJob (slurmctld logs an error)", "")
 		}
 	case strings.EqualFold(p.Name, "CommunicationParameters"):
 		// C1.
