@@ -71,6 +71,7 @@ var cases = []ruleCase{
 	{rule: "hidden-character", spec: spec{Config: "MaxJobCount: \"10000\"", Prolog: "- |\n  #!/bin/bash\n  echo \"é ü 😀 \\t\""}},
 	// rendered-key-override
 	{rule: "rendered-key-override", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {»CPUs: \"4\"}}"}},
+	{rule: "rendered-key-override", name: "above the machine", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {»CPUs: \"632\", »RealMemory: \"1099511627775\"}}"}},
 	{rule: "rendered-key-override", name: "state and nodes", spec: spec{Pools: scaling,
 		NodeSets:   "- {nodePoolId: cpu, config: {»State: IDLE}}",
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {»Nodes: \"c-cpu-0\"}}"}},
@@ -270,6 +271,8 @@ var cases = []ruleCase{
 	{rule: "requeue-exit-values", spec: spec{Config: "RequeueExit: \"1,3-5,255\"\nRequeueExitHold: \"0\""}},
 	{rule: "partition-groups", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {AllowGroups: »\"ml,ops\"}}"}},
 	{rule: "partition-groups", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {AllowGroups: ALL}}"}},
+	{rule: "partition-accounts", spec: spec{Config: "AccountingStorageEnforce: all", Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DenyAccounts: »\"yes,no\"}}"}},
+	{rule: "partition-accounts", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DenyAccounts: \"yes,no\"}}"}},
 	{rule: "keepalive-time-conflict", spec: spec{Config: "»KeepAliveTime: \"60\"\nCommunicationParameters: \"keepalivetime=30\""}},
 	{rule: "keepalive-time-conflict", spec: spec{Config: "CommunicationParameters: \"keepalivetime=30\""}},
 	{rule: "keepalive-time-conflict", name: "UNLIMITED", version: "24.11", spec: spec{Config: "KeepAliveTime: »UNLIMITED"}},

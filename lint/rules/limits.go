@@ -571,3 +571,34 @@ var PartitionGroups = &lint.Rule{
 		}
 	},
 }
+
+// PartitionAccounts reports partition AllowAccounts and DenyAccounts while
+// associations are enforced: slurmctld looks the accounts up in the
+// accounting database when it reads slurm.conf.
+var PartitionAccounts = &lint.Rule{
+	ID:       "partition-accounts",
+	Severity: diag.Warning,
+	Summary:  "A partition's AllowAccounts or DenyAccounts names accounts the accounting database must hold",
+	Doc: doc("With associations enforced (AccountingStorageEnforce associations, limits, safe, qos, wckeys or all), "+
+		"slurmctld looks each AllowAccounts and DenyAccounts account up when it reads slurm.conf "+
+		"(read_config.c accounts_list_build) and logs one it cannot find (\"No association for account NAME\"), "+
+		"leaving it out. A new cluster's database has only root: create the accounts with sacctmgr, then "+
+		"reconfigure.",
+		"config: {AccountingStorageEnforce: \"associations,limits\"}\npartitions:\n- {id: gpu, nodePoolIds: [a4], config: {AllowAccounts: ml}}",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {AllowAccounts: ml}}"),
+	Check: func(p *lint.Pass) {
+		if !effective(p).has("AccountingStorageEnforce", "associations", "limits", "safe", "qos", "wckeys", "all") {
+			return
+		}
+		for _, part := range p.Cluster.Slurm.Partitions {
+			for _, key := range []string{"AllowAccounts", "DenyAccounts"} {
+				kv := lookupKV(part.Config, key)
+				if kv == nil || (key == "AllowAccounts" && strings.EqualFold(kv.Value.Value, "ALL")) {
+					continue
+				}
+				reportValue(p, kv, "create the accounts with sacctmgr before slurmctld reads slurm.conf, or reconfigure after",
+					"partition %q: %s=%s: with associations enforced slurmctld looks the accounts up in the accounting database and leaves out, with an error line, any it cannot find", part.ID.Value, key, kv.Value.Value)
+			}
+		}
+	},
+}

@@ -131,7 +131,9 @@ var RenderedKeyOverride = &lint.Rule{
 	Doc: doc("slurmspec writes CPUs, RealMemory and Gres on each NodeName line from the machine catalog, "+
 		"State=CLOUD for nodes that may be powered down, and Nodes on each PartitionName line from nodePoolIds. "+
 		"The same key in the config is written a second time on the line; Slurm keeps the last one and logs "+
-		"an error. Overriding State or Nodes breaks power saving or the partition's node list, and is an error.",
+		"an error. Overriding State or Nodes breaks power saving or the partition's node list, and is an error; "+
+		"so is CPUs or RealMemory above the machine type's (without SlurmdParameters=config_overrides the nodes "+
+		"register with less, and slurmctld marks them invalid: \"Low CPUs\", \"Low RealMemory\").",
 		"nodeSets:\n- {nodePoolId: a4, config: {Gres: \"gpu:8\"}}",
 		"nodeSets:\n- {nodePoolId: a4, config: {Features: \"b200\"}}"),
 	Check: func(p *lint.Pass) {
@@ -142,6 +144,7 @@ var RenderedKeyOverride = &lint.Rule{
 			}
 		}
 		pools := poolsByID(p.Cluster)
+		overrides := effective(p).has("SlurmdParameters", "config_overrides")
 		for _, ns := range p.Cluster.Slurm.NodeSets {
 			pool := pools[ns.NodePoolID.Value]
 			if pool == nil {
@@ -173,9 +176,36 @@ var RenderedKeyOverride = &lint.Rule{
 						"nodeSets entry for %q sets State, but its nodes are written with State=CLOUD for power saving", ns.NodePoolID.Value)
 					continue
 				}
+				if over, what := aboveMachine(kv, val); over && !overrides {
+					// node_mgr.c validate_node_specs: a node that
+					// registers with fewer CPUs or less memory than
+					// configured is set invalid ("Low CPUs", "Low
+					// RealMemory") and takes no jobs.
+					p.ReportAs(diag.Error, kv.Key.Pos, kv.Key.Path, fmt.Sprintf("use at most %s, the machine type's, or remove it", val),
+						"nodeSets entry for %q sets %s=%s above the %s=%s of its machine type: the nodes register with less and slurmctld marks them invalid (%q), so they take no jobs",
+						ns.NodePoolID.Value, kv.Key.Value, kv.Value.Value, kv.Key.Value, val, what)
+					continue
+				}
 				p.Report(kv.Key.Pos, kv.Key.Path, "remove it to use the rendered value, or keep it knowing Slurm logs an error for the duplicate",
 					"nodeSets entry for %q sets %s=%s, but slurmspec already writes %s=%s on that NodeName line", ns.NodePoolID.Value, kv.Key.Value, kv.Value.Value, kv.Key.Value, val)
 			}
 		}
 	},
+}
+
+// aboveMachine reports whether a nodeSets CPUs or RealMemory exceeds the
+// rendered value of the machine type, and the reason slurmctld then gives.
+func aboveMachine(kv *ir.KV, rendered string) (bool, string) {
+	var what string
+	switch strings.ToLower(kv.Key.Value) {
+	case "cpus":
+		what = "Low CPUs"
+	case "realmemory":
+		what = "Low RealMemory"
+	default:
+		return false, ""
+	}
+	n, ok1 := parseNum(kv.Value.Value)
+	m, ok2 := parseNum(rendered)
+	return ok1 && ok2 && n > m, what
 }

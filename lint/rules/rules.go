@@ -96,6 +96,7 @@ func All() []*lint.Rule {
 		SlurmctldPlugstack,
 		RequeueExitValues,
 		PartitionGroups,
+		PartitionAccounts,
 		SuspendExcUnknown,
 		EpilogMsgTime,
 		PrologEpilogTimeout,
