@@ -1490,7 +1490,7 @@ var genParams = [...]Param{
 	{Name: "StateSaveLocation", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "SuspendExcNodes", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "SuspendExcParts", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
-	{Name: "SuspendExcStates", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2302, PresentIn: 0xfe, Unknown: UnknownWarn, Documented: true, Values: []EnumValue{
+	{Name: "SuspendExcStates", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2302, PresentIn: 0xfe, Documented: true, Values: []EnumValue{
 		{Name: "CLOUD", Source: SourceCode, PresentIn: 0xfe, ArgSep: '=', Match: MatchPrefix, Note: "prefix match on node-state flag name"},
 		{Name: "DOWN", Source: SourceCode, PresentIn: 0xfe, ArgSep: '='},
 		{Name: "DRAIN", Source: SourceCode, PresentIn: 0xfe, ArgSep: '=', Match: MatchPrefix, Note: "prefix match on node-state flag name"},
