@@ -148,6 +148,10 @@ func slurmDefault(key string, v catalog.Version) string {
 		return "67043328"
 	case "maxjobcount":
 		return "10000"
+	case "suspendrate":
+		return "60"
+	case "resumerate":
+		return "300"
 	}
 	return ""
 }

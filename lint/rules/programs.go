@@ -131,3 +131,31 @@ func exitRangeProblem(item string) string {
 	}
 	return ""
 }
+
+// TopologyName reports node and partition Topology, which name topologies
+// of a topology.yaml the service does not write.
+var TopologyName = &lint.Rule{
+	ID:       "topology-name",
+	Severity: diag.Error,
+	Summary:  "A nodeSets or partition config sets Topology, which needs a topology.yaml the service does not write",
+	Doc: doc("Topology on a NodeName line places the nodes in a topology (tree switch or block) and on a "+
+		"PartitionName line picks one; both name topologies defined in topology.yaml. The service writes no "+
+		"topology.yaml, so the default topology/flat is the only one: slurmctld 26.05 exits on a node Topology "+
+		"(\"Invalid node topology specified ...\", \"Requested topology configuration is not available\").",
+		"nodeSets:\n- {nodePoolId: a4, config: {Topology: \"default:s1\"}}",
+		"nodeSets:\n- {nodePoolId: a4, config: {Features: b200}}"),
+	Check: func(p *lint.Pass) {
+		for _, ns := range p.Cluster.Slurm.NodeSets {
+			if kv := lookupKV(ns.Config, "Topology"); kv != nil {
+				reportKey(p, kv, "remove Topology: the service's cluster has no topology.yaml",
+					"nodeSets entry for %q sets Topology=%s, but the service writes no topology.yaml: slurmctld exits", ns.NodePoolID.Value, kv.Value.Value)
+			}
+		}
+		for _, part := range p.Cluster.Slurm.Partitions {
+			if kv := lookupKV(part.Config, "Topology"); kv != nil {
+				reportKey(p, kv, "remove Topology: the service's cluster has no topology.yaml",
+					"partition %q sets Topology=%s, but the service writes no topology.yaml, so there is no such topology", part.ID.Value, kv.Value.Value)
+			}
+		}
+	},
+}

@@ -97,6 +97,8 @@ func All() []*lint.Rule {
 		RequeueExitValues,
 		PartitionGroups,
 		PartitionAccounts,
+		PowerSaveDisabled,
+		TopologyName,
 		SuspendExcUnknown,
 		EpilogMsgTime,
 		PrologEpilogTimeout,

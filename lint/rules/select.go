@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -25,7 +26,7 @@ var MaxNodeCountSelect = &lint.Rule{
 	Doc: doc("MaxNodeCount works only with select/cons_tres (the service default); with another SelectType "+
 		"slurmctld rejects the configuration. It must also cover every node the pools render (the sum of "+
 		"maxNodeCount): slurmctld exits when the NodeName lines pass it. From 24.11 it may not exceed "+
-		"MAX_SLURM_NODES (65536; UNLIMITED included): slurmctld refuses the configuration.",
+		"MAX_SLURM_NODES (65536; UNLIMITED included): slurmctld refuses the configuration; 22.05 aborts on UNLIMITED.",
 		`config: {SelectType: select/linear, MaxNodeCount: "2000"}`,
 		`config: {MaxNodeCount: "2000"}`),
 	Check: func(p *lint.Pass) {
@@ -38,11 +39,19 @@ var MaxNodeCountSelect = &lint.Rule{
 		for _, pool := range p.Cluster.ComputePools() {
 			nodes += pool.MaxNodeCount.Value
 		}
-		if n, ok := slurmUint(kv); ok && e.v >= catalog.V2411 && n > maxSlurmNodes {
-			// slurmctld 24.11 and 26.05: "Specified MaxNodeCount in
-			// slurm.conf (-1) is higher than the maximum allowed (65536)".
-			reportValue(p, kv, fmt.Sprintf("use at most %d", maxSlurmNodes),
-				"MaxNodeCount=%s is above %d (MAX_SLURM_NODES): slurmctld %s refuses the configuration", kv.Value.Value, maxSlurmNodes, e.v)
+		if n, ok := slurmUint(kv); ok {
+			switch {
+			case e.v >= catalog.V2411 && n > maxSlurmNodes:
+				// slurmctld 24.11 and 26.05: "Specified MaxNodeCount in
+				// slurm.conf (-1) is higher than the maximum allowed (65536)".
+				reportValue(p, kv, fmt.Sprintf("use at most %d", maxSlurmNodes),
+					"MaxNodeCount=%s is above %d (MAX_SLURM_NODES): slurmctld %s refuses the configuration", kv.Value.Value, maxSlurmNodes, e.v)
+			case n == math.MaxUint32:
+				// slurmctld 22.05 sizes its node table by it and
+				// aborts (seen: "signal: aborted (core dumped)").
+				reportValue(p, kv, fmt.Sprintf("use at most %d", maxSlurmNodes),
+					"MaxNodeCount=%s: slurmctld %s sizes its node table by it and aborts", kv.Value.Value, e.v)
+			}
 		}
 		if n, ok := parseNum(kv.Value.Value); ok && n < nodes {
 			// slurmctld 22.05: "Attempting to create node record past
