@@ -8,6 +8,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Programs, plugins and exit codes that slurmctld looks up when it starts:
@@ -73,9 +74,10 @@ var SlurmctldPlugstack = &lint.Rule{
 		`config: {SlurmctldPlugstack: nonstop}`,
 		`config: {}`),
 	Check: func(p *lint.Pass) {
-		kv := effective(p).user("SlurmctldPlugstack")
-		if kv == nil {
-			return
+		e := effective(p)
+		kv := e.user("SlurmctldPlugstack")
+		if kv == nil || e.v >= catalog.V2302 {
+			return // config-key-version reports the key after 22.05
 		}
 		reportValue(p, kv, "remove SlurmctldPlugstack",
 			"SlurmctldPlugstack=%s: the service's controller has no such plugin (and nonstop needs a nonstop.conf): slurmctld exits", kv.Value.Value)

@@ -40,7 +40,7 @@ var truthCases2 = []truthCase{
 		logged: []string{"match no Sockets, Sockets*CoresPerSocket or Sockets*CoresPerSocket*ThreadsPerCore. Resetting CPUs."}},
 	{name: "Boards above the sockets", partitions: withNodeSet(`Boards: "9"`), rule: "node-cpu-topology", severity: diag.Error,
 		logged: []string{"Sockets(8) < Boards(9) resetting Boards=1"}},
-	{name: "CoresPerSocket dividing CPUs", partitions: withNodeSet(`CoresPerSocket: "4"`)},
+	{name: "CoresPerSocket dividing CPUs", partitions: withNodeSet(`CoresPerSocket: "4"`), accounting: true},
 	// Refused.
 	{name: "MaxNodeCount UNLIMITED", config: "MaxNodeCount: UNLIMITED", rule: "max-node-count-select", severity: diag.Error,
 		only: []string{"24.11", "26.05"}, refused: []string{"is higher than the maximum allowed (65536)"}},
@@ -50,7 +50,7 @@ var truthCases2 = []truthCase{
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Bad rlimit name: NONE"}},
 	{name: "PropagatePrioProcess UNLIMITED", config: "PropagatePrioProcess: UNLIMITED",
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Bad PropagatePrioProcess"}},
-	{name: "SlurmctldPlugstack", config: "SlurmctldPlugstack: fidelity", rule: "slurmctld-plugstack", severity: diag.Error,
+	{name: "SlurmctldPlugstack", config: "SlurmctldPlugstack: fidelity", rule: "slurmctld-plugstack", severity: diag.Error, only: []string{"22.05"},
 		refused: []string{"cannot find slurmctld_plugstack plugin"}},
 	{name: "SelectTypeParameters default dist block is no unit", config: `SelectTypeParameters: "CR_LLN,CR_CORE_DEFAULT_DIST_BLOCK"`,
 		rule: "select-params-no-unit", severity: diag.Error, refused: []string{"You need at least CR_(CPU|CORE|SOCKET)*"}},
