@@ -101,6 +101,15 @@ var MemSpecLimit = &lint.Rule{
 		for _, ns := range p.Cluster.Slurm.NodeSets {
 			msl := lookupKV(ns.Config, "MemSpecLimit")
 			if msl == nil {
+				// MemSpecLimit defaults to 0, which a RealMemory of 0
+				// does not exceed either: slurmctld logs
+				// "MemSpecLimit=0 is invalid, reset to 0" (22.05).
+				if rm := lookupKV(ns.Config, "RealMemory"); rm != nil {
+					if n, ok := parseNum(rm.Value.Value); ok && n == 0 {
+						reportValue(p, rm, "remove RealMemory to use the machine type's, or give the memory in MiB",
+							"RealMemory=0 is not above MemSpecLimit (0): slurmctld logs an error for every node")
+					}
+				}
 				continue
 			}
 			n, ok := parseNum(msl.Value.Value)
