@@ -256,6 +256,7 @@ var cases = []ruleCase{
 	{rule: "stepmgr-needs-contain", spec: spec{Config: "SlurmctldParameters: \"cloud_dns,enable_stepmgr\"\nPrologFlags: Contain"}},
 	{rule: "jobacct-params-need-linux", spec: spec{Config: "JobAcctGatherParams: »UsePss"}},
 	{rule: "jobacct-params-need-linux", spec: spec{Config: "JobAcctGatherType: jobacct_gather/linux\nJobAcctGatherParams: UsePss"}},
+	{rule: "jobacct-params-need-linux", name: "NoShares is not NoShared", spec: spec{Config: "JobAcctGatherParams: NoShares"}},
 	{rule: "jobacct-params-need-linux", name: "with another option", version: "26.05", spec: spec{Config: "JobAcctGatherParams: »\"no_file_cache,UsePss\""}},
 
 	// Communication, limits and partition lines.
@@ -283,6 +284,8 @@ var cases = []ruleCase{
 	{rule: "power-save-disabled", name: "22.05", version: "22.05", spec: spec{Pools: scaling, Config: "SuspendRate: \"65534\""}},
 	{rule: "power-save-disabled", name: "no rates", version: "24.11", spec: spec{Pools: scaling, Config: "SuspendRate: \"0\"\nResumeRate: \"0\"\nSlurmctldParameters: \"cloud_dns,power_save_interval=61\""}},
 	{rule: "power-save-disabled", name: "fixed pools", version: "24.11", spec: spec{Config: "SuspendRate: \"65534\""}},
+	{rule: "priority-weight-overflow", name: "UNLIMITED", spec: spec{Config: "PriorityWeightAssoc: UNLIMITED\nPriorityWeightQOS: »\"842\""}},
+	{rule: "sched-log-needs-file", name: "UNLIMITED", spec: spec{Config: "SlurmSchedLogLevel: »UNLIMITED"}},
 	{rule: "keepalive-time-conflict", spec: spec{Config: "»KeepAliveTime: \"60\"\nCommunicationParameters: \"keepalivetime=30\""}},
 	{rule: "keepalive-time-conflict", spec: spec{Config: "CommunicationParameters: \"keepalivetime=30\""}},
 	{rule: "keepalive-time-conflict", name: "UNLIMITED", version: "24.11", spec: spec{Config: "KeepAliveTime: »UNLIMITED"}},

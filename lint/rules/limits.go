@@ -288,8 +288,8 @@ var SchedLogNeedsFile = &lint.Rule{
 		if kv == nil || e.user("SlurmSchedLogFile") != nil {
 			return
 		}
-		if n, ok := parseNum(kv.Value.Value); ok && n != 0 {
-			reportValue(p, kv, "add SlurmSchedLogFile", "SlurmSchedLogLevel=%d without SlurmSchedLogFile: slurmctld rejects it", n)
+		if n, ok := slurmUint(kv); ok && n != 0 {
+			reportValue(p, kv, "add SlurmSchedLogFile", "SlurmSchedLogLevel=%s without SlurmSchedLogFile: slurmctld rejects it", kv.Value.Value)
 		}
 	},
 }

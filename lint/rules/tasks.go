@@ -193,7 +193,7 @@ var JobacctParamsNeedLinux = &lint.Rule{
 			return
 		}
 		v := strings.ToLower(kv.Value.Value)
-		if strings.Contains(v, "usepss") || strings.Contains(v, "noshare") {
+		if strings.Contains(v, "usepss") || strings.Contains(v, "noshared") {
 			reportValue(p, kv, "set JobAcctGatherType: jobacct_gather/linux, or drop UsePss/NoShared",
 				"JobAcctGatherParams=%s needs jobacct_gather/linux, but JobAcctGatherType=%s", kv.Value.Value, e.val("JobAcctGatherType"))
 		}
