@@ -286,6 +286,8 @@ var cases = []ruleCase{
 	{rule: "power-save-disabled", name: "fixed pools", version: "24.11", spec: spec{Config: "SuspendRate: \"65534\""}},
 	{rule: "priority-weight-overflow", name: "UNLIMITED", spec: spec{Config: "PriorityWeightAssoc: UNLIMITED\nPriorityWeightQOS: »\"842\""}},
 	{rule: "sched-log-needs-file", name: "UNLIMITED", spec: spec{Config: "SlurmSchedLogLevel: »UNLIMITED"}},
+	{rule: "http-auth-needs-jwt", version: "26.05", spec: spec{Config: "»SlurmctldHttpAuthParameters: none/none"}},
+	{rule: "http-auth-needs-jwt", version: "26.05", spec: spec{Config: "SlurmctldParameters: enable_configless"}},
 	{rule: "keepalive-time-conflict", spec: spec{Config: "»KeepAliveTime: \"60\"\nCommunicationParameters: \"keepalivetime=30\""}},
 	{rule: "keepalive-time-conflict", spec: spec{Config: "CommunicationParameters: \"keepalivetime=30\""}},
 	{rule: "keepalive-time-conflict", name: "UNLIMITED", version: "24.11", spec: spec{Config: "KeepAliveTime: »UNLIMITED"}},

@@ -161,3 +161,29 @@ var TopologyName = &lint.Rule{
 		}
 	},
 }
+
+// HTTPAuthNeedsJWT reports SlurmctldHttpAuthParameters and
+// SlurmdHttpAuthParameters, which load auth/jwt.
+var HTTPAuthNeedsJWT = &lint.Rule{
+	ID:       "http-auth-needs-jwt",
+	Severity: diag.Warning,
+	Summary:  "SlurmctldHttpAuthParameters or SlurmdHttpAuthParameters loads auth/jwt, which Debian ships in its own package",
+	Doc: doc("From 26.05 any SlurmctldHttpAuthParameters (SlurmdHttpAuthParameters for slurmd) makes the daemon load "+
+		"every http_auth plugin and auth/jwt (interfaces/http_auth.c); without auth_jwt.so it exits (\"http "+
+		"authentication plugins failed to load\"). Debian ships auth/jwt in slurm-wlm-jwt-plugin, not in "+
+		"slurm-wlm-basic-plugins: the image must install it.",
+		`config: {SlurmctldHttpAuthParameters: "disable_token_creation"}`,
+		`config: {}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		if e.v < catalog.V2605 {
+			return // config-key-version reports the keys before 26.05
+		}
+		for _, key := range []string{"SlurmctldHttpAuthParameters", "SlurmdHttpAuthParameters"} {
+			if kv := e.user(key); kv != nil && kv.Value.Value != "" {
+				reportKey(p, kv, "install slurm-wlm-jwt-plugin in the image, or remove "+key,
+					"%s makes Slurm 26.05 load auth/jwt, which Debian ships in its own package, slurm-wlm-jwt-plugin: without it the daemon exits", key)
+			}
+		}
+	},
+}
