@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -102,9 +103,17 @@ func (e *conf) has(key string, tokens ...string) bool {
 }
 
 // num returns the effective value of a global integer key and whether it
-// is set to a plain number.
+// is a number as Slurm reads it (hex, octal, k, UNLIMITED for integer keys).
 func (e *conf) num(key string) (int64, bool) {
-	return parseNum(e.val(key))
+	v := e.val(key)
+	if param, ok := catalog.Default().Lookup(catalog.ScopeGlobal, key); ok {
+		// An integer key reads as Slurm stores it: hex, octal and
+		// UNLIMITED (the kind's INFINITE) included.
+		if n, ok := catalog.ParseNumber(param, v); ok {
+			return int64(min(n, math.MaxInt64)), true
+		}
+	}
+	return parseNum(v)
 }
 
 // slurmDefault is Slurm's built-in value of a key nobody sets, for the keys
@@ -139,6 +148,10 @@ func slurmDefault(key string, v catalog.Version) string {
 		return "67043328"
 	case "maxjobcount":
 		return "10000"
+	case "suspendrate":
+		return "60"
+	case "resumerate":
+		return "300"
 	}
 	return ""
 }

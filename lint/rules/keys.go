@@ -272,8 +272,9 @@ var InvalidConfigValue = &lint.Rule{
 			if !k.param.StatusIn(v).Known() {
 				continue // config-key-version reports it
 			}
-			for _, pr := range catalog.CheckValue(k.param, v, k.kv.Value.Value) {
-				if ownedValueCheck(k.param, pr.Message) {
+			param, value := aliasValue(k.param, k.kv.Value.Value)
+			for _, pr := range catalog.CheckValue(param, v, value) {
+				if ownedValueCheck(param, pr.Message) {
 					continue
 				}
 				p.ReportAs(problemSeverity(pr), k.kv.Value.Pos, k.kv.Value.Path, hintOr(pr.Hint, "see slurm.conf(5) for "+k.param.Name),
@@ -281,6 +282,25 @@ var InvalidConfigValue = &lint.Rule{
 			}
 		}
 	},
+}
+
+// aliasValue is the key and value Slurm reads for an alias spelling: the
+// key it stands for (SbcastParameters is read as BcastParameters), and for
+// AcctGatherInfinibandType the value with every "infiniband" rewritten to
+// "interconnect" (read_config.c xstrsubstituteall), so that the value is checked like the
+// canonical key's.
+func aliasValue(param *catalog.Param, value string) (*catalog.Param, string) {
+	if param.Status != catalog.StatusAlias || param.Replacement == "" {
+		return param, value
+	}
+	target, ok := catalog.Default().Lookup(param.Scope, param.Replacement)
+	if !ok {
+		return param, value
+	}
+	if strings.EqualFold(param.Name, "AcctGatherInfinibandType") {
+		value = strings.ReplaceAll(value, "infiniband", "interconnect")
+	}
+	return target, value
 }
 
 // unsafeRune mirrors the renderer's token check (render/slurmconf): the

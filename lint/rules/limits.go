@@ -2,10 +2,12 @@ package rules
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
@@ -14,22 +16,33 @@ import (
 // C1-C6, L1-L21 and Q1-Q7 (C1, C4 and L11 are checked inside one value by
 // invalid-config-value; the identity, auth and path keys are reserved).
 
-// KeepAliveTimeConflict reports KeepAliveTime next to its newer home (C2).
+// KeepAliveTimeConflict reports a KeepAliveTime that Slurm ignores (C2):
+// CommunicationParameters keepalivetime= takes precedence over it, and a
+// value above INT_MAX (UNLIMITED among them) is dropped with an error.
 var KeepAliveTimeConflict = &lint.Rule{
 	ID:       "keepalive-time-conflict",
-	Severity: diag.Warning,
-	Summary:  "KeepAliveTime and CommunicationParameters keepalivetime= are both set",
+	Severity: diag.Error,
+	Summary:  "KeepAliveTime is ignored: CommunicationParameters keepalivetime= is also set, or it is above 2147483647",
 	Doc: doc("KeepAliveTime moved to CommunicationParameters=keepalivetime=. When both are set the "+
-		"CommunicationParameters value wins and KeepAliveTime is ignored.",
+		"CommunicationParameters value wins and KeepAliveTime is ignored; a KeepAliveTime above 2147483647 "+
+		"(UNLIMITED included) is ignored with an error (\"KeepAliveTime 4294967295 invalid, ignoring it\"). "+
+		"Either way the sockets do not use the value written.",
 		`config: {KeepAliveTime: "60", CommunicationParameters: "keepalivetime=30"}`,
 		`config: {CommunicationParameters: "keepalivetime=30"}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("KeepAliveTime")
-		if kv == nil || !e.has("CommunicationParameters", "keepalivetime") {
+		if kv == nil {
 			return
 		}
-		reportKey(p, kv, "remove KeepAliveTime", "KeepAliveTime is ignored: CommunicationParameters=%s sets keepalivetime", e.val("CommunicationParameters"))
+		if n, ok := slurmUint(kv); ok && n > math.MaxInt32 {
+			reportValue(p, kv, "use CommunicationParameters=keepalivetime=SECONDS with at most 2147483647",
+				"KeepAliveTime=%s is above 2147483647: slurmctld logs \"KeepAliveTime %d invalid, ignoring it\"", kv.Value.Value, n)
+			return
+		}
+		if e.has("CommunicationParameters", "keepalivetime") {
+			reportKey(p, kv, "remove KeepAliveTime", "KeepAliveTime is ignored: CommunicationParameters=%s sets keepalivetime", e.val("CommunicationParameters"))
+		}
 	},
 }
 
@@ -69,7 +82,8 @@ var JobIDRange = &lint.Rule{
 	ID:       "job-id-range",
 	Severity: diag.Error,
 	Summary:  "FirstJobId, MaxJobId, MaxJobCount or MaxStepCount out of range or inconsistent",
-	Doc: doc("FirstJobId must not be 0 (fatal) nor exceed MaxJobId (rejected); MaxJobId is capped at 67108863; "+
+	Doc: doc("FirstJobId must not be 0 (fatal) nor exceed MaxJobId (rejected); MaxJobId above 67108863 is reset "+
+		"with an error (an error here); "+
 		"MaxJobCount and MaxStepCount must be at least 1 (rejected), and MaxJobCount is lowered to "+
 		"MaxJobId-FirstJobId+1 when larger.",
 		`config: {FirstJobId: "70000000"}`,
@@ -78,9 +92,13 @@ var JobIDRange = &lint.Rule{
 		e := effective(p)
 		first, firstOK := e.num("FirstJobId")
 		maxID, _ := e.num("MaxJobId")
-		if kv := e.user("MaxJobId"); kv != nil && maxID > maxJobID {
-			reportValueAs(p, diag.Warning, kv, fmt.Sprintf("use at most %d", maxJobID), "MaxJobId=%d exceeds %d: Slurm caps it", maxID, maxJobID)
-			maxID = maxJobID
+		if kv := e.user("MaxJobId"); kv != nil {
+			// read_config.c: "MaxJobId can not exceed MAX_JOB_ID,
+			// resetting value" (an error line; UNLIMITED too).
+			if n, ok := slurmUint(kv); ok && n > maxJobID {
+				reportValue(p, kv, fmt.Sprintf("use at most %d", maxJobID), "MaxJobId=%s exceeds %d: slurmctld logs an error and uses %d", kv.Value.Value, maxJobID, maxJobID)
+				maxID = maxJobID
+			}
 		}
 		if kv := e.user("FirstJobId"); kv != nil && firstOK {
 			switch {
@@ -109,7 +127,8 @@ var JobIDRange = &lint.Rule{
 	},
 }
 
-// thresholdRule builds a rule that compares one integer key with a bound.
+// threshold compares one global integer key, read as Slurm reads it
+// (UNLIMITED is the kind's INFINITE), with a bound.
 type threshold struct {
 	key     string
 	bad     func(n int64) bool
@@ -127,9 +146,20 @@ func checkThreshold(p *lint.Pass, t threshold) {
 	if kv == nil {
 		return
 	}
-	if n, ok := parseNum(kv.Value.Value); ok && t.bad(n) {
+	if n, ok := slurmUint(kv); ok && n <= math.MaxInt64 && t.bad(int64(n)) {
 		reportValue(p, kv, t.hint, "%s=%s %s", kv.Key.Value, kv.Value.Value, t.message)
 	}
+}
+
+// slurmUint is the number Slurm stores for a global integer key's value
+// (catalog.ParseNumber); ok is false for other keys and malformed values,
+// which invalid-config-value reports.
+func slurmUint(kv *ir.KV) (uint64, bool) {
+	param, ok := catalog.Default().Lookup(catalog.ScopeGlobal, kv.Key.Value)
+	if !ok {
+		return 0, false
+	}
+	return catalog.ParseNumber(param, kv.Value.Value)
 }
 
 // MaxDBDMsgs reports MaxDBDMsgs below 10000 (L6).
@@ -164,14 +194,15 @@ var MaxArraySize = &lint.Rule{
 // MinJobAge reports MinJobAge below 2 (L8).
 var MinJobAge = &lint.Rule{
 	ID:       "min-job-age",
-	Severity: diag.Warning,
+	Severity: diag.Error,
 	Summary:  "MinJobAge is below 2",
-	Doc: doc("Slurm raises MinJobAge to 2 with an error.",
+	Doc: doc("slurmctld logs \"MinJobAge must be at least 2\" and runs with 2 instead: the value written "+
+		"is not the one used.",
 		`config: {MinJobAge: "0"}`,
 		`config: {MinJobAge: "300"}`),
 	Check: func(p *lint.Pass) {
 		checkThreshold(p, threshold{key: "MinJobAge", bad: func(n int64) bool { return n < 2 },
-			message: "is below 2; Slurm raises it to 2", hint: "use 2 or more"})
+			message: "is below 2: slurmctld logs an error and uses 2", hint: "use 2 or more"})
 	},
 }
 
@@ -206,8 +237,9 @@ var HealthCheckTimeout = &lint.Rule{
 	ID:       "health-check-timeout",
 	Severity: diag.Warning,
 	Summary:  "HealthCheckTimeout is 0, or not below HealthCheckInterval",
-	Doc: doc("From 26.05 HealthCheckTimeout (default 60 seconds) must be below HealthCheckInterval; 0 is reset "+
-		"to the default. A HealthCheckInterval under 60 seconds therefore needs a smaller HealthCheckTimeout.",
+	Doc: doc("From 26.05 HealthCheckTimeout (default 60 seconds) must be below HealthCheckInterval; slurmctld "+
+		"logs an error and keeps the values (a warning). HealthCheckTimeout=0 is an error: slurmctld resets it "+
+		"to 60. A HealthCheckInterval under 60 seconds therefore needs a smaller HealthCheckTimeout.",
 		`config: {HealthCheckProgram: /usr/sbin/nhc, HealthCheckInterval: "30"}`,
 		`config: {HealthCheckProgram: /usr/sbin/nhc, HealthCheckInterval: "30", HealthCheckTimeout: "20"}`),
 	Check: func(p *lint.Pass) {
@@ -220,7 +252,7 @@ var HealthCheckTimeout = &lint.Rule{
 		if tkv != nil {
 			if n, ok := parseNum(tkv.Value.Value); ok {
 				if n == 0 {
-					reportValue(p, tkv, "use a positive number of seconds", "HealthCheckTimeout=0 is invalid; Slurm resets it to 60")
+					reportValueAs(p, diag.Error, tkv, "use a positive number of seconds", "HealthCheckTimeout=0 is invalid: slurmctld logs an error and uses 60")
 				} else {
 					timeout = n
 				}
@@ -256,8 +288,8 @@ var SchedLogNeedsFile = &lint.Rule{
 		if kv == nil || e.user("SlurmSchedLogFile") != nil {
 			return
 		}
-		if n, ok := parseNum(kv.Value.Value); ok && n != 0 {
-			reportValue(p, kv, "add SlurmSchedLogFile", "SlurmSchedLogLevel=%d without SlurmSchedLogFile: slurmctld rejects it", n)
+		if n, ok := slurmUint(kv); ok && n != 0 {
+			reportValue(p, kv, "add SlurmSchedLogFile", "SlurmSchedLogLevel=%s without SlurmSchedLogFile: slurmctld rejects it", kv.Value.Value)
 		}
 	},
 }
@@ -317,14 +349,15 @@ var BfLicensesBuiltin = &lint.Rule{
 // TreeWidthZero reports TreeWidth=0 (L15).
 var TreeWidthZero = &lint.Rule{
 	ID:       "tree-width-zero",
-	Severity: diag.Warning,
+	Severity: diag.Error,
 	Summary:  "TreeWidth is 0",
-	Doc: doc("TreeWidth=0 is invalid; Slurm falls back to the default (50 in 22.05, 16 in 26.05).",
+	Doc: doc("slurmctld logs \"TreeWidth=0 is invalid\" and falls back to the default (50 in 22.05, 16 in 26.05): "+
+		"the value written is not the one used.",
 		`config: {TreeWidth: "0"}`,
 		`config: {TreeWidth: "32"}`),
 	Check: func(p *lint.Pass) {
 		checkThreshold(p, threshold{key: "TreeWidth", bad: func(n int64) bool { return n == 0 },
-			message: "is invalid; Slurm falls back to the default", hint: "remove it, or use a positive fan-out"})
+			message: "is invalid: slurmctld logs an error and uses the default", hint: "remove it, or use a positive fan-out"})
 	},
 }
 
@@ -510,6 +543,61 @@ var PartitionPriorityAlias = &lint.Rule{
 					reportKey(p, kv, "remove Priority and set PriorityTier and PriorityJobFactor",
 						"partition %q: %s=%s is replaced by Priority=%s", part.ID.Value, kv.Key.Value, kv.Value.Value, pr.Value.Value)
 				}
+			}
+		}
+	},
+}
+
+// PartitionGroups reports partition AllowGroups, whose groups slurmctld
+// resolves on the controller, where lint cannot see them.
+var PartitionGroups = &lint.Rule{
+	ID:       "partition-groups",
+	Severity: diag.Warning,
+	Summary:  "A partition's AllowGroups names groups the controller must know",
+	Doc: doc("slurmctld resolves AllowGroups with getgrnam on the controller (groups.c). A group the "+
+		"controller's image or directory service does not know is logged as an error (\"Could not find "+
+		"configured group NAME\") and admits nobody; when no group is found, only root may use the "+
+		"partition. lint cannot see the controller's groups, so it warns; ALL admits everyone.",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {AllowGroups: \"ml-team\"}}",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {AllowGroups: ALL}}"),
+	Check: func(p *lint.Pass) {
+		for _, part := range p.Cluster.Slurm.Partitions {
+			kv := lookupKV(part.Config, "AllowGroups")
+			if kv == nil || strings.EqualFold(kv.Value.Value, "ALL") {
+				continue
+			}
+			reportValue(p, kv, "make sure the controller resolves each group (getent group NAME), or use ALL",
+				"partition %q: AllowGroups=%s: slurmctld looks the groups up on the controller and ignores, with an error line, any it cannot find", part.ID.Value, kv.Value.Value)
+		}
+	},
+}
+
+// PartitionAccounts reports partition AllowAccounts and DenyAccounts while
+// associations are enforced: slurmctld looks the accounts up in the
+// accounting database when it reads slurm.conf.
+var PartitionAccounts = &lint.Rule{
+	ID:       "partition-accounts",
+	Severity: diag.Warning,
+	Summary:  "A partition's AllowAccounts or DenyAccounts names accounts the accounting database must hold",
+	Doc: doc("With associations enforced (AccountingStorageEnforce associations, limits, safe, qos, wckeys or all), "+
+		"slurmctld looks each AllowAccounts and DenyAccounts account up when it reads slurm.conf "+
+		"(read_config.c accounts_list_build) and logs one it cannot find (\"No association for account NAME\"), "+
+		"leaving it out. A new cluster's database has only root: create the accounts with sacctmgr, then "+
+		"reconfigure.",
+		"config: {AccountingStorageEnforce: \"associations,limits\"}\npartitions:\n- {id: gpu, nodePoolIds: [a4], config: {AllowAccounts: ml}}",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {AllowAccounts: ml}}"),
+	Check: func(p *lint.Pass) {
+		if !effective(p).has("AccountingStorageEnforce", "associations", "limits", "safe", "qos", "wckeys", "all") {
+			return
+		}
+		for _, part := range p.Cluster.Slurm.Partitions {
+			for _, key := range []string{"AllowAccounts", "DenyAccounts"} {
+				kv := lookupKV(part.Config, key)
+				if kv == nil || (key == "AllowAccounts" && strings.EqualFold(kv.Value.Value, "ALL")) {
+					continue
+				}
+				reportValue(p, kv, "create the accounts with sacctmgr before slurmctld reads slurm.conf, or reconfigure after",
+					"partition %q: %s=%s: with associations enforced slurmctld looks the accounts up in the accounting database and leaves out, with an error line, any it cannot find", part.ID.Value, key, kv.Value.Value)
 			}
 		}
 	},

@@ -311,7 +311,8 @@ var GangTimeSlice = &lint.Rule{
 	Severity: diag.Warning,
 	Summary:  "SchedulerTimeSlice is below 5 seconds or set without GANG scheduling",
 	Doc: doc("SchedulerTimeSlice is the gang scheduler's slice length. The gang scheduler runs only when the "+
-		"global PreemptMode includes GANG, and a slice below 5 seconds is reset to 30 with an error.",
+		"global PreemptMode includes GANG (a warning otherwise), and a slice below 5 seconds is reset to 30 with an "+
+		"error line (an error here: the value written is not used).",
 		`config: {SchedulerTimeSlice: "2"}`,
 		`config: {PreemptMode: GANG, SchedulerTimeSlice: "60"}`),
 	Check: func(p *lint.Pass) {
@@ -320,8 +321,10 @@ var GangTimeSlice = &lint.Rule{
 		if kv == nil {
 			return
 		}
-		if n, ok := parseNum(kv.Value.Value); ok && n < 5 {
-			reportValue(p, kv, "use at least 5 seconds", "SchedulerTimeSlice=%s is below 5 seconds; slurmctld resets it to 30", kv.Value.Value)
+		if n, ok := slurmUint(kv); ok && n < 5 {
+			// Reset with an error line ("SchedulerTimeSlice must be at
+			// least 5 seconds"): the value written is not used.
+			reportValueAs(p, diag.Error, kv, "use at least 5 seconds", "SchedulerTimeSlice=%s is below 5 seconds: slurmctld logs an error and uses 30", kv.Value.Value)
 			return
 		}
 		if !parsePreemptMode(e.val("PreemptMode")).gang {

@@ -74,8 +74,8 @@ var PriorityWeightOverflow = &lint.Rule{
 			if kv == nil {
 				continue
 			}
-			if n, ok := parseNum(kv.Value.Value); ok && n > 0 {
-				sum += uint64(n)
+			if n, ok := slurmUint(kv); ok && n > 0 {
+				sum += n
 				last = kv
 			}
 		}

@@ -49,6 +49,7 @@ func All() []*lint.Rule {
 		TrackWCKeyOverridden,
 		AccountingTRESGPU,
 		TRESWeightUnknown,
+		AccountingTRESType,
 		PartitionQOSUnknown,
 
 		// Resource selection, memory, GRES and nodes (S, N).
@@ -91,6 +92,14 @@ func All() []*lint.Rule {
 		TreeWidthZero,
 		PropagateLimitsExcept,
 		BcastExcludePaths,
+		ProgramPath,
+		SlurmctldPlugstack,
+		RequeueExitValues,
+		PartitionGroups,
+		PartitionAccounts,
+		PowerSaveDisabled,
+		TopologyName,
+		HTTPAuthNeedsJWT,
 		SuspendExcUnknown,
 		EpilogMsgTime,
 		PrologEpilogTimeout,

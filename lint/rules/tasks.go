@@ -179,10 +179,11 @@ var StepmgrNeedsContain = &lint.Rule{
 // ignores them (T13).
 var JobacctParamsNeedLinux = &lint.Rule{
 	ID:       "jobacct-params-need-linux",
-	Severity: diag.Warning,
+	Severity: diag.Error,
 	Summary:  "JobAcctGatherParams UsePss or NoShared without JobAcctGatherType=jobacct_gather/linux",
 	Doc: doc("UsePss and NoShared are read only by jobacct_gather/linux. The service default is "+
-		"jobacct_gather/cgroup, with which Slurm logs an error and ignores them.",
+		"jobacct_gather/cgroup, with which slurmctld logs an error (\"UsePSS and NoShared are only compatible "+
+		"with jobacct_gather/linux\") and the options do nothing.",
 		`config: {JobAcctGatherParams: UsePss}`,
 		`config: {JobAcctGatherType: jobacct_gather/linux, JobAcctGatherParams: UsePss}`),
 	Check: func(p *lint.Pass) {
@@ -192,7 +193,7 @@ var JobacctParamsNeedLinux = &lint.Rule{
 			return
 		}
 		v := strings.ToLower(kv.Value.Value)
-		if strings.Contains(v, "usepss") || strings.Contains(v, "noshare") {
+		if strings.Contains(v, "usepss") || strings.Contains(v, "noshared") {
 			reportValue(p, kv, "set JobAcctGatherType: jobacct_gather/linux, or drop UsePss/NoShared",
 				"JobAcctGatherParams=%s needs jobacct_gather/linux, but JobAcctGatherType=%s", kv.Value.Value, e.val("JobAcctGatherType"))
 		}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -76,6 +77,57 @@ var TRESWeightUnknown = &lint.Rule{
 		for _, ns := range p.Cluster.Slurm.NodeSets {
 			if kv := lookupKV(ns.Config, "TRESWeights"); kv != nil {
 				check(kv, "node pool "+ns.NodePoolID.Value+": ")
+			}
+		}
+	},
+}
+
+// tresTypes are the TRES types slurmctld's _init_tres knows (controller.c,
+// the same in 22.05, 24.11 and 26.05): names alone, and prefixes that need
+// a name after the slash.
+var (
+	tresNames    = []string{"billing", "cpu", "energy", "mem", "node", "pages", "vmem"}
+	tresPrefixes = []string{"bb/", "fs/", "gres/", "ic/", "license/"}
+)
+
+// AccountingTRESType reports AccountingStorageTRES items slurmctld does not
+// know.
+var AccountingTRESType = &lint.Rule{
+	ID:       "accounting-tres-type",
+	Severity: diag.Error,
+	Summary:  "AccountingStorageTRES names a TRES type slurmctld does not know",
+	Doc: doc("AccountingStorageTRES is a comma list of cpu, mem, energy, node, billing, vmem, pages, or a typed "+
+		"TRES with a name: bb/NAME, fs/NAME, gres/NAME, ic/NAME, license/NAME. slurmctld exits on anything "+
+		"else (\"Unknown tres type '...', acceptable types are Billing,CPU,Energy,FS/,Gres/,IC/,License/,Mem,"+
+		"Node,Pages,VMem\"). A typed TRES without a name (gres/) tracks nothing.",
+		`config: {AccountingStorageTRES: "gres/gpu,gpu"}`,
+		`config: {AccountingStorageTRES: "gres/gpu,license/matlab"}`),
+	Check: func(p *lint.Pass) {
+		kv := effective(p).user("AccountingStorageTRES")
+		if kv == nil {
+			return
+		}
+		for _, item := range strings.Split(kv.Value.Value, ",") {
+			item = strings.TrimSpace(item)
+			if item == "" {
+				continue
+			}
+			low := strings.ToLower(item)
+			if slices.Contains(tresNames, low) {
+				continue
+			}
+			known := false
+			for _, pre := range tresPrefixes {
+				if strings.HasPrefix(low, pre) {
+					known = true
+					if len(low) == len(pre) {
+						reportValue(p, kv, "name it, such as "+pre+"gpu", "AccountingStorageTRES item %q has no name after %s: it tracks nothing", item, pre)
+					}
+				}
+			}
+			if !known {
+				reportValue(p, kv, "use cpu, mem, energy, node, billing, vmem, pages, or bb/, fs/, gres/, ic/, license/ with a name",
+					"AccountingStorageTRES item %q is not a TRES type: slurmctld exits (\"Unknown tres type\")", item)
 			}
 		}
 	},

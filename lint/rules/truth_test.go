@@ -21,6 +21,52 @@ type truthCase struct {
 }
 
 var truthCases = []truthCase{
+	// Settings slurmctld logs as errors. The value written is not the one
+	// used (reset, ignored, refused): an error. The value is used as
+	// written: a warning (docs/fidelity.md, "Warnings slurmctld logs as
+	// errors").
+	{name: "MinJobAge=0 is raised to 2", version: "22.05", spec: spec{Config: `MinJobAge: "0"`},
+		rule: "min-job-age", severity: diag.Error, msg: "uses 2"},
+	{name: "TreeWidth=0 falls back to the default", version: "26.05", spec: spec{Config: `TreeWidth: "0"`},
+		rule: "tree-width-zero", severity: diag.Error, msg: "uses the default"},
+	{name: "HealthCheckTimeout=0 is reset", version: "26.05", spec: spec{Config: `HealthCheckTimeout: "0"`},
+		rule: "health-check-timeout", severity: diag.Error, msg: "uses 60"},
+	{name: "HealthCheckTimeout above the interval is kept", version: "26.05", spec: spec{Config: "HealthCheckProgram: /usr/sbin/nhc\nHealthCheckInterval: \"30\""},
+		rule: "health-check-timeout", severity: diag.Warning, msg: "must be less than"},
+	{name: "KeepAliveTime=UNLIMITED is ignored", version: "24.11", spec: spec{Config: `KeepAliveTime: UNLIMITED`},
+		rule: "keepalive-time-conflict", severity: diag.Error, msg: "ignoring it"},
+	{name: "KeepAliveTime and keepalivetime=", version: "24.11", spec: spec{Config: "KeepAliveTime: \"60\"\nCommunicationParameters: keepalivetime=30"},
+		rule: "keepalive-time-conflict", severity: diag.Error, msg: "is ignored"},
+	{name: "MaxNodeCount=UNLIMITED refused from 24.11", version: "26.05", spec: spec{Config: `MaxNodeCount: UNLIMITED`},
+		rule: "max-node-count-select", severity: diag.Error, msg: "refuses"},
+	{name: "MaxNodeCount=UNLIMITED aborts 22.05", version: "22.05", spec: spec{Config: `MaxNodeCount: UNLIMITED`},
+		rule: "max-node-count-select", severity: diag.Error, msg: "aborts"},
+	{name: "MaxJobId=UNLIMITED is reset", version: "22.05", spec: spec{Config: `MaxJobId: UNLIMITED`},
+		rule: "job-id-range", severity: diag.Error, msg: "uses 67108863"},
+	{name: "MessageTimeout=UNLIMITED is used", version: "22.05", spec: spec{Config: `MessageTimeout: UNLIMITED`},
+		rule: "message-timeout", severity: diag.Warning, msg: "MessageTimeout=65535 is too high"},
+	{name: "SchedulerTimeSlice=0 is reset", version: "24.11", spec: spec{Config: `SchedulerTimeSlice: "0"`},
+		rule: "gang-time-slice", severity: diag.Error, msg: "uses 30"},
+	{name: "SchedulerTimeSlice without GANG is unused", version: "24.11", spec: spec{Config: `SchedulerTimeSlice: "60"`},
+		rule: "gang-time-slice", severity: diag.Warning, msg: "no effect"},
+	{name: "nodeSets CPUs below the machine's", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {CPUs: \"4\"}}"},
+		rule: "rendered-key-override", severity: diag.Warning, msg: "already writes CPUs=8"},
+	{name: "nodeSets CPUs above the machine's", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {CPUs: \"632\"}}"},
+		rule: "rendered-key-override", severity: diag.Error, msg: "Low CPUs"},
+	{name: "nodeSets CPUs above the machine's, config_overrides", spec: spec{Config: "SlurmdParameters: config_overrides", NodeSets: "- {nodePoolId: cpu, config: {CPUs: \"632\"}}"},
+		rule: "rendered-key-override", severity: diag.Warning, msg: "already writes CPUs=8"},
+	{name: "AcctGatherInfinibandType is checked as AcctGatherInterconnectType", version: "24.11", spec: spec{Config: "AcctGatherInfinibandType: fidelity"},
+		rule: "invalid-config-value", severity: diag.Error, msg: "unknown AcctGatherInterconnectType value"},
+	{name: "AcctGatherProfileType is one plugin", version: "22.05", spec: spec{Config: "AcctGatherProfileType: acct_gather_profile/influxdb,acct_gather_profile/hdf5"},
+		rule: "invalid-config-value", severity: diag.Error, msg: "single value"},
+	{name: "route/topology needs topology/tree", version: "22.05", spec: spec{Config: "RoutePlugin: route/topology"},
+		rule: "plugin-needs-file", severity: diag.Error, msg: "TopologyPlugin=topology/tree"},
+	{name: "jobcomp/kafka needs JobCompLoc", version: "26.05", spec: spec{Config: "JobCompType: jobcomp/kafka"},
+		rule: "plugin-needs-file", severity: diag.Error, msg: "librdkafka"},
+	{name: "MessageTimeout above 100 is used", version: "24.11", spec: spec{Config: `MessageTimeout: "120"`},
+		rule: "message-timeout", severity: diag.Warning, msg: "too high"},
+	{name: "MaxArraySize above 4000001 is used", version: "24.11", spec: spec{Config: `MaxArraySize: "4000002"`},
+		rule: "max-array-size", severity: diag.Warning, msg: "logs an error"},
 	// FastSchedule=1: slurmctld logs "Ignoring obsolete FastSchedule=1
 	// option" and starts; 2 (and anything else) is fatal.
 	{name: "FastSchedule=1 is ignored", version: "22.05", spec: spec{Config: `FastSchedule: "1"`},

@@ -421,7 +421,7 @@ var genParams = [...]Param{
 		{Name: "none", Source: SourceCode, PresentIn: 0xfc, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
 	}},
 	{Name: "AcctGatherNodeFreq", Scope: ScopeGlobal, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
-	{Name: "AcctGatherProfileType", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "AcctGatherProfileType", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
 		{Name: "acct_gather_profile/hdf5", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_profile_hdf5.so", Package: "slurm-wlm-hdf5-plugin"},
 		{Name: "acct_gather_profile/influxdb", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_profile_influxdb.so", Package: "slurm-wlm-influxdb-plugin"},
 		{Name: "acct_gather_profile/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_profile_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
@@ -814,7 +814,7 @@ var genParams = [...]Param{
 	{Name: "JobCompType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
 		{Name: "jobcomp/elasticsearch", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_elasticsearch.so", Package: "slurm-wlm-elasticsearch-plugin"},
 		{Name: "jobcomp/filetxt", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_filetxt.so"},
-		{Name: "jobcomp/kafka", Source: SourcePlugin | SourceMan, PresentIn: 0xfe, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_kafka.so", Package: "slurm-wlm-kafka-plugin"},
+		{Name: "jobcomp/kafka", Source: SourcePlugin | SourceMan, PresentIn: 0xfe, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_kafka.so", Package: "slurm-wlm-kafka-plugin", Needs: "a librdkafka configuration file named by JobCompLoc", NeedsKey: "JobCompLoc"},
 		{Name: "jobcomp/lua", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_lua.so", Needs: "jobcomp.lua next to slurm.conf"},
 		{Name: "jobcomp/mysql", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_mysql.so", Package: "slurm-wlm-mysql-plugin"},
 		{Name: "jobcomp/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
@@ -1128,7 +1128,7 @@ var genParams = [...]Param{
 		{Name: "1", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "2", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 	}},
-	{Name: "PropagateResourceLimits", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "PropagateResourceLimits", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, OptionalPrefixes: []string{"RLIMIT_"}, Documented: true, Values: []EnumValue{
 		{Name: "ALL", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '=', Note: "default"},
 		{Name: "AS", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "CORE", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
@@ -1142,7 +1142,7 @@ var genParams = [...]Param{
 		{Name: "RSS", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "STACK", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 	}},
-	{Name: "PropagateResourceLimitsExcept", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "PropagateResourceLimitsExcept", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, OptionalPrefixes: []string{"RLIMIT_"}, Documented: true, Values: []EnumValue{
 		{Name: "AS", Source: SourceCode, PresentIn: 0xff, ArgSep: '='},
 		{Name: "CORE", Source: SourceCode, PresentIn: 0xff, ArgSep: '='},
 		{Name: "CPU", Source: SourceCode, PresentIn: 0xff, ArgSep: '='},
@@ -1187,7 +1187,7 @@ var genParams = [...]Param{
 	{Name: "RootOnly", Scope: ScopePartition, Kind: KindBool, ParserType: "S_P_BOOLEAN", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "RoutePlugin", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDeprecated, Replacement: "TopologyParam=RouteTree", FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2311, Status: StatusDeprecated, Replacement: "TopologyParam=RouteTree"}}, Note: "23.11+: only a value containing tree has an effect (adds RouteTree to TopologyParam); live plugin selector through 23.02", Values: []EnumValue{
 		{Name: "route/default", Source: SourcePlugin | SourceMan, PresentIn: 0x03, ArgSep: '=', CaseSensitive: true, Library: "route_default.so"},
-		{Name: "route/topology", Source: SourcePlugin | SourceMan, PresentIn: 0x03, ArgSep: '=', CaseSensitive: true, Library: "route_topology.so"},
+		{Name: "route/topology", Source: SourcePlugin | SourceMan, PresentIn: 0x03, ArgSep: '=', CaseSensitive: true, Library: "route_topology.so", Needs: "TopologyPlugin=topology/tree, which needs topology.conf next to slurm.conf"},
 	}},
 	{Name: "SallocDefaultCommand", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusRemovedFatal, Replacement: "LaunchParameters=use_interactive_step", FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Note: "key still parsed; any occurrence is fatal"},
 	{Name: "SbcastParameters", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusAlias, Replacement: "BcastParameters", FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Note: "read only when BcastParameters is unset; slurmctld logs a rename error"},
@@ -1490,7 +1490,7 @@ var genParams = [...]Param{
 	{Name: "StateSaveLocation", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "SuspendExcNodes", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "SuspendExcParts", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
-	{Name: "SuspendExcStates", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2302, PresentIn: 0xfe, Unknown: UnknownWarn, Documented: true, Values: []EnumValue{
+	{Name: "SuspendExcStates", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2302, PresentIn: 0xfe, Documented: true, Values: []EnumValue{
 		{Name: "CLOUD", Source: SourceCode, PresentIn: 0xfe, ArgSep: '=', Match: MatchPrefix, Note: "prefix match on node-state flag name"},
 		{Name: "DOWN", Source: SourceCode, PresentIn: 0xfe, ArgSep: '='},
 		{Name: "DRAIN", Source: SourceCode, PresentIn: 0xfe, ArgSep: '=', Match: MatchPrefix, Note: "prefix match on node-state flag name"},

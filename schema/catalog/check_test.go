@@ -126,6 +126,8 @@ func TestCheckIntegers(t *testing.T) {
 		{ScopeGlobal, "JobRequeue", V2205, "1", clean, ""},
 		{ScopeGlobal, "JobRequeue", V2205, "5", warns, "documented values"},
 		{ScopeGlobal, "PropagatePrioProcess", V2205, "3", errs, "documented values"},
+		// read_config.c: "Bad PropagatePrioProcess: 65535", fatal.
+		{ScopeGlobal, "PropagatePrioProcess", V2411, "UNLIMITED", errs, "not one of the accepted values"},
 		{ScopeNode, "Weight", V2605, "100", clean, ""},
 	})
 }
@@ -343,6 +345,15 @@ func TestCheckRules(t *testing.T) {
 		{ScopeNode, "CpuBind", V2205, "cores,verbose", clean, ""},
 		{ScopeGlobal, "CliFilterPlugins", V2411, "cli_filter/lua,cli_filter/syslog", clean, ""},
 		{ScopeGlobal, "HealthCheckNodeState", V2511, "START_ONLY,IDLE", warns, "only value"},
+		{ScopeGlobal, "PrologFlags", V2411, "RunInJob,NoHold", errs, "RunInJob"},
+		{ScopeGlobal, "PrologFlags", V2411, "RunInJob,Serial", errs, "Serial is incompatible"},
+		{ScopeGlobal, "PrologFlags", V2411, "RunInJob,DeferBatch", clean, ""},
+		// parse_rlimits: "Bad rlimit name: NONE", fatal on 24.11.
+		{ScopeGlobal, "PropagateResourceLimitsExcept", V2411, "NONE,AS,RSS", errs, "NONE must be the whole value"},
+		{ScopeGlobal, "PropagateResourceLimits", V2205, "ALL,CORE", errs, "ALL must be the whole value"},
+		{ScopeGlobal, "PropagateResourceLimits", V2605, "core", errs, "case-sensitively"},
+		{ScopeGlobal, "PropagateResourceLimitsExcept", V2605, "NONE", clean, ""},
+		{ScopeGlobal, "PropagateResourceLimits", V2605, "AS,RLIMIT_CORE,NOFILE", clean, ""},
 	})
 }
 

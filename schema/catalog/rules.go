@@ -77,8 +77,12 @@ func (c *checker) checkRules(value string) {
 		}
 	case strings.EqualFold(p.Name, "PrologFlags"):
 		// T6.
-		if has("nohold") && has("contain", "x11") {
-			c.add(SeverityError, "PrologFlags: NoHold cannot be combined with Contain or X11 (fatal)", "")
+		// RunInJob and X11 imply Contain (read_config.c prolog_str2flags).
+		if has("nohold") && has("contain", "x11", "runinjob") {
+			c.add(SeverityError, "PrologFlags: NoHold cannot be combined with Contain, X11 or RunInJob, which implies Contain (fatal)", "")
+		}
+		if has("runinjob") && has("serial") {
+			c.add(SeverityError, "PrologFlags: Serial is incompatible with RunInJob (slurmctld logs an error)", "")
 		}
 	case strings.EqualFold(p.Name, "CommunicationParameters"):
 		// C1.
@@ -111,6 +115,23 @@ func (c *checker) checkRules(value string) {
 		// You can't have 'none' with another plugin" (seen on 24.11).
 		if len(order) > 1 && has("none", "cli_filter/none") && c.v >= V2311 {
 			c.add(SeverityError, fmt.Sprintf("CliFilterPlugins=%s: none cannot be combined with another plugin; Slurm ignores the whole value", value), "remove none")
+		}
+	case strings.EqualFold(p.Name, "PropagateResourceLimits") || strings.EqualFold(p.Name, "PropagateResourceLimitsExcept"):
+		// slurm_rlimits_info.c parse_rlimits: NONE and ALL count only as
+		// the whole value, and names compare case-sensitively after an
+		// optional RLIMIT_ prefix; anything else is "Bad rlimit name",
+		// fatal ("Bad PropagateResourceLimitsExcept", seen on 24.11).
+		if value == "NONE" || value == "ALL" {
+			break
+		}
+		for _, t := range strings.FieldsFunc(value, func(r rune) bool { return strings.ContainsRune(", \t\n", r) }) {
+			name := strings.TrimPrefix(t, "RLIMIT_")
+			switch {
+			case strings.EqualFold(name, "none") || strings.EqualFold(name, "all"):
+				c.add(SeverityError, fmt.Sprintf("%s=%s: %s must be the whole value; slurmctld exits (\"Bad rlimit name: %s\")", p.Name, value, name, name), "write "+strings.ToUpper(name)+" alone, or list resource names")
+			case name != strings.ToUpper(name):
+				c.add(SeverityError, fmt.Sprintf("%s=%s: Slurm compares resource names case-sensitively; slurmctld exits (\"Bad rlimit name: %s\")", p.Name, value, name), "write "+strings.ToUpper(name))
+			}
 		}
 	case strings.EqualFold(p.Name, "HealthCheckNodeState"):
 		// L11: START_ONLY and REBOOT_ONLY must stand alone (fatal from 26.05).

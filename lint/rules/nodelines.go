@@ -1,0 +1,220 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/lint"
+)
+
+// Node lines (constraints.md N1-N8): what a nodeSets entry adds to the
+// NodeName line the renderer writes for its pool.
+
+// linear on large specs.
+func poolsByID(c *ir.Cluster) map[string]*ir.NodePool {
+	m := make(map[string]*ir.NodePool, len(c.NodePools))
+	for _, pool := range c.NodePools {
+		m[pool.ID.Value] = pool
+	}
+	return m
+}
+
+// NodeCPUTopology reports CPU topology values slurmctld replaces (N3): a
+// 0, Sockets with SocketsPerBoard, more Boards than sockets, and CPUs that
+// match none of Sockets, Sockets×CoresPerSocket and
+// Sockets×CoresPerSocket×ThreadsPerCore (nodeTopology).
+var NodeCPUTopology = &lint.Rule{
+	ID:       "node-cpu-topology",
+	Severity: diag.Error,
+	Summary:  "A nodeSets entry gives CPU topology values (Boards, Sockets, CoresPerSocket, ThreadsPerCore, CPUs) slurmctld resets",
+	Doc: doc("Slurm needs CPUs to equal Sockets, Sockets×CoresPerSocket or Sockets×CoresPerSocket×ThreadsPerCore, "+
+		"and recomputes CPUs otherwise (\"match no Sockets, Sockets*CoresPerSocket or "+
+		"Sockets*CoresPerSocket*ThreadsPerCore. Resetting CPUs\"); a 0 is reset to 1, Boards above the socket "+
+		"count to 1, and Sockets next to SocketsPerBoard is ignored. slurmctld logs each as an error and runs "+
+		"with other values than the spec's. Without Sockets, Slurm infers them from CPUs/(CoresPerSocket×ThreadsPerCore) "+
+		"when that divides evenly, else one per board. The node's CPUs are the machine type's vCPUs (rendered "+
+		"by slurmspec) unless the nodeSets entry sets CPUs.",
+		"nodePools:\n- {id: cpu, machineSpec: {machineType: n2-standard-8}, ...}\nnodeSets:\n- {nodePoolId: cpu, config: {Sockets: \"1\", CoresPerSocket: \"8\", ThreadsPerCore: \"2\"}}",
+		"nodeSets:\n- {nodePoolId: cpu, config: {Sockets: \"1\", CoresPerSocket: \"4\", ThreadsPerCore: \"2\"}}"),
+	Check: func(p *lint.Pass) {
+		pools := poolsByID(p.Cluster)
+		for _, ns := range p.Cluster.Slurm.NodeSets {
+			if !hasTopoKey(ns.Config) {
+				continue
+			}
+			found, _ := nodeTopology(ns, pools[ns.NodePoolID.Value])
+			for _, f := range found {
+				if !strings.EqualFold(f.kv.Key.Value, "CoreSpecCount") {
+					reportValue(p, f.kv, f.hint, "%s", f.msg)
+				}
+			}
+		}
+	},
+}
+
+// CoreSpecConflict reports CoreSpecCount problems (N4).
+var CoreSpecConflict = &lint.Rule{
+	ID:       "core-spec-conflict",
+	Severity: diag.Error,
+	Summary:  "CoreSpecCount is combined with CPUSpecList, or is not smaller than the node's core count",
+	Doc: doc("CoreSpecCount and CPUSpecList exclude each other (CoreSpecCount is reset to 0), and CoreSpecCount "+
+		"must be smaller than the node's cores, Sockets×CoresPerSocket (it is reset to 1); slurmctld logs "+
+		"either as an error. Without Sockets and CoresPerSocket Slurm counts each CPU as a core.",
+		"nodeSets:\n- {nodePoolId: cpu, config: {CoreSpecCount: \"2\", CPUSpecList: \"0,1\"}}",
+		"nodeSets:\n- {nodePoolId: cpu, config: {CoreSpecCount: \"2\"}}"),
+	Check: func(p *lint.Pass) {
+		pools := poolsByID(p.Cluster)
+		for _, ns := range p.Cluster.Slurm.NodeSets {
+			csc := lookupKV(ns.Config, "CoreSpecCount")
+			if csc == nil {
+				continue
+			}
+			found, _ := nodeTopology(ns, pools[ns.NodePoolID.Value])
+			for _, f := range found {
+				if f.kv == csc {
+					reportValue(p, f.kv, f.hint, "%s", f.msg)
+					break
+				}
+			}
+			if list := lookupKV(ns.Config, "CPUSpecList"); list != nil {
+				if n, ok := parseNum(csc.Value.Value); ok && n > 0 {
+					reportKey(p, csc, "keep one of CoreSpecCount and CPUSpecList", "CoreSpecCount with CPUSpecList: Slurm resets CoreSpecCount to 0")
+				}
+			}
+		}
+	},
+}
+
+// MemSpecLimit reports MemSpecLimit at or above the node's memory (N5).
+var MemSpecLimit = &lint.Rule{
+	ID:       "mem-spec-limit",
+	Severity: diag.Error,
+	Summary:  "MemSpecLimit is not smaller than the node's RealMemory",
+	Doc: doc("MemSpecLimit reserves memory for the system and must be smaller than RealMemory (rendered from the "+
+		"machine type, or set in the nodeSets entry); otherwise Slurm resets it to 0.",
+		"nodePools:\n- {id: cpu, machineSpec: {machineType: n2-standard-8}, ...}\nnodeSets:\n- {nodePoolId: cpu, config: {MemSpecLimit: \"40000\"}}",
+		"nodeSets:\n- {nodePoolId: cpu, config: {MemSpecLimit: \"2048\"}}"),
+	Check: func(p *lint.Pass) {
+		pools := poolsByID(p.Cluster)
+		for _, ns := range p.Cluster.Slurm.NodeSets {
+			msl := lookupKV(ns.Config, "MemSpecLimit")
+			if msl == nil {
+				// MemSpecLimit defaults to 0, which a RealMemory of 0
+				// does not exceed either: slurmctld logs
+				// "MemSpecLimit=0 is invalid, reset to 0" (22.05).
+				if rm := lookupKV(ns.Config, "RealMemory"); rm != nil {
+					if n, ok := parseNum(rm.Value.Value); ok && n == 0 {
+						reportValue(p, rm, "remove RealMemory to use the machine type's, or give the memory in MiB",
+							"RealMemory=0 is not above MemSpecLimit (0): slurmctld logs an error for every node")
+					}
+				}
+				continue
+			}
+			n, ok := parseNum(msl.Value.Value)
+			if !ok {
+				continue
+			}
+			mem, from := int64(0), ""
+			if kv := lookupKV(ns.Config, "RealMemory"); kv != nil {
+				mem, _ = parseNum(kv.Value.Value)
+				from = "RealMemory=" + kv.Value.Value
+			} else if pool := pools[ns.NodePoolID.Value]; pool != nil && pool.Machine != nil && pool.Machine.RealMemoryMiB() > 0 {
+				mem = int64(pool.Machine.RealMemoryMiB())
+				from = fmt.Sprintf("RealMemory=%d (rendered for %s)", mem, pool.MachineType.Value)
+			}
+			if mem > 0 && n >= mem {
+				reportValue(p, msl, fmt.Sprintf("use less than %d MiB", mem), "MemSpecLimit=%d is not smaller than %s: slurmctld logs an error and resets it to 0", n, from)
+			}
+		}
+	},
+}
+
+// RenderedKeyOverride reports config keys that repeat a key slurmspec
+// already writes on the same line.
+var RenderedKeyOverride = &lint.Rule{
+	ID:       "rendered-key-override",
+	Severity: diag.Warning,
+	Summary:  "A nodeSets or partition config sets a key that slurmspec already writes on that line",
+	Doc: doc("slurmspec writes CPUs, RealMemory and Gres on each NodeName line from the machine catalog, "+
+		"State=CLOUD for nodes that may be powered down, and Nodes on each PartitionName line from nodePoolIds. "+
+		"The same key in the config is written a second time on the line; Slurm keeps the last one and logs "+
+		"an error. Overriding State or Nodes breaks power saving or the partition's node list, and is an error; "+
+		"so is CPUs or RealMemory above the machine type's (without SlurmdParameters=config_overrides the nodes "+
+		"register with less, and slurmctld marks them invalid: \"Low CPUs\", \"Low RealMemory\").",
+		"nodeSets:\n- {nodePoolId: a4, config: {Gres: \"gpu:8\"}}",
+		"nodeSets:\n- {nodePoolId: a4, config: {Features: \"b200\"}}"),
+	Check: func(p *lint.Pass) {
+		for _, part := range p.Cluster.Slurm.Partitions {
+			if kv := lookupKV(part.Config, "Nodes"); kv != nil {
+				p.ReportAs(diag.Error, kv.Key.Pos, kv.Key.Path, "list node pools in nodePoolIds instead",
+					"partition %q sets Nodes, which slurmspec writes from nodePoolIds: the line would carry Nodes twice", part.ID.Value)
+			}
+		}
+		pools := poolsByID(p.Cluster)
+		overrides := effective(p).has("SlurmdParameters", "config_overrides")
+		for _, ns := range p.Cluster.Slurm.NodeSets {
+			pool := pools[ns.NodePoolID.Value]
+			if pool == nil {
+				continue
+			}
+			rendered := map[string]string{}
+			if m := pool.Machine; m != nil {
+				if m.VCPUs > 0 {
+					rendered["cpus"] = fmt.Sprint(m.VCPUs)
+				}
+				if mem := m.RealMemoryMiB(); mem > 0 {
+					rendered["realmemory"] = fmt.Sprint(mem)
+				}
+				if n, whole := m.WholeGPUs(); m.HasGPU() && whole {
+					rendered["gres"] = fmt.Sprintf("gpu:%s:%d", m.GPUModel, n)
+				}
+			}
+			if pool.MaxNodeCount.Value > pool.MinNodeCount.Value {
+				rendered["state"] = "CLOUD"
+			}
+			for i := range ns.Config {
+				kv := &ns.Config[i]
+				val, ok := rendered[strings.ToLower(kv.Key.Value)]
+				if !ok {
+					continue
+				}
+				if strings.EqualFold(kv.Key.Value, "State") {
+					p.ReportAs(diag.Error, kv.Key.Pos, kv.Key.Path, "remove it: the service powers nodes up and down itself",
+						"nodeSets entry for %q sets State, but its nodes are written with State=CLOUD for power saving", ns.NodePoolID.Value)
+					continue
+				}
+				if over, what := aboveMachine(kv, val); over && !overrides {
+					// node_mgr.c validate_node_specs: a node that
+					// registers with fewer CPUs or less memory than
+					// configured is set invalid ("Low CPUs", "Low
+					// RealMemory") and takes no jobs.
+					p.ReportAs(diag.Error, kv.Key.Pos, kv.Key.Path, fmt.Sprintf("use at most %s, the machine type's, or remove it", val),
+						"nodeSets entry for %q sets %s=%s above the %s=%s of its machine type: the nodes register with less and slurmctld marks them invalid (%q), so they take no jobs",
+						ns.NodePoolID.Value, kv.Key.Value, kv.Value.Value, kv.Key.Value, val, what)
+					continue
+				}
+				p.Report(kv.Key.Pos, kv.Key.Path, "remove it to use the rendered value, or keep it knowing Slurm logs an error for the duplicate",
+					"nodeSets entry for %q sets %s=%s, but slurmspec already writes %s=%s on that NodeName line", ns.NodePoolID.Value, kv.Key.Value, kv.Value.Value, kv.Key.Value, val)
+			}
+		}
+	},
+}
+
+// aboveMachine reports whether a nodeSets CPUs or RealMemory exceeds the
+// rendered value of the machine type, and the reason slurmctld then gives.
+func aboveMachine(kv *ir.KV, rendered string) (bool, string) {
+	var what string
+	switch strings.ToLower(kv.Key.Value) {
+	case "cpus":
+		what = "Low CPUs"
+	case "realmemory":
+		what = "Low RealMemory"
+	default:
+		return false, ""
+	}
+	n, ok1 := parseNum(kv.Value.Value)
+	m, ok2 := parseNum(rendered)
+	return ok1 && ok2 && n > m, what
+}

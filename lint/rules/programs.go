@@ -1,0 +1,189 @@
+package rules
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/schema/catalog"
+)
+
+// Programs, plugins and exit codes that slurmctld looks up when it starts:
+// values a spec can name but the service's controller cannot provide.
+
+// programKeys are the global keys that name a program the daemons or the
+// client commands run.
+var programKeys = []string{
+	"PrologSlurmctld", "EpilogSlurmctld", "SlurmctldPrimaryOnProg", "SlurmctldPrimaryOffProg", "MailProg",
+	"ResumeFailProgram", "RebootProgram", "HealthCheckProgram", "UnkillableStepProgram",
+	"TaskProlog", "TaskEpilog", "SrunProlog", "SrunEpilog",
+}
+
+// serviceConfDir is where the service writes slurm.conf and its companions;
+// nothing a spec supplies is placed there.
+const serviceConfDir = "/etc/slurm"
+
+// ProgramPath reports program keys whose value cannot name a program on
+// the cluster: a relative path, or a path in the service's configuration
+// directory.
+var ProgramPath = &lint.Rule{
+	ID:       "program-path",
+	Severity: diag.Error,
+	Summary:  "A program key (PrologSlurmctld, MailProg, HealthCheckProgram, ...) is not an absolute path outside /etc/slurm",
+	Doc: doc("Keys such as PrologSlurmctld, EpilogSlurmctld, SlurmctldPrimaryOnProg, MailProg, HealthCheckProgram, "+
+		"TaskProlog or SrunEpilog name a program by its absolute path. A relative path names nothing Slurm can "+
+		"run: slurmctld 22.05 logs \"Invalid PrologSlurmctld(`...`): No such file or directory\", 26.05 exits "+
+		"(\"failed to initialize prep plugin\"). /etc/slurm is written by the service (slurm.conf, the rendered "+
+		"prolog and epilog scripts), so a program there cannot come from the spec either. Put programs in the "+
+		"node image or on the /home file system.",
+		`config: {PrologSlurmctld: prolog.sh}`,
+		`config: {PrologSlurmctld: /home/admin/bin/prolog.sh}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		for _, key := range programKeys {
+			kv := e.user(key)
+			if kv == nil {
+				continue
+			}
+			v := kv.Value.Value
+			switch {
+			case !strings.HasPrefix(v, "/"):
+				reportValue(p, kv, "write the program's absolute path",
+					"%s=%s is not an absolute path: Slurm cannot find the program", key, v)
+			case path.Clean(v) == serviceConfDir || strings.HasPrefix(path.Clean(v), serviceConfDir+"/"):
+				reportValue(p, kv, "put the program in the node image or under /home",
+					"%s=%s is in %s, which the service writes: the program cannot come from the spec", key, v, serviceConfDir)
+			}
+		}
+	},
+}
+
+// SlurmctldPlugstack reports SlurmctldPlugstack, whose plugins the
+// service's controller cannot load.
+var SlurmctldPlugstack = &lint.Rule{
+	ID:       "slurmctld-plugstack",
+	Severity: diag.Error,
+	Summary:  "SlurmctldPlugstack names slurmctld plugins the service's controller does not have",
+	Doc: doc("SlurmctldPlugstack loads slurmctld/NAME plugins from PluginDir; slurmctld exits when one is missing "+
+		"(\"cannot find slurmctld_plugstack plugin\", \"failed to initialize slurmctld_plugstack\"). Debian's "+
+		"Slurm packages ship only slurmctld/nonstop, in 22.05, and it exits without a nonstop.conf next to "+
+		"slurm.conf, which the service does not write.",
+		`config: {SlurmctldPlugstack: nonstop}`,
+		`config: {}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("SlurmctldPlugstack")
+		if kv == nil || e.v >= catalog.V2302 {
+			return // config-key-version reports the key after 22.05
+		}
+		reportValue(p, kv, "remove SlurmctldPlugstack",
+			"SlurmctldPlugstack=%s: the service's controller has no such plugin (and nonstop needs a nonstop.conf): slurmctld exits", kv.Value.Value)
+	},
+}
+
+// maxExitVal is job_mgr.c's MAX_EXIT_VAL, the largest exit code.
+const maxExitVal = 255
+
+// RequeueExitValues reports RequeueExit and RequeueExitHold values that are
+// not lists of exit codes and ranges.
+var RequeueExitValues = &lint.Rule{
+	ID:       "requeue-exit-values",
+	Severity: diag.Error,
+	Summary:  "RequeueExit or RequeueExitHold is not a comma list of exit codes 0-255 and ranges N-M",
+	Doc: doc("slurmctld reads RequeueExit and RequeueExitHold as a host-list style range of numbers "+
+		"(job_mgr.c _make_requeue_array). Anything else is logged as an error and the whole value, or the "+
+		"bad item, is ignored, so jobs with those exit codes are not requeued.",
+		`config: {RequeueExit: "1,x"}`,
+		`config: {RequeueExit: "1,3-5,142"}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		for _, key := range []string{"RequeueExit", "RequeueExitHold"} {
+			kv := e.user(key)
+			if kv == nil {
+				continue
+			}
+			for _, item := range strings.Split(kv.Value.Value, ",") {
+				if msg := exitRangeProblem(item); msg != "" {
+					reportValue(p, kv, "write exit codes 0-255 and ranges such as 3-5, separated by commas",
+						"%s item %q %s: slurmctld logs an error and ignores it", key, item, msg)
+				}
+			}
+		}
+	},
+}
+
+// exitRangeProblem says what is wrong with one RequeueExit item, or "".
+func exitRangeProblem(item string) string {
+	lo, hi, isRange := strings.Cut(item, "-")
+	if !isRange {
+		hi = lo
+	}
+	a, err1 := strconv.ParseUint(lo, 10, 32)
+	b, err2 := strconv.ParseUint(hi, 10, 32)
+	switch {
+	case err1 != nil || err2 != nil || lo == "" || hi == "" || strings.ContainsAny(item, "+ "):
+		return "is not a number or a range N-M"
+	case a > b:
+		return fmt.Sprintf("is a range from %d down to %d", a, b)
+	case b > maxExitVal:
+		return fmt.Sprintf("is above %d, the largest exit code", maxExitVal)
+	}
+	return ""
+}
+
+// TopologyName reports node and partition Topology, which name topologies
+// of a topology.yaml the service does not write.
+var TopologyName = &lint.Rule{
+	ID:       "topology-name",
+	Severity: diag.Error,
+	Summary:  "A nodeSets or partition config sets Topology, which needs a topology.yaml the service does not write",
+	Doc: doc("Topology on a NodeName line places the nodes in a topology (tree switch or block) and on a "+
+		"PartitionName line picks one; both name topologies defined in topology.yaml. The service writes no "+
+		"topology.yaml, so the default topology/flat is the only one: slurmctld 26.05 exits on a node Topology "+
+		"(\"Invalid node topology specified ...\", \"Requested topology configuration is not available\").",
+		"nodeSets:\n- {nodePoolId: a4, config: {Topology: \"default:s1\"}}",
+		"nodeSets:\n- {nodePoolId: a4, config: {Features: b200}}"),
+	Check: func(p *lint.Pass) {
+		for _, ns := range p.Cluster.Slurm.NodeSets {
+			if kv := lookupKV(ns.Config, "Topology"); kv != nil {
+				reportKey(p, kv, "remove Topology: the service's cluster has no topology.yaml",
+					"nodeSets entry for %q sets Topology=%s, but the service writes no topology.yaml: slurmctld exits", ns.NodePoolID.Value, kv.Value.Value)
+			}
+		}
+		for _, part := range p.Cluster.Slurm.Partitions {
+			if kv := lookupKV(part.Config, "Topology"); kv != nil {
+				reportKey(p, kv, "remove Topology: the service's cluster has no topology.yaml",
+					"partition %q sets Topology=%s, but the service writes no topology.yaml, so there is no such topology", part.ID.Value, kv.Value.Value)
+			}
+		}
+	},
+}
+
+// HTTPAuthNeedsJWT reports SlurmctldHttpAuthParameters and
+// SlurmdHttpAuthParameters, which load auth/jwt.
+var HTTPAuthNeedsJWT = &lint.Rule{
+	ID:       "http-auth-needs-jwt",
+	Severity: diag.Warning,
+	Summary:  "SlurmctldHttpAuthParameters or SlurmdHttpAuthParameters loads auth/jwt, which Debian ships in its own package",
+	Doc: doc("From 26.05 any SlurmctldHttpAuthParameters (SlurmdHttpAuthParameters for slurmd) makes the daemon load "+
+		"every http_auth plugin and auth/jwt (interfaces/http_auth.c); without auth_jwt.so it exits (\"http "+
+		"authentication plugins failed to load\"). Debian ships auth/jwt in slurm-wlm-jwt-plugin, not in "+
+		"slurm-wlm-basic-plugins: the image must install it.",
+		`config: {SlurmctldHttpAuthParameters: "disable_token_creation"}`,
+		`config: {}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		if e.v < catalog.V2605 {
+			return // config-key-version reports the keys before 26.05
+		}
+		for _, key := range []string{"SlurmctldHttpAuthParameters", "SlurmdHttpAuthParameters"} {
+			if kv := e.user(key); kv != nil && kv.Value.Value != "" {
+				reportKey(p, kv, "install slurm-wlm-jwt-plugin in the image, or remove "+key,
+					"%s makes Slurm 26.05 load auth/jwt, which Debian ships in its own package, slurm-wlm-jwt-plugin: without it the daemon exits", key)
+			}
+		}
+	},
+}
