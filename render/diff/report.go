@@ -8,7 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/slurmspec/slurmspec/render/slurmconf"
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 )
 
 // Kind says what a change is in.
@@ -151,8 +151,8 @@ func lessPlace(a, b Change) bool {
 	}
 	if a.Path != b.Path {
 		if a.Kind == KindNode {
-			if fa, fb := slurmconf.FirstHost(a.Path), slurmconf.FirstHost(b.Path); fa != fb {
-				return slurmconf.LessHost(fa, fb)
+			if fa, fb := hostlist.First(a.Path), hostlist.First(b.Path); fa != fb {
+				return hostlist.Less(fa, fb)
 			}
 		}
 		return a.Path < b.Path

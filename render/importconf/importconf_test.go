@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler"
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/compiler/machines"
-	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
@@ -368,7 +368,7 @@ NodeName=big[1-2] Name=gpu Type=h100 File=/dev/nvidia[0-3]
 NodeName=big2 Name=gpu Type=h100 File=/dev/nvidia[4-7]
 NodeName=big[1-2] Name=nvme Count=2
 NodeName=odd Name=gpu Count=lots
-`), slurmconf.NewBudget(100))
+`), hostlist.NewBudget(100))
 	if err != nil {
 		t.Fatal(err)
 	}
