@@ -136,6 +136,21 @@ func compileAs(t *testing.T, file, text string, id compiler.Identity) *ir.Cluste
 	return c
 }
 
+// schemaRejects reports whether lint/pipeline stops a spec file's text
+// before it compiles: the loader or the schema refuses it.
+func schemaRejects(t *testing.T, file, text string) bool {
+	t.Helper()
+	sch, err := compiledSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.AnalyseBytes(sch, file, []byte(text), &pipeline.Settings{}).Cluster == nil
+}
+
 func numbered(text string) string {
 	var b strings.Builder
 	for i, l := range strings.Split(text, "\n") {
