@@ -95,3 +95,22 @@ func TestRanges(t *testing.T) {
 		})
 	}
 }
+
+// FuzzYAMLRanges feeds YAML (the format whose ends the loader finds in the
+// source itself): no panic, and every range ends after it starts, within
+// the file.
+func FuzzYAMLRanges(f *testing.F) {
+	for _, s := range []string{
+		"a: |\n  x\n   y\n\nb: 1\n", "a: >-\n\n  folded\n# c\n", "a: \"q\\\"\n  r\"\nb: 'it''s'\n",
+		"a: &x {b: [1, *x]}\n", "- !!str 1\n- &a b\n- *a\n", "a:\n  - plain\n    more\n  -\n", "{a: , b: [ ], c: {}}\n",
+		"a: \u00e9\u00e8 # c\r\nb: |+\r\n  x\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		doc, _ := Bytes("f.yaml", data, Options{})
+		if doc != nil && doc.Root != nil {
+			checkRanges(t, doc.Root, 1+strings.Count(string(data), "\n"))
+		}
+	})
+}
