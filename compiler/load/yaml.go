@@ -133,10 +133,11 @@ func (c *yamlConverter) convert(y *yaml.Node, depth int) (*Node, int) {
 				continue
 			}
 			c.budget.text(len(k.Value))
-			keyEnd := yamlScalarEnd(c.li.data, c.li.yamlOffset(k.Line, k.Column), k)
+			keyStart := c.li.yamlOffset(k.Line, k.Column)
+			keyEnd := yamlScalarEnd(c.li.data, keyStart, k)
 			value, valueEnd := c.convert(v, depth+1)
 			end = max(end, keyEnd, valueEnd)
-			n.Fields = append(n.Fields, &Field{Name: k.Value, Written: k.Value, KeyPos: c.span(c.pos(k), c.li.yamlOffset(k.Line, k.Column), keyEnd), Value: value})
+			n.Fields = append(n.Fields, &Field{Name: k.Value, Written: k.Value, KeyPos: c.span(c.pos(k), keyStart, keyEnd), Value: value})
 		}
 	case yaml.SequenceNode:
 		n.Kind = Array
@@ -162,8 +163,8 @@ func (c *yamlConverter) convert(y *yaml.Node, depth int) (*Node, int) {
 	return n, end
 }
 
-// span gives pos, the position of the bytes from start, the end at end;
-// an unknown end leaves it without.
+// span returns pos, the position of the byte at start, as the range that
+// ends at byte end; an unknown end (or start) leaves it without one.
 func (c *yamlConverter) span(pos diag.Pos, start, end int) diag.Pos {
 	if start < 0 || end <= start {
 		return pos
