@@ -80,9 +80,10 @@ generate:
 FUZZTIME ?= 20s
 fuzz:
 	$(GO) test ./compiler/load/ -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./compiler/load/ -run '^$$' -fuzz '^FuzzYAMLRanges$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./render/slurmconf/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./render/slurmconf/ -run '^$$' -fuzz '^FuzzExpandHostlist$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./compiler/hostlist/ -run '^$$' -fuzz '^FuzzExpand$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./compiler/yamlwrite/ -run '^$$' -fuzz '^FuzzStr$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzPulumiYAML$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./render/importconf/ -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s

@@ -6,11 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/compiler"
-	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema"
@@ -33,26 +30,21 @@ func FuzzRender(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	all := rules.All()
+	p, err := pipeline.New(pipeline.Options{ClusterID: "fz"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	settings := &pipeline.Settings{Lint: lint.Config{Options: lint.Options{SlurmVersion: "26.05"}}}
 	f.Fuzz(func(t *testing.T, data []byte, yaml bool) {
 		name := "f.jsonc"
 		if yaml {
 			name = "f.yaml"
 		}
-		doc, l := load.Bytes(name, data, load.Options{Verbatim: sch.Verbatim})
-		if l.HasErrors() || doc == nil || doc.Root == nil {
-			return
+		r := p.AnalyseBytes(sch, name, data, settings)
+		if r.Cluster == nil || r.Diags.HasErrors() {
+			return // refused before render: load, schema, compile or lint errors
 		}
-		if l := sch.Check(doc); l.HasErrors() {
-			return
-		}
-		c, l := compiler.Compile(doc, compiler.Identity{ClusterID: "fz"}, machines.Default())
-		if l.HasErrors() {
-			return
-		}
-		if l := lint.Run(c, all, lint.Config{Options: lint.Options{SlurmVersion: "26.05"}}); l.HasErrors() {
-			return
-		}
+		c := r.Cluster
 		set, l := render.Render(c, render.Options{SlurmVersion: "26.05"})
 		if len(l) > 0 {
 			t.Fatalf("a spec without lint errors did not render: %v", l)

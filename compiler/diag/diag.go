@@ -49,16 +49,53 @@ func ParseSeverity(s string) (Severity, error) {
 
 // Pos is a position in a source file. Line and Col are 1-based; a zero Line
 // means the position is unknown (for example for a value given by a flag).
+//
+// A position the loader gives a value is a range: EndLine and EndCol are
+// where the value ends, the line and column just after its last character
+// (exclusive, as SARIF's endColumn), in the same file. A zero EndLine means
+// the end is unknown. Columns count characters, not bytes. String and
+// Compare use the start only, so a range prints and sorts as its start.
 type Pos struct {
 	File string
 	Line int
 	Col  int
+
+	EndLine int
+	EndCol  int
 }
 
 // IsValid reports whether the position names a line.
 func (p Pos) IsValid() bool { return p.Line > 0 }
 
-// String formats the position as file:line:col, or as much of it as is known.
+// HasEnd reports whether the position is a range with a known end.
+func (p Pos) HasEnd() bool { return p.IsValid() && p.EndLine > 0 }
+
+// Start returns the position without its end.
+func (p Pos) Start() Pos { return Pos{File: p.File, Line: p.Line, Col: p.Col} }
+
+// End returns the end of a range as a position, or an invalid position when
+// the end is unknown.
+func (p Pos) End() Pos {
+	if !p.HasEnd() {
+		return Pos{File: p.File}
+	}
+	return Pos{File: p.File, Line: p.EndLine, Col: p.EndCol}
+}
+
+// Through returns p as a range that ends where end starts. An end in
+// another file, unknown, or not after p's start leaves p without an end:
+// a range covers at least one character.
+func (p Pos) Through(end Pos) Pos {
+	p.EndLine, p.EndCol = 0, 0
+	if p.IsValid() && end.IsValid() && end.File == p.File &&
+		(end.Line > p.Line || end.Line == p.Line && end.Col > p.Col) {
+		p.EndLine, p.EndCol = end.Line, end.Col
+	}
+	return p
+}
+
+// String formats the position as file:line:col, or as much of it as is
+// known. The end of a range is not printed.
 func (p Pos) String() string {
 	switch {
 	case p.File == "" && !p.IsValid():
@@ -71,7 +108,7 @@ func (p Pos) String() string {
 	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
 }
 
-// Compare orders positions by file, line and column.
+// Compare orders positions by file, line and column of their start.
 func (p Pos) Compare(q Pos) int {
 	return cmp.Or(strings.Compare(p.File, q.File), cmp.Compare(p.Line, q.Line), cmp.Compare(p.Col, q.Col))
 }

@@ -125,3 +125,35 @@ func TestSuggest(t *testing.T) {
 		t.Errorf("editDistance counts bytes, not runes: %d", d)
 	}
 }
+
+// TestRange: a range prints and sorts as its start; Through keeps only an
+// end that is after the start in the same file.
+func TestRange(t *testing.T) {
+	start := Pos{File: "a.yaml", Line: 3, Col: 7}
+	r := start.Through(Pos{File: "a.yaml", Line: 5, Col: 2})
+	if !r.HasEnd() || r.EndLine != 5 || r.EndCol != 2 || r.Start() != start {
+		t.Errorf("Through: %#v", r)
+	}
+	if r.String() != "a.yaml:3:7" || r.Compare(start) != 0 {
+		t.Errorf("a range prints as %q, compares %d to its start", r, r.Compare(start))
+	}
+	if got := r.End(); got != (Pos{File: "a.yaml", Line: 5, Col: 2}) {
+		t.Errorf("End = %#v", got)
+	}
+	if got := start.End(); got.IsValid() || start.HasEnd() {
+		t.Errorf("a position without end has End %#v", got)
+	}
+	for _, end := range []Pos{
+		{File: "a.yaml", Line: 3, Col: 7}, // empty
+		{File: "a.yaml", Line: 2, Col: 9}, // before
+		{File: "b.yaml", Line: 9, Col: 1}, // other file
+		{File: "a.yaml"},                  // unknown
+	} {
+		if got := r.Through(end); got.HasEnd() || got != start {
+			t.Errorf("Through(%#v) = %#v, want no end", end, got)
+		}
+	}
+	if got := (Pos{File: "a"}).Through(Pos{File: "a", Line: 1, Col: 2}); got.HasEnd() {
+		t.Errorf("an unknown start got an end: %#v", got)
+	}
+}

@@ -209,7 +209,11 @@ func fieldPos(f *ast.File, path []string) token.Pos {
 func cueNode(li *lineIndex, v cue.Value, b *budget, depth int, parent diag.Pos) *Node {
 	n := &Node{Pos: li.cuePos(v.Pos())}
 	if !n.Pos.IsValid() {
-		n.Pos = parent
+		n.Pos = parent.Start()
+	} else if src := v.Source(); src != nil && src.Pos() == v.Pos() {
+		// The range of the field (label and value) or element that
+		// gave the value.
+		n.Pos = n.Pos.Through(li.cuePos(src.End()))
 	}
 	if !b.value(n.Pos, depth, 0) {
 		return n

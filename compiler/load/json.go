@@ -73,7 +73,7 @@ func (c *jsonConverter) newField() *Field {
 
 func (c *jsonConverter) node(v *hujson.Value, depth int) *Node {
 	n := c.newNode()
-	n.Pos = c.li.pos(v.StartOffset)
+	n.Pos = c.li.span(v.StartOffset, v.EndOffset)
 	if lit, _ := v.Value.(hujson.Literal); !c.budget.value(n.Pos, depth, len(lit)) {
 		return n
 	}
@@ -83,7 +83,7 @@ func (c *jsonConverter) node(v *hujson.Value, depth int) *Node {
 		n.Fields = make([]*Field, 0, len(t.Members))
 		for i := range t.Members {
 			m := &t.Members[i]
-			keyPos := c.li.pos(m.Name.StartOffset)
+			keyPos := c.li.span(m.Name.StartOffset, m.Name.EndOffset)
 			key := c.str(m.Name.Value.(hujson.Literal), keyPos)
 			c.budget.text(len(key))
 			f := c.newField()

@@ -149,6 +149,15 @@ func (li *lineIndex) pos(off int) diag.Pos {
 	return diag.Pos{File: li.file, Line: lo + 1, Col: col}
 }
 
+// span returns the range of the bytes from start up to end (exclusive).
+func (li *lineIndex) span(start, end int) diag.Pos {
+	p := li.pos(start)
+	if end <= start {
+		return p
+	}
+	return p.Through(li.pos(end))
+}
+
 // lineCol returns the position of a 1-based line and character column.
 func (li *lineIndex) lineCol(line, col int) diag.Pos {
 	return diag.Pos{File: li.file, Line: line, Col: col}
@@ -171,10 +180,23 @@ func (li *lineIndex) yamlPos(line, col int) diag.Pos {
 	if line < 1 || line > len(li.yamlStart) {
 		return diag.Pos{File: li.file, Line: line, Col: col}
 	}
-	off := li.yamlStart[line-1]
+	return li.pos(li.yamlOffset(line, col))
+}
+
+// yamlOffset returns the byte offset of a YAML parser's 1-based line and
+// character column, or -1 if there is no such line.
+func (li *lineIndex) yamlOffset(line, col int) int {
+	starts := li.yamlStart
+	if starts == nil {
+		starts = li.start
+	}
+	if line < 1 || line > len(starts) {
+		return -1
+	}
+	off := starts[line-1]
 	for i := 1; i < col && off < len(li.data); i++ {
 		_, size := utf8.DecodeRune(li.data[off:])
 		off += size
 	}
-	return li.pos(off)
+	return off
 }

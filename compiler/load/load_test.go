@@ -33,10 +33,10 @@ func TestJSONWithCommentsKeepsPositions(t *testing.T) {
 	if f == nil {
 		t.Fatalf("a_b not normalised to aB: %+v", doc.Root.Fields)
 	}
-	if f.Written != "a_b" || f.KeyPos != (diag.Pos{File: "s.jsonc", Line: 3, Col: 3}) {
+	if f.Written != "a_b" || f.KeyPos.Start() != (diag.Pos{File: "s.jsonc", Line: 3, Col: 3}) {
 		t.Errorf("field = %q at %v", f.Written, f.KeyPos)
 	}
-	if got := f.Value.Items[1].Pos; got != (diag.Pos{File: "s.jsonc", Line: 3, Col: 27}) {
+	if got := f.Value.Items[1].Pos.Start(); got != (diag.Pos{File: "s.jsonc", Line: 3, Col: 27}) {
 		t.Errorf("second item at %v", got)
 	}
 	if doc.Root.Get("config").Field("Some_Key") == nil {

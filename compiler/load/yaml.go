@@ -105,15 +105,25 @@ func (c *yamlConverter) pos(y *yaml.Node) diag.Pos { return c.li.yamlPos(y.Line,
 // expanded tree (values, text and depth), so that an alias bomb cannot
 // exhaust memory or time.
 func (c *yamlConverter) node(y *yaml.Node, depth int) *Node {
+	n, _ := c.convert(y, depth)
+	return n
+}
+
+// convert converts a YAML node and returns it with the byte offset of its
+// end in the source, or -1 if it is unknown. The node's Pos is its range.
+func (c *yamlConverter) convert(y *yaml.Node, depth int) (*Node, int) {
 	n := &Node{Pos: c.pos(y)}
 	if !c.budget.value(n.Pos, depth, len(y.Value)) {
-		return n
+		return n, -1
 	}
+	start := c.li.yamlOffset(y.Line, y.Column)
+	end := -1
 	switch y.Kind {
 	case yaml.AliasNode:
-		a := c.node(y.Alias, depth)
-		a.Pos = n.Pos
-		return a
+		a, _ := c.convert(y.Alias, depth)
+		end = yamlScalarEnd(c.li.data, start, y)
+		a.Pos = c.span(n.Pos, start, end)
+		return a, end
 	case yaml.MappingNode:
 		n.Kind = Object
 		for i := 0; i+1 < len(y.Content) && !c.budget.exceeded(); i += 2 {
@@ -123,7 +133,11 @@ func (c *yamlConverter) node(y *yaml.Node, depth int) *Node {
 				continue
 			}
 			c.budget.text(len(k.Value))
-			n.Fields = append(n.Fields, &Field{Name: k.Value, Written: k.Value, KeyPos: c.pos(k), Value: c.node(v, depth+1)})
+			keyStart := c.li.yamlOffset(k.Line, k.Column)
+			keyEnd := yamlScalarEnd(c.li.data, keyStart, k)
+			value, valueEnd := c.convert(v, depth+1)
+			end = max(end, keyEnd, valueEnd)
+			n.Fields = append(n.Fields, &Field{Name: k.Value, Written: k.Value, KeyPos: c.span(c.pos(k), keyStart, keyEnd), Value: value})
 		}
 	case yaml.SequenceNode:
 		n.Kind = Array
@@ -132,14 +146,30 @@ func (c *yamlConverter) node(y *yaml.Node, depth int) *Node {
 			if c.budget.exceeded() {
 				break
 			}
-			n.Items = append(n.Items, c.node(it, depth+1))
+			item, itemEnd := c.convert(it, depth+1)
+			end = max(end, itemEnd)
+			n.Items = append(n.Items, item)
 		}
 	case yaml.ScalarNode:
 		c.scalar(n, y)
+		end = yamlScalarEnd(c.li.data, start, y)
 	default:
 		c.diags.Errorf(RuleSyntax, n.Pos, "", "", "unsupported YAML construct")
 	}
-	return n
+	if y.Style&yaml.FlowStyle != 0 && (y.Kind == yaml.MappingNode || y.Kind == yaml.SequenceNode) {
+		end = flowEnd(c.li.data, start, end)
+	}
+	n.Pos = c.span(n.Pos, start, end)
+	return n, end
+}
+
+// span returns pos, the position of the byte at start, as the range that
+// ends at byte end; an unknown end (or start) leaves it without one.
+func (c *yamlConverter) span(pos diag.Pos, start, end int) diag.Pos {
+	if start < 0 || end <= start {
+		return pos
+	}
+	return pos.Through(c.li.pos(end))
 }
 
 // scalar converts a scalar with the JSON data model's one spelling per

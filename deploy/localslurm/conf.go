@@ -5,6 +5,7 @@ import (
 	"net"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
@@ -215,13 +216,13 @@ func (c *conf) nodes() ([]nodeDef, error) {
 			case "gres":
 				gres, hasGres = p.value, true
 			case "nodehostname":
-				h, err := slurmconf.ExpandHostlist(p.value, nil)
+				h, err := hostlist.Expand(p.value, nil)
 				if err != nil {
 					return nil, fmt.Errorf("NodeHostname=%s: %w", p.value, err)
 				}
 				d.hostname = h
 			case "nodeaddr":
-				a, err := slurmconf.ExpandHostlist(p.value, nil)
+				a, err := hostlist.Expand(p.value, nil)
 				if err != nil {
 					return nil, fmt.Errorf("NodeAddr=%s: %w", p.value, err)
 				}
@@ -237,7 +238,7 @@ func (c *conf) nodes() ([]nodeDef, error) {
 		if !hasGres {
 			gres = defaultGres
 		}
-		names, err := slurmconf.ExpandHostlist(l.pairs[0].value, nil)
+		names, err := hostlist.Expand(l.pairs[0].value, nil)
 		if err != nil {
 			return nil, fmt.Errorf("NodeName=%s: %w", l.pairs[0].value, err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
@@ -23,7 +24,7 @@ func readFixture(t *testing.T) string {
 // Host lists and Gres are read by render/slurmconf (tested there); the
 // harness relies on these forms.
 func TestSharedSyntax(t *testing.T) {
-	got, err := slurmconf.ExpandHostlist("seed-a4-[0-1],login0,r[1-2]n[1,3]", nil)
+	got, err := hostlist.Expand("seed-a4-[0-1],login0,r[1-2]n[1,3]", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slurmspec/slurmspec/render/slurmconf"
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 )
 
 // NodeGroup is one group of rendered nodes: a NodeSet line (one per compute
@@ -52,7 +52,7 @@ func NodeGroups(dir string) ([]NodeGroup, error) {
 		if len(l.pairs) == 0 || !strings.EqualFold(l.firstKey(), "NodeName") || strings.EqualFold(l.pairs[0].value, "DEFAULT") {
 			continue
 		}
-		names, err := slurmconf.ExpandHostlist(l.pairs[0].value, nil)
+		names, err := hostlist.Expand(l.pairs[0].value, nil)
 		if err != nil {
 			return nil, fmt.Errorf("%s: NodeName=%s: %w", path, l.pairs[0].value, err)
 		}
@@ -85,7 +85,7 @@ func NodeGroups(dir string) ([]NodeGroup, error) {
 			if !strings.EqualFold(p.key, "Nodes") {
 				continue
 			}
-			names, err := slurmconf.ExpandHostlist(p.value, nil)
+			names, err := hostlist.Expand(p.value, nil)
 			if err != nil {
 				return nil, fmt.Errorf("%s: NodeSet=%s Nodes=%s: %w", path, l.pairs[0].value, p.value, err)
 			}

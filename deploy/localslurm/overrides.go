@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
@@ -149,7 +150,7 @@ func standInPorts(c *conf, l layout) error {
 		if len(line.pairs) == 0 || !strings.EqualFold(line.firstKey(), "NodeName") || strings.EqualFold(line.pairs[0].value, "DEFAULT") {
 			continue
 		}
-		names, err := slurmconf.ExpandHostlist(line.pairs[0].value, nil)
+		names, err := hostlist.Expand(line.pairs[0].value, nil)
 		if err != nil {
 			return fmt.Errorf("NodeName=%s: %w", line.pairs[0].value, err)
 		}

@@ -26,7 +26,7 @@ const srcA = "cluster:\n" +
 // escaping, rule ids outside the catalog and an unreadable file.
 func fixture() Run {
 	schemaType := diag.Diagnostic{Rule: "schema-type", Severity: diag.Error,
-		Pos: diag.Pos{File: "a.yaml", Line: 2, Col: 9}, Path: "cluster.name",
+		Pos: diag.Pos{File: "a.yaml", Line: 2, Col: 9, EndLine: 2, EndCol: 13}, Path: "cluster.name",
 		Message: `conflicting values 50% and "démo"`, Hint: `use a string such as "a,b"`}
 	return Run{
 		ToolVersion: "v1.2.3",
@@ -44,11 +44,11 @@ func fixture() Run {
 				{Rule: "unused-pool", Severity: diag.Warning, Pos: diag.Pos{File: "a.yaml", Line: 5, Col: 51},
 					Path: "orchestratorSpec.slurmSpec.partitions[0].nodePoolIds[1]", Message: `pool "cpu" is not used`, Hint: "remove it"},
 				schemaType,
-				{Rule: "reserved-key", Severity: diag.Error, Pos: diag.Pos{File: "a.yaml", Line: 4, Col: 14},
+				{Rule: "reserved-key", Severity: diag.Error, Pos: diag.Pos{File: "a.yaml", Line: 4, Col: 14, EndLine: 4, EndCol: 28},
 					Path:    "orchestratorSpec.slurmSpec.config.ClusterName",
 					Message: "key ClusterName is managed: slurmspec sets it\r\nfrom the cluster id",
 					Hint:    "drop it & let <slurmspec> set it",
-					Related: []diag.Related{{Pos: diag.Pos{File: "a.yaml", Line: 2, Col: 3}, Path: "cluster.name", Message: "the cluster name comes from here"}}},
+					Related: []diag.Related{{Pos: diag.Pos{File: "a.yaml", Line: 2, Col: 3, EndLine: 2, EndCol: 7}, Path: "cluster.name", Message: "the cluster name comes from here"}}},
 				schemaType,
 				{Rule: "placeholder", Severity: diag.Info, Pos: diag.Pos{File: "a.yaml", Line: 3}, Message: "placeholder value"},
 				{Rule: "internal-error", Severity: diag.Error, Pos: diag.Pos{File: "a.yaml"},
@@ -313,10 +313,10 @@ func TestDocExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			d := diag.Diagnostic{Rule: jd.Rule, Severity: sev, Pos: diag.Pos{File: jd.File, Line: jd.Line, Col: jd.Column},
+			d := diag.Diagnostic{Rule: jd.Rule, Severity: sev, Pos: diag.Pos{File: jd.File, Line: jd.Line, Col: jd.Column, EndLine: jd.EndLine, EndCol: jd.EndColumn},
 				Path: jd.Path, Message: jd.Message, Hint: jd.Hint}
 			for _, jr := range jd.Related {
-				d.Related = append(d.Related, diag.Related{Pos: diag.Pos{File: jr.File, Line: jr.Line, Col: jr.Column}, Path: jr.Path, Message: jr.Message})
+				d.Related = append(d.Related, diag.Related{Pos: diag.Pos{File: jr.File, Line: jr.Line, Col: jr.Column, EndLine: jr.EndLine, EndCol: jr.EndColumn}, Path: jr.Path, Message: jr.Message})
 			}
 			f.Diags = append(f.Diags, d)
 		}

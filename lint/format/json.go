@@ -45,26 +45,32 @@ type JSONSuppressed struct {
 }
 
 // JSONDiagnostic is one finding. Line and Column are 1-based; 0 means
-// unknown. Path, Hint are "" when absent; Related is never null.
+// unknown. EndLine and EndColumn are where the value ends, the column just
+// after its last character; 0 when the end is unknown. Path, Hint are ""
+// when absent; Related is never null.
 type JSONDiagnostic struct {
-	Rule     string        `json:"rule"`
-	Severity string        `json:"severity"`
-	File     string        `json:"file"`
-	Line     int           `json:"line"`
-	Column   int           `json:"column"`
-	Path     string        `json:"path"`
-	Message  string        `json:"message"`
-	Hint     string        `json:"hint"`
-	Related  []JSONRelated `json:"related"`
+	Rule      string        `json:"rule"`
+	Severity  string        `json:"severity"`
+	File      string        `json:"file"`
+	Line      int           `json:"line"`
+	Column    int           `json:"column"`
+	EndLine   int           `json:"endLine"`
+	EndColumn int           `json:"endColumn"`
+	Path      string        `json:"path"`
+	Message   string        `json:"message"`
+	Hint      string        `json:"hint"`
+	Related   []JSONRelated `json:"related"`
 }
 
 // JSONRelated is a secondary position that helps explain a finding.
 type JSONRelated struct {
-	File    string `json:"file"`
-	Line    int    `json:"line"`
-	Column  int    `json:"column"`
-	Path    string `json:"path"`
-	Message string `json:"message"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column"`
+	EndLine   int    `json:"endLine"`
+	EndColumn int    `json:"endColumn"`
+	Path      string `json:"path"`
+	Message   string `json:"message"`
 }
 
 // JSONSummary counts the findings of the whole run by severity.
@@ -102,12 +108,14 @@ func jsonDiagnostic(f File, d diag.Diagnostic) JSONDiagnostic {
 	jd := JSONDiagnostic{
 		Rule: d.Rule, Severity: d.Severity.String(),
 		File: fileOf(d.Pos, f), Line: d.Pos.Line, Column: d.Pos.Col,
+		EndLine: d.Pos.End().Line, EndColumn: d.Pos.End().Col,
 		Path: d.Path, Message: d.Message, Hint: d.Hint,
 		Related: []JSONRelated{},
 	}
 	for _, rel := range d.Related {
 		jd.Related = append(jd.Related, JSONRelated{
 			File: fileOf(rel.Pos, f), Line: rel.Pos.Line, Column: rel.Pos.Col,
+			EndLine: rel.Pos.End().Line, EndColumn: rel.Pos.End().Col,
 			Path: rel.Path, Message: rel.Message,
 		})
 	}

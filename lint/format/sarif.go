@@ -122,6 +122,9 @@ func (s SARIF) physical(file string, pos diag.Pos) *sarif.PhysicalLocation {
 		if pos.Col > 0 {
 			reg.WithStartColumn(pos.Col)
 		}
+		if end := pos.End(); end.IsValid() && pos.Col > 0 {
+			reg.WithEndLine(end.Line).WithEndColumn(end.Col)
+		}
 		pl.WithRegion(reg)
 	}
 	return pl

@@ -11,8 +11,8 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
 )
@@ -114,8 +114,9 @@ func stripMarkers(text string) (string, []string) {
 	return out.String(), want
 }
 
-// compile runs load, schema and compiler on a spec file's text, failing
-// the test on any error: test specs must be valid up to lint.
+// compile runs lint/pipeline's compile-only path (load, schema, compile)
+// on a spec file's text, failing the test on any error: test specs must be
+// valid up to lint.
 func compile(t *testing.T, file, text string) *ir.Cluster {
 	t.Helper()
 	return compileAs(t, file, text, compiler.Identity{ClusterID: "c"})
@@ -128,18 +129,26 @@ func compileAs(t *testing.T, file, text string, id compiler.Identity) *ir.Cluste
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, l := load.Bytes(file, []byte(text), load.Options{Verbatim: sch.Verbatim})
-	if doc != nil {
-		l = append(l, sch.Check(doc)...)
-	}
-	if l.HasErrors() || doc == nil {
-		t.Fatalf("spec does not pass the schema:\n%s\n%s", l.Sort(), numbered(text))
-	}
-	c, l := compiler.Compile(doc, id, machines.Default())
-	if l.HasErrors() {
-		t.Fatalf("spec does not compile:\n%s", l)
+	c, l, err := pipeline.Compile(sch, file, []byte(text), load.FormatAuto, id)
+	if err != nil {
+		t.Fatalf("spec does not pass the schema or does not compile: %v\n%s\n%s", err, l, numbered(text))
 	}
 	return c
+}
+
+// schemaRejects reports whether lint/pipeline stops a spec file's text
+// before it compiles: the loader or the schema refuses it.
+func schemaRejects(t *testing.T, file, text string) bool {
+	t.Helper()
+	sch, err := compiledSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p.AnalyseBytes(sch, file, []byte(text), &pipeline.Settings{}).Cluster == nil
 }
 
 func numbered(text string) string {

@@ -1,11 +1,13 @@
 package rules
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/lint"
@@ -195,9 +197,12 @@ func unknownNodes(c *ir.Cluster, value string) ([]string, error) {
 		}
 	}
 	var bad []string
-	budget := maxExcHosts
+	budget := hostlist.NewBudget(maxExcHosts)
 	for _, l := range lists {
-		names, err := expandHosts(l, &budget)
+		names, err := hostlist.Expand(l, budget)
+		if tooMany := (*hostlist.TooManyError)(nil); errors.As(err, &tooMany) {
+			return nil, fmt.Errorf("host list %q is too long to check", l)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -225,84 +230,4 @@ func isNodeName(c *ir.Cluster, name string) bool {
 		}
 	}
 	return false
-}
-
-// expandHosts expands a Slurm host list ("a[0-2,5],b") into names, using up
-// budget; bracket ranges keep their zero padding.
-func expandHosts(s string, budget *int) ([]string, error) {
-	var out []string
-	depth, start := 0, 0
-	var items []string
-	for i := 0; i <= len(s); i++ {
-		switch {
-		case i == len(s) || (s[i] == ',' && depth == 0):
-			if i > start {
-				items = append(items, s[start:i])
-			}
-			start = i + 1
-		case s[i] == '[':
-			depth++
-		case s[i] == ']':
-			depth--
-		}
-		if depth < 0 || depth > 1 {
-			return nil, fmt.Errorf("unbalanced brackets in %q", s)
-		}
-	}
-	if depth != 0 {
-		return nil, fmt.Errorf("unbalanced brackets in %q", s)
-	}
-	for _, it := range items {
-		names := []string{""}
-		for it != "" {
-			open := strings.IndexByte(it, '[')
-			if open < 0 {
-				names = appendAll(names, []string{it})
-				break
-			}
-			end := strings.IndexByte(it, ']')
-			if end < open {
-				return nil, fmt.Errorf("unbalanced brackets in %q", s)
-			}
-			var group []string
-			for _, r := range strings.Split(it[open+1:end], ",") {
-				lo, hi, isRange := strings.Cut(r, "-")
-				if !isRange {
-					hi = lo
-				}
-				a, err1 := strconv.ParseInt(lo, 10, 64)
-				b, err2 := strconv.ParseInt(hi, 10, 64)
-				if err1 != nil || err2 != nil || a > b || a < 0 {
-					return nil, fmt.Errorf("bad range %q in %q", r, s)
-				}
-				if b-a >= int64(*budget) {
-					return nil, fmt.Errorf("host list %q is too long to check", s)
-				}
-				for n := a; n <= b; n++ {
-					group = append(group, fmt.Sprintf("%0*d", len(lo), n))
-				}
-			}
-			if len(names)*len(group) > *budget {
-				return nil, fmt.Errorf("host list %q is too long to check", s)
-			}
-			names = appendAll(appendAll(names, []string{it[:open]}), group)
-			it = it[end+1:]
-		}
-		if *budget -= len(names); *budget < 0 {
-			return nil, fmt.Errorf("host list %q is too long to check", s)
-		}
-		out = append(out, names...)
-	}
-	return out, nil
-}
-
-// appendAll returns every name of a followed by every suffix of b.
-func appendAll(a, b []string) []string {
-	out := make([]string, 0, len(a)*len(b))
-	for _, x := range a {
-		for _, y := range b {
-			out = append(out, x+y)
-		}
-	}
-	return out
 }

@@ -17,14 +17,11 @@ import (
 	cueyaml "cuelang.org/go/encoding/yaml"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/slurmspec/slurmspec/compiler"
 	"github.com/slurmspec/slurmspec/compiler/cuectx"
 	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/schema"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
@@ -287,35 +284,28 @@ func lintGlobal(t *testing.T, v catalog.Version, chunk []entry, start int, flagg
 	}
 }
 
-// lintSpec runs load, schema, compile and every rule, and returns the
-// error-level findings of the key/value rules.
+// lintSpec runs lint/pipeline (load, schema, compile and every rule) and
+// returns the error-level findings of the key/value rules.
 func lintSpec(t *testing.T, v catalog.Version, src string) []diag.Diagnostic {
 	t.Helper()
 	sch, err := compiledSchema()
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, l := load.Bytes("agree.yaml", []byte(src), load.Options{Verbatim: sch.Verbatim})
-	if l.HasErrors() {
-		t.Fatalf("load: %v\n%s", l, src)
+	p, err := pipeline.New(pipeline.Options{SlurmVersion: v.String()})
+	if err != nil {
+		t.Fatal(err)
 	}
-	all := sch.Check(doc)
-	for _, d := range all {
-		if d.Severity == diag.Error && !keyValueRules[d.Rule] {
-			t.Fatalf("a generated spec fails the schema: %v", d)
-		}
-	}
-	if !all.HasErrors() {
-		c, cl := compiler.Compile(doc, compiler.Identity{ClusterID: "c"}, machines.Default())
-		all = append(all, cl...)
-		if c != nil && !cl.HasErrors() {
-			all = append(all, lint.Run(c, rules.All(), lint.Config{Options: lint.Options{SlurmVersion: v.String()}})...)
-		}
-	}
+	settings := &pipeline.Settings{Lint: lint.Config{Options: lint.Options{SlurmVersion: v.String()}}}
+	r := p.AnalyseBytes(sch, "agree.yaml", []byte(src), settings)
 	var out []diag.Diagnostic
-	for _, d := range all {
-		if d.Severity == diag.Error && keyValueRules[d.Rule] {
+	for _, d := range r.Diags {
+		switch {
+		case d.Severity != diag.Error:
+		case keyValueRules[d.Rule]:
 			out = append(out, d)
+		case r.Cluster == nil:
+			t.Fatalf("a generated spec fails to load, the schema or the compiler: %v\n%s", d, src)
 		}
 	}
 	return out

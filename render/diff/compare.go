@@ -24,8 +24,8 @@ import (
 
 	"github.com/rogpeppe/go-internal/diff"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/render"
-	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
 
 // Options control CompareWith.
@@ -53,7 +53,7 @@ func Compare(old, new render.Set) (*Report, error) {
 // CompareWith compares two rendered sets of the same cluster. Both sets
 // must hold slurm.conf and cluster.json, as render.Render produces them.
 func CompareWith(old, new render.Set, opt Options) (*Report, error) {
-	c := &comparer{budget: slurmconf.NewBudget(slurmconf.MaxHosts)}
+	c := &comparer{budget: hostlist.NewBudget(hostlist.MaxHosts)}
 	oldConf, err := c.conf(old, "old")
 	if err != nil {
 		return nil, err
@@ -96,7 +96,7 @@ func CompareWith(old, new render.Set, opt Options) (*Report, error) {
 type comparer struct {
 	series    series
 	clusterID string
-	budget    *slurmconf.Budget
+	budget    *hostlist.Budget
 	changes   []Change
 }
 
@@ -360,7 +360,7 @@ func (c *comparer) comparePools(old, new map[string]*pool, login string) {
 				if err1 == nil && err2 == nil && from < to {
 					nodes := fmt.Sprintf("%d..%d", from, to-1)
 					if c.clusterID != "" {
-						nodes = slurmconf.Hostlist(c.clusterID+"-"+id+"-", from, to)
+						nodes = hostlist.Range(c.clusterID+"-"+id+"-", from, to)
 					}
 					ch.HurtsJobs = fmt.Sprintf(hurtsMaxLowered, nodes)
 				}

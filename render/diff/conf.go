@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
@@ -89,7 +90,7 @@ var headerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(
 
 // parseConf reads a rendered slurm.conf: comments are dropped, keys
 // canonicalised, and NodeName host lists expanded to single nodes.
-func parseConf(data []byte, budget *slurmconf.Budget) (*conf, error) {
+func parseConf(data []byte, budget *hostlist.Budget) (*conf, error) {
 	f, err := slurmconf.Parse(data)
 	if err != nil {
 		return nil, err
@@ -121,7 +122,7 @@ func parseConf(data []byte, budget *slurmconf.Budget) (*conf, error) {
 			defaults = merge(defaults, a)
 			continue
 		}
-		names, err := slurmconf.ExpandHostlist(l.Name(), budget)
+		names, err := hostlist.Expand(l.Name(), budget)
 		if err != nil {
 			return nil, fmt.Errorf("line %d: %w", l.Num, err)
 		}
@@ -159,13 +160,13 @@ func parseConf(data []byte, budget *slurmconf.Budget) (*conf, error) {
 }
 
 // lineAttrs returns a line's pairs after the naming one.
-func lineAttrs(l slurmconf.Line, scope catalog.Scope, budget *slurmconf.Budget) (attrs, error) {
+func lineAttrs(l slurmconf.Line, scope catalog.Scope, budget *hostlist.Budget) (attrs, error) {
 	a := attrs{}
 	for _, p := range l.Pairs[1:] {
 		k := canon(scope, p.Key)
 		at := attr{key: p.Key, value: p.Value, norm: p.Value}
 		if k == "nodes" {
-			names, err := slurmconf.ExpandHostlist(p.Value, budget)
+			names, err := hostlist.Expand(p.Value, budget)
 			if err != nil {
 				return nil, fmt.Errorf("line %d: %w", l.Num, err)
 			}
@@ -388,7 +389,7 @@ func (c *comparer) compareNodes(old, new *conf) {
 		names[k] = true
 	}
 	all := sortedKeys(names)
-	sort.SliceStable(all, func(i, j int) bool { return slurmconf.LessHost(all[i], all[j]) })
+	sort.SliceStable(all, func(i, j int) bool { return hostlist.Less(all[i], all[j]) })
 	for _, name := range all {
 		o, inOld := old.nodes[name]
 		n, inNew := new.nodes[name]
@@ -410,7 +411,7 @@ func (c *comparer) compareNodes(old, new *conf) {
 	}
 	for _, d := range order {
 		g := groups[d]
-		ch := Change{Kind: KindNode, Op: d.op, Path: slurmconf.CompressHostlist(g.nodes), Key: d.key, Old: d.old, New: d.new, Impact: impact, Reason: reason}
+		ch := Change{Kind: KindNode, Op: d.op, Path: hostlist.Compress(g.nodes), Key: d.key, Old: d.old, New: d.new, Impact: impact, Reason: reason}
 		if d.op == OpRemoved {
 			ch.HurtsJobs = hurtsNodesRemoved
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler"
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/importconf"
@@ -100,7 +101,7 @@ func canon(scope catalog.Scope, key string) string {
 // named reads NodeName or PartitionName lines into name → settings, as
 // Slurm does: NAME=DEFAULT lines set defaults for the lines after them,
 // and a later line for the same name overrides keys.
-func named(lines []slurmconf.Line, scope catalog.Scope, expand bool, budget *slurmconf.Budget) (map[string]effective, map[string]int, error) {
+func named(lines []slurmconf.Line, scope catalog.Scope, expand bool, budget *hostlist.Budget) (map[string]effective, map[string]int, error) {
 	defaults := effective{}
 	out := map[string]effective{}
 	lineOf := map[string]int{}
@@ -118,7 +119,7 @@ func named(lines []slurmconf.Line, scope catalog.Scope, expand bool, budget *slu
 		names := []string{l.Name()}
 		if expand {
 			var err error
-			if names, err = slurmconf.ExpandHostlist(l.Name(), budget); err != nil {
+			if names, err = hostlist.Expand(l.Name(), budget); err != nil {
 				return nil, nil, err
 			}
 		}
@@ -271,7 +272,7 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 	}
 
 	// Nodes: each one's keys, on the node the service names for it.
-	budget := slurmconf.NewBudget(slurmconf.MaxHosts)
+	budget := hostlist.NewBudget(hostlist.MaxHosts)
 	oldNodes, nodeLine, err := named(orig.Nodes, catalog.ScopeNode, true, budget)
 	if err != nil {
 		t.Fatal(err)
@@ -287,7 +288,7 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 	for n := range oldNodes {
 		names = append(names, n)
 	}
-	sort.Slice(names, func(i, j int) bool { return slurmconf.LessHost(names[i], names[j]) })
+	sort.Slice(names, func(i, j int) bool { return hostlist.Less(names[i], names[j]) })
 	for _, n := range names {
 		attrs := oldNodes[n]
 		nn, ok := r.Nodes[n]
@@ -340,7 +341,7 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 				oldSets[l.Name()] = append(oldSets[l.Name()], n)
 			}
 		} else if ok {
-			names, err := slurmconf.ExpandHostlist(v, nil)
+			names, err := hostlist.Expand(v, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -410,14 +411,14 @@ func samePartitionNodes(t *testing.T, old, new string, oldNodes map[string]effec
 			want[rename[n]] = true
 		}
 	} else {
-		items, err := slurmconf.SplitList(old)
+		items, err := hostlist.Split(old)
 		if err != nil {
 			return false
 		}
 		for _, it := range items {
 			names, isSet := oldSets[it]
 			if !isSet {
-				if names, err = slurmconf.ExpandHostlist(it, nil); err != nil {
+				if names, err = hostlist.Expand(it, nil); err != nil {
 					return false
 				}
 			}
@@ -432,7 +433,7 @@ func samePartitionNodes(t *testing.T, old, new string, oldNodes map[string]effec
 	}
 	got := map[string]bool{}
 	for _, set := range strings.Split(new, ",") {
-		names, err := slurmconf.ExpandHostlist(sets[set], nil)
+		names, err := hostlist.Expand(sets[set], nil)
 		if err != nil {
 			return false
 		}

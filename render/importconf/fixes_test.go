@@ -12,7 +12,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/slurmspec/slurmspec/compiler"
-	"github.com/slurmspec/slurmspec/render/slurmconf"
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 )
 
 // TestSlurmSyntaxAndFixes: each import defect of issue #16 §3 and the
@@ -147,7 +147,7 @@ func TestReadInput(t *testing.T) {
 func TestFamilies(t *testing.T) {
 	var nodes []*node
 	for _, list := range []string{"r[01-02]n[001-003]", "r50n[001-002]", "h100-[01-04]", "a100-[01-02]", "c-gpu-[0-7]", "research01-gpu-[0-1]", "login", "odd7", "compute-st-c5xlarge-[1-2]"} {
-		names, err := slurmconf.ExpandHostlist(list, nil)
+		names, err := hostlist.Expand(list, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

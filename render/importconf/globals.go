@@ -13,6 +13,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema/catalog"
@@ -171,7 +172,7 @@ func (im *importer) rewriteNames(line int, key, value string) (string, bool, err
 			im.note(line, "%s=%s dropped: its :COUNT form cannot be carried over to the renamed nodes; set it again in slurmSpec.config", key, value)
 			return "", false, nil
 		}
-		names, err := slurmconf.ExpandHostlist(value, im.budget)
+		names, err := hostlist.Expand(value, im.budget)
 		if err != nil {
 			return "", false, fmt.Errorf("slurm.conf %s: %w", im.where(line), err)
 		}
@@ -183,7 +184,7 @@ func (im *importer) rewriteNames(line int, key, value string) (string, bool, err
 				unknown = append(unknown, n)
 			}
 		}
-		return im.rewritten(line, key, value, slurmconf.CompressHostlist(out), "nodes no NodeName line defines", unknown)
+		return im.rewritten(line, key, value, hostlist.Compress(out), "nodes no NodeName line defines", unknown)
 	case "suspendexcparts":
 		var out, unknown []string
 		for _, n := range strings.Split(value, ",") {

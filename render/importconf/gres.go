@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 )
@@ -59,7 +60,7 @@ type gresConf struct {
 // GRES and global lines (AutoDetect=...) are skipped; NodeName host lists
 // are expanded within budget. The count is Count=, else the number of
 // files File= names, else 1.
-func parseGresConf(data []byte, budget *slurmconf.Budget) (*gresConf, []Note, error) {
+func parseGresConf(data []byte, budget *hostlist.Budget) (*gresConf, []Note, error) {
 	lines, err := slurmconf.ParseGresConf(data)
 	if err != nil {
 		return nil, nil, err
@@ -74,7 +75,7 @@ func parseGresConf(data []byte, budget *slurmconf.Budget) (*gresConf, []Note, er
 		typ, _ := l.Get("Type")
 		e := gresEntry{line: l.Num, typ: typ, count: 1}
 		if hl, ok := l.Get("NodeName"); ok {
-			names, err := slurmconf.ExpandHostlist(hl, budget)
+			names, err := hostlist.Expand(hl, budget)
 			if err != nil {
 				return nil, nil, fmt.Errorf("line %d: %w", l.Num, err)
 			}
@@ -97,7 +98,7 @@ func parseGresConf(data []byte, budget *slurmconf.Budget) (*gresConf, []Note, er
 			}
 			e.count = int(n)
 		case hasFile:
-			files, err := slurmconf.ExpandHostlist(file, budget)
+			files, err := hostlist.Expand(file, budget)
 			if err != nil {
 				notes = append(notes, Note{Message: fmt.Sprintf("gres.conf:%d: File=%s: %v; counting it as one GPU", l.Num, file, err)})
 			} else {

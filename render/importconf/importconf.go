@@ -43,6 +43,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
@@ -157,7 +158,7 @@ type importer struct {
 	notes  []Note
 	gres   *gresConf
 	scan   scanInfo
-	budget *slurmconf.Budget
+	budget *hostlist.Budget
 	file   *slurmconf.File
 
 	clusterID string
@@ -229,7 +230,7 @@ func run(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, _ *
 	if opt.MaxHosts <= 0 {
 		opt.MaxHosts = DefaultMaxHosts
 	}
-	im := &importer{opt: opt, cat: machines.Default(), keys: catalog.Default(), budget: slurmconf.NewBudget(opt.MaxHosts)}
+	im := &importer{opt: opt, cat: machines.Default(), keys: catalog.Default(), budget: hostlist.NewBudget(opt.MaxHosts)}
 	if opt.ClusterID != "" && !clusterIDRe().MatchString(opt.ClusterID) {
 		return nil, nil, nil, fmt.Errorf("cluster id %q: a Slurm cluster id is 1-10 lowercase letters and digits starting with a letter", opt.ClusterID)
 	}

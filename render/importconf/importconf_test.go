@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler"
-	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/machines"
-	"github.com/slurmspec/slurmspec/render/slurmconf"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
@@ -145,11 +145,11 @@ func TestForeignConf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, l := load.Bytes("imported.yaml", spec, load.Options{Verbatim: sch.Verbatim})
-	if l.HasErrors() {
-		t.Fatal(l)
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
 	}
-	l = sch.Check(doc)
+	l := p.AnalyseBytes(sch, "imported.yaml", spec, &pipeline.Settings{}).Diags
 	for _, want := range []string{"TODO-choose-a3-edgegpu-8g-or-a3-edgegpu-8g-nolssd-or-a3-highgpu-8g-or-a3-megagpu-8g", "TODO-cpus-64-mem-257000", "TODO-choose-login-machine-type", `"TODO-choose-ON_DEMAND-or-SPOT-or-FLEX_START-or-RESERVATION" is not one of`} {
 		if !strings.Contains(fmt.Sprint(l), want) {
 			t.Errorf("the schema does not report %s: %v", want, l)
@@ -368,7 +368,7 @@ NodeName=big[1-2] Name=gpu Type=h100 File=/dev/nvidia[0-3]
 NodeName=big2 Name=gpu Type=h100 File=/dev/nvidia[4-7]
 NodeName=big[1-2] Name=nvme Count=2
 NodeName=odd Name=gpu Count=lots
-`), slurmconf.NewBudget(100))
+`), hostlist.NewBudget(100))
 	if err != nil {
 		t.Fatal(err)
 	}

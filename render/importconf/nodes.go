@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema/catalog"
@@ -103,7 +104,7 @@ func (im *importer) readNodes(f *slurmconf.File) ([]*node, error) {
 	var out []*node
 	seen := map[string]int{}
 	for _, l := range withDefaults(f.Nodes, catalog.ScopeNode) {
-		names, err := slurmconf.ExpandHostlist(l.Name(), im.budget)
+		names, err := hostlist.Expand(l.Name(), im.budget)
 		if err != nil {
 			return nil, fmt.Errorf("slurm.conf %s: %w", im.where(l.Num), err)
 		}
@@ -258,7 +259,7 @@ func (im *importer) readNodeSets(f *slurmconf.File) ([]*nodeSet, error) {
 			if strings.EqualFold(v, "ALL") {
 				ns.all = true
 			} else {
-				names, err := slurmconf.ExpandHostlist(v, im.budget)
+				names, err := hostlist.Expand(v, im.budget)
 				if err != nil {
 					return nil, fmt.Errorf("slurm.conf %s: %w", im.where(l.Num), err)
 				}

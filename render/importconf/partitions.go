@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
@@ -104,7 +105,7 @@ func (im *importer) partitions(f *slurmconf.File) error {
 // lists, ALL) to node pools; a pool is taken whole even when the
 // partition names only some of its nodes.
 func (im *importer) partitionPools(line int, name, value string) ([]string, error) {
-	items, err := slurmconf.SplitList(value)
+	items, err := hostlist.Split(value)
 	if err != nil {
 		return nil, fmt.Errorf("slurm.conf %s: %w", im.where(line), err)
 	}
@@ -148,7 +149,7 @@ func (im *importer) partitionPools(line int, name, value string) ([]string, erro
 			}
 			continue
 		}
-		names, err := slurmconf.ExpandHostlist(it, im.budget)
+		names, err := hostlist.Expand(it, im.budget)
 		if err != nil {
 			return nil, fmt.Errorf("slurm.conf %s: %w", im.where(line), err)
 		}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
@@ -164,7 +165,7 @@ func (im *importer) nodes(f *slurmconf.File) error {
 		}
 		if !same {
 			got := append(append([]string{}, p.static...), p.cloud...)
-			im.choice(p.line, "the nodes of pool %q (%s) are named %s on the service: update anything that names them", p.id, summarize(got), slurmconf.Hostlist(im.clusterID+"-"+p.id+"-", 0, p.max))
+			im.choice(p.line, "the nodes of pool %q (%s) are named %s on the service: update anything that names them", p.id, summarize(got), hostlist.Range(im.clusterID+"-"+p.id+"-", 0, p.max))
 		}
 	}
 	if len(nodes) == 0 {

@@ -156,3 +156,15 @@ func ParseGresConf(data []byte) ([]GresLine, error) {
 	}
 	return out, nil
 }
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

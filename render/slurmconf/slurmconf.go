@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 )
@@ -207,24 +208,15 @@ func writePool(w *writer, c *ir.Cluster, p *ir.NodePool) {
 	id, pool := c.ID.Value, p.ID.Value
 	min, max := p.MinNodeCount.Value, p.MaxNodeCount.Value
 	if min > 0 {
-		kvs := append([][2]string{{"NodeName", Hostlist(id+"-"+pool+"-", 0, min)}}, hw...)
+		kvs := append([][2]string{{"NodeName", hostlist.Range(id+"-"+pool+"-", 0, min)}}, hw...)
 		w.line(p.Path, append(kvs, extra...)...)
 	}
 	if max > min {
-		kvs := append([][2]string{{"NodeName", Hostlist(id+"-"+pool+"-", min, max)}}, hw...)
+		kvs := append([][2]string{{"NodeName", hostlist.Range(id+"-"+pool+"-", min, max)}}, hw...)
 		kvs = append(kvs, extra...)
 		w.line(p.Path, append(kvs, [2]string{"State", "CLOUD"})...)
 	}
 	if max > 0 {
-		w.line(p.Path, [2]string{"NodeSet", pool}, [2]string{"Nodes", Hostlist(id+"-"+pool+"-", 0, max)})
+		w.line(p.Path, [2]string{"NodeSet", pool}, [2]string{"Nodes", hostlist.Range(id+"-"+pool+"-", 0, max)})
 	}
-}
-
-// Hostlist formats the node names prefix+i for i in [from, to) as a Slurm
-// host list: "c-a4-3" for one node, "c-a4-[0-7]" for a range.
-func Hostlist(prefix string, from, to int64) string {
-	if to-from == 1 {
-		return fmt.Sprintf("%s%d", prefix, from)
-	}
-	return fmt.Sprintf("%s[%d-%d]", prefix, from, to-1)
 }

@@ -118,17 +118,6 @@ func TestWriteRefusesInjection(t *testing.T) {
 	}
 }
 
-func TestHostlist(t *testing.T) {
-	for _, tc := range []struct {
-		from, to int64
-		want     string
-	}{{0, 1, "p-0"}, {0, 2, "p-[0-1]"}, {3, 8, "p-[3-7]"}, {7, 8, "p-7"}} {
-		if got := slurmconf.Hostlist("p-", tc.from, tc.to); got != tc.want {
-			t.Errorf("Hostlist(%d,%d) = %q, want %q", tc.from, tc.to, got, tc.want)
-		}
-	}
-}
-
 func TestParse(t *testing.T) {
 	f, err := slurmconf.Parse([]byte("# c\nA=1 # trailing\nB=\"x y\"\nNodeName=n[1-2] CPUs=2\n\nPartitionName=p Nodes=n[1-2] Default=YES\nC=a\\#b\n"))
 	if err != nil {

@@ -2,7 +2,6 @@ package slurmconf_test
 
 import (
 	"errors"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -126,69 +125,6 @@ func TestSplitLines(t *testing.T) {
 	}
 }
 
-func TestExpandHostlist(t *testing.T) {
-	for in, want := range map[string]string{
-		"c-gpu-0":            "c-gpu-0",
-		"c-gpu-[0-3,5]":      "c-gpu-0 c-gpu-1 c-gpu-2 c-gpu-3 c-gpu-5",
-		"n[08-11]":           "n08 n09 n10 n11",
-		"n[1-2]-ib":          "n1-ib n2-ib",
-		"r[1-2]n[1-2]":       "r1n1 r1n2 r2n1 r2n2",
-		"a[1-2],b,c[7]":      "a1 a2 b c7",
-		"a,,b":               "a b",
-		"/dev/nvidia[0-1]":   "/dev/nvidia0 /dev/nvidia1",
-		"x[0-2,1]":           "x0 x1 x2 x1",
-		"":                   "",
-		"gpu[001-003,010]":   "gpu001 gpu002 gpu003 gpu010",
-		"c-[0-1],d-[3],e-9x": "c-0 c-1 d-3 e-9x",
-		"n[9-11]":            "n9 n10 n11",
-	} {
-		got, err := slurmconf.ExpandHostlist(in, nil)
-		if err != nil {
-			t.Errorf("%q: %v", in, err)
-			continue
-		}
-		if strings.Join(got, " ") != want {
-			t.Errorf("ExpandHostlist(%q) = %q, want %q", in, strings.Join(got, " "), want)
-		}
-	}
-	for _, bad := range []string{"n[1-", "n]1[", "n[[1]]", "n[a-b]", "n[3-1]", "n[1-2-3]", "n[-1]", "n[]", "n[0-99999999]", "a[0-9999]b[0-9999]", "a]", "a[1]]"} {
-		if got, err := slurmconf.ExpandHostlist(bad, nil); err == nil {
-			t.Errorf("ExpandHostlist(%q) = %d names, want an error", bad, len(got))
-		}
-	}
-}
-
-// TestBudgetIsShared: the budget bounds the names of all lists together,
-// not each list.
-func TestBudgetIsShared(t *testing.T) {
-	b := slurmconf.NewBudget(10)
-	if _, err := slurmconf.ExpandHostlist("a[1-6]", b); err != nil {
-		t.Fatal(err)
-	}
-	_, err := slurmconf.ExpandHostlist("b[1-6]", b)
-	var tooMany *slurmconf.TooManyHostsError
-	if !errors.As(err, &tooMany) || tooMany.Limit != 10 {
-		t.Errorf("second list: %v", err)
-	}
-}
-
-func TestCompressAndFirstHost(t *testing.T) {
-	for in, want := range map[string]string{
-		"c-a4-3 c-a4-0 c-a4-1 c-a4-2 c-a4-8 login": "c-a4-[0-3,8],login",
-		"n01 n02 n03 n10":                          "n[01-03,10]",
-		"x":                                        "x",
-	} {
-		if got := slurmconf.CompressHostlist(strings.Fields(in)); got != want {
-			t.Errorf("CompressHostlist(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{"c-a4-[2-5],x": "c-a4-2", "x,y": "x", "n[07,9]-ib": "n07-ib", "r[1-2]n[3-4]": "r1n3", "bad[": "bad["} {
-		if got := slurmconf.FirstHost(in); got != want {
-			t.Errorf("FirstHost(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 func TestParseGres(t *testing.T) {
 	got, err := slurmconf.ParseGres("gpu:h100:8(S:0,1),nvme:2,gpu:1,shard:x:no_consume,mps:4K")
 	if err != nil {
@@ -228,22 +164,6 @@ func TestParseGresConf(t *testing.T) {
 	if _, err := slurmconf.ParseGresConf([]byte("Include x\n")); err == nil {
 		t.Error("Include accepted in gres.conf")
 	}
-}
-
-func FuzzExpandHostlist(f *testing.F) {
-	for _, s := range []string{"c-gpu-[0-3,5]", "r[1-2]n[01-02],x", "a[1-2"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		b := slurmconf.NewBudget(1000)
-		names, err := slurmconf.ExpandHostlist(s, b)
-		if err == nil && len(names) > 1000 {
-			t.Fatalf("%q: %d names", s, len(names))
-		}
-		if err == nil && len(names) > 0 && slurmconf.FirstHost(s) != names[0] {
-			t.Fatalf("%q: FirstHost %q, first name %q", s, slurmconf.FirstHost(s), names[0])
-		}
-	})
 }
 
 func TestCanonicalKey(t *testing.T) {

@@ -2,6 +2,21 @@
 
 package catalog
 
+// The release series covered by the catalog, oldest first (data/releases.tsv).
+const (
+	V2205 Version = iota + 1 // 22.05 (Debian bookworm ships 22.05.8)
+	V2302                    // 23.02
+	V2311                    // 23.11
+	V2405                    // 24.05
+	V2411                    // 24.11 (Debian trixie ships 24.11.5)
+	V2505                    // 25.05
+	V2511                    // 25.11
+	V2605                    // 26.05 (Debian forky ships 26.05.5)
+)
+
+// versionLabels maps a Version to its series label; index 0 is the zero value.
+var versionLabels = [...]string{"", "22.05", "23.02", "23.11", "24.05", "24.11", "25.05", "25.11", "26.05"}
+
 // genKeys holds the lower-cased names of genParams, in the same order.
 var genKeys = [...]string{
 	"accountingstoragebackuphost",

@@ -13,43 +13,35 @@ import (
 // Versions are ordered: V2205 < V2302 < … < V2605.
 type Version uint8
 
-// The release series covered by the catalog, oldest first.
+// The constants V2205 … and their labels (versionLabels) are generated
+// into catalog_gen.go from data/releases.tsv, one row per series: a new
+// release is a row there and `go generate ./schema/catalog`.
+
+// oldest and newest are the first and last series of versionLabels,
+// written once for every loop and bound below.
 const (
-	V2205 Version = iota + 1 // 22.05 (Debian bookworm ships 22.05.8)
-	V2302                    // 23.02
-	V2311                    // 23.11
-	V2405                    // 24.05
-	V2411                    // 24.11
-	V2505                    // 25.05
-	V2511                    // 25.11
-	V2605                    // 26.05
+	oldest = Version(1)
+	newest = Version(len(versionLabels) - 1)
 )
-
-// versionLabels maps a Version to its series label; index 0 is the zero value.
-var versionLabels = [...]string{"", "22.05", "23.02", "23.11", "24.05", "24.11", "25.05", "25.11", "26.05"}
-
-// newest is the newest series: the last label (a test checks that it is the
-// last constant), written once for every loop and bound below.
-const newest = Version(len(versionLabels) - 1)
 
 // Versions returns every known series, oldest first. The slice is a fresh
 // copy that the caller may modify.
 func Versions() []Version {
 	out := make([]Version, 0, len(versionLabels)-1)
-	for v := V2205; v <= newest; v++ {
+	for v := oldest; v <= newest; v++ {
 		out = append(out, v)
 	}
 	return out
 }
 
-// Oldest returns the oldest series in the catalog (22.05).
-func Oldest() Version { return V2205 }
+// Oldest returns the oldest series in the catalog.
+func Oldest() Version { return oldest }
 
-// Newest returns the newest series in the catalog (26.05).
+// Newest returns the newest series in the catalog.
 func Newest() Version { return newest }
 
 // Valid reports whether v is one of the known series.
-func (v Version) Valid() bool { return v >= V2205 && v <= newest }
+func (v Version) Valid() bool { return v >= oldest && v <= newest }
 
 // String returns the series label, e.g. "23.11", or "invalid" for an unknown
 // value.
@@ -106,7 +98,7 @@ func ParseVersion(s string) (Version, error) {
 		return 0, fmt.Errorf("parse slurm version %q: bad minor %q: %w", orig, minor, err)
 	}
 	label := major + "." + minor
-	for v := V2205; v <= newest; v++ {
+	for v := oldest; v <= newest; v++ {
 		if versionLabels[v] == label {
 			return v, nil
 		}
@@ -140,7 +132,7 @@ func (s VersionSet) Empty() bool { return s&AllVersions == 0 }
 // List returns the versions in the set, oldest first.
 func (s VersionSet) List() []Version {
 	var out []Version
-	for v := V2205; v <= newest; v++ {
+	for v := oldest; v <= newest; v++ {
 		if s.Has(v) {
 			out = append(out, v)
 		}
@@ -150,7 +142,7 @@ func (s VersionSet) List() []Version {
 
 // First returns the oldest version in the set, or 0 when it is empty.
 func (s VersionSet) First() Version {
-	for v := V2205; v <= newest; v++ {
+	for v := oldest; v <= newest; v++ {
 		if s.Has(v) {
 			return v
 		}
@@ -160,7 +152,7 @@ func (s VersionSet) First() Version {
 
 // Last returns the newest version in the set, or 0 when it is empty.
 func (s VersionSet) Last() Version {
-	for v := newest; v >= V2205; v-- {
+	for v := newest; v >= oldest; v-- {
 		if s.Has(v) {
 			return v
 		}
@@ -174,7 +166,7 @@ func (s VersionSet) String() string {
 		return "none"
 	}
 	var parts []string
-	for v := V2205; v <= newest; v++ {
+	for v := oldest; v <= newest; v++ {
 		if !s.Has(v) {
 			continue
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
 	"github.com/slurmspec/slurmspec/deploy/sandbox"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/schema"
 )
 
@@ -53,7 +54,7 @@ const exitSandbox = 125
 
 // sandboxFlags are the flags of up and run.
 type sandboxFlags struct {
-	spec          specFlags
+	spec          pipeline.Options
 	nodes         int
 	preemptExempt time.Duration
 	calcPeriod    int
@@ -63,8 +64,8 @@ type sandboxFlags struct {
 }
 
 func (f *sandboxFlags) register(cmd *cobra.Command) {
-	f.spec.register(cmd.Flags())
 	fs := cmd.Flags()
+	f.spec.RegisterFlags(fs)
 	fs.IntVar(&f.nodes, "nodes", 1, "stand-in slurmd daemons for each compute node pool (its first N rendered nodes)")
 	fs.DurationVar(&f.preemptExempt, "preempt-exempt-time", 0, "what-if: set PreemptExemptTime, such as 1s (stated when used)")
 	fs.IntVar(&f.calcPeriod, "priority-calc-period", 0, "what-if: set PriorityCalcPeriod, in minutes, at least 1 (stated when used)")
@@ -192,7 +193,7 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	if cmd.Flags().Changed("priority-calc-period") && f.calcPeriod == 0 {
 		return nil, usageError("--priority-calc-period: Slurm's PriorityCalcPeriod is a whole number of minutes, at least 1")
 	}
-	settings, err := ts.Settings()
+	whatIf, err := ts.Settings()
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
@@ -206,38 +207,43 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	if err != nil {
 		return nil, &exitError{code: exitUsage, msg: err.Error()}
 	}
-	if err := f.spec.validate(cmd); err != nil {
+	p, err := newPipeline(f.spec)
+	if err != nil {
 		return nil, err
 	}
-	version, release, note, err := sandbox.ChooseVersion(installed, f.spec.slurmVersion, cmd.Flags().Changed("slurm-version"), f.spec.projectConfig.SlurmVersion)
+	settings, err := p.SettingsFor(file)
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
+	version, release, note, err := sandbox.ChooseVersion(installed, settings.SlurmVersion(), cmd.Flags().Changed("slurm-version"), settings.Project.SlurmVersion)
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
 	if note != "" {
 		fmt.Fprintf(out, "sandbox: %s\n", note)
 	}
-	f.spec.slurmVersion = version
+	settings.Lint.SlurmVersion = version
 
 	sch, err := schema.New()
 	if err != nil {
 		return nil, &exitError{code: exitUsage, msg: err.Error()}
 	}
-	a := analyse(sch, file, &f.spec, e)
-	printDiags(e.stderr, a)
+	r := p.AnalyseFileWith(sch, file, e.stdin, settings)
+	printResult(e.stderr, r)
 	switch {
-	case a.ioError:
+	case r.IOError:
 		return nil, &exitError{code: exitUsage}
-	case failed(a.diags, f.spec.strict) || a.cluster == nil:
-		return nil, &exitError{code: exitFindings, msg: "not started: " + summary(a.diags)}
+	case r.Failed() || r.Cluster == nil:
+		return nil, &exitError{code: exitFindings, msg: "not started: " + r.Summary()}
 	}
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, &exitError{code: exitUsage, msg: fmt.Sprintf("find the slurmspec binary to run the supervisor: %v", err)}
 	}
-	st, err := sandbox.Start(ctx, sandbox.StartOptions{Cluster: a.cluster, Settings: settings, Options: sandbox.Options{
+	st, err := sandbox.Start(ctx, sandbox.StartOptions{Cluster: r.Cluster, Settings: whatIf, Options: sandbox.Options{
 		Dir:           dir,
 		Spec:          file,
-		RenderedFor:   f.spec.slurmVersion,
+		RenderedFor:   version,
 		SlurmVersion:  installed,
 		Release:       release,
 		NodesPerGroup: f.nodes,
@@ -248,8 +254,8 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	}})
 	var re *sandbox.RenderError
 	if errors.As(err, &re) {
-		a.diags = re.Diags
-		printDiags(e.stderr, a)
+		r.Diags = re.Diags
+		printResult(e.stderr, r)
 		return nil, &exitError{code: exitFindings, msg: re.Error()}
 	}
 	return st, err

@@ -12,13 +12,11 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/slurmspec/slurmspec/compiler"
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
 	"github.com/slurmspec/slurmspec/schema"
@@ -42,16 +40,18 @@ type spec struct {
 // compiled is a spec through load, schema, compile and lint.
 type compiled struct {
 	spec
+	// cluster is nil when load, schema or compile reported an error.
 	cluster *ir.Cluster
 	// diags holds every diagnostic: load, schema, compile and lint.
 	diags diag.List
 }
 
-// compileSpec runs the real pipeline on a spec, as `slurmspec lint
-// --slurm-version 22.05` does: load with the schema's verbatim keys, schema
-// check, compile (a spec without a name gets cluster id "t"), and every lint
-// rule but those disabled. It never fails the test: the caller decides what
-// the diagnostics mean.
+// compileSpec runs the real pipeline (lint/pipeline) on a spec, as
+// `slurmspec lint --slurm-version 22.05` run from the repository root
+// does: load with the schema's verbatim keys, schema check, compile (a
+// spec without a name gets cluster id "t", as with --cluster-id t), and
+// every rule but those disabled. It never fails the test for a finding: the
+// caller decides what the diagnostics mean.
 func compileSpec(t testing.TB, s spec, disabled ...string) compiled {
 	t.Helper()
 	return compileSpecVersion(t, s, slurmVersion, disabled...)
@@ -64,37 +64,27 @@ func compileSpecVersion(t testing.TB, s spec, version string, disabled ...string
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := compiled{spec: s}
-	doc, l := load.Bytes(filepath.Base(s.name), s.data, load.Options{Verbatim: sch.Verbatim})
-	out.diags = l
-	if doc == nil || doc.Root == nil || l.HasErrors() {
-		return out
+	file := filepath.Base(s.name)
+	doc, l := load.Bytes(file, s.data, load.Options{Verbatim: sch.Verbatim})
+	opt := pipeline.Options{SlurmVersion: version, Disable: disabled}
+	if doc != nil && doc.Root != nil && !slices.ContainsFunc(doc.Root.Fields, func(f *load.Field) bool { return f.Name == "name" }) {
+		opt.ClusterID = "t"
 	}
-	out.diags = append(out.diags, sch.Check(doc)...)
-	if out.diags.HasErrors() {
-		return out
+	p, err := pipeline.New(opt)
+	if err != nil {
+		t.Fatal(err)
 	}
-	var id compiler.Identity
-	if !slices.ContainsFunc(doc.Root.Fields, func(f *load.Field) bool { return f.Name == "name" }) {
-		id.ClusterID = "t" // as `slurmspec render --cluster-id t` for a spec without a name
+	settings, err := p.SettingsIn(repoRoot)
+	if err != nil {
+		t.Fatal(err)
 	}
-	c, l := compiler.Compile(doc, id, machines.Default())
-	out.diags = append(out.diags, l...)
-	if out.diags.HasErrors() {
-		return out
-	}
-	out.cluster = c
-	off := map[string]bool{}
-	for _, id := range disabled {
-		if lint.Find(rules.All(), id) == nil {
-			t.Fatalf("unknown lint rule %q", id)
+	r := p.AnalyseWith(sch, file, settings, func(load.Options) (*load.Document, diag.List) { return doc, l })
+	out := compiled{spec: s, cluster: r.Cluster, diags: r.Diags}
+	for _, d := range r.Diags {
+		if d.Severity == diag.Error && lint.Find(pipeline.Rules(), d.Rule) == nil {
+			out.cluster = nil // an error before lint: no cluster to run
 		}
-		off[id] = true
 	}
-	out.diags = append(out.diags, lint.Run(c, rules.All(), lint.Config{
-		Options:  lint.Options{SlurmVersion: version},
-		Disabled: off,
-	})...)
 	return out
 }
 

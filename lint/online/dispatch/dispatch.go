@@ -157,10 +157,10 @@ func decode(rep format.JSONReport) (diag.List, error) {
 			if err != nil {
 				return nil, online.Errorf(online.KindInternal, err, fmt.Sprintf("%s printed a finding with %v", online.HelperName, err))
 			}
-			d := diag.Diagnostic{Rule: jd.Rule, Severity: sev, Pos: diag.Pos{File: jd.File, Line: jd.Line, Col: jd.Column},
+			d := diag.Diagnostic{Rule: jd.Rule, Severity: sev, Pos: diag.Pos{File: jd.File, Line: jd.Line, Col: jd.Column, EndLine: jd.EndLine, EndCol: jd.EndColumn},
 				Path: jd.Path, Message: jd.Message, Hint: jd.Hint}
 			for _, r := range jd.Related {
-				d.Related = append(d.Related, diag.Related{Pos: diag.Pos{File: r.File, Line: r.Line, Col: r.Column}, Path: r.Path, Message: r.Message})
+				d.Related = append(d.Related, diag.Related{Pos: diag.Pos{File: r.File, Line: r.Line, Col: r.Column, EndLine: r.EndLine, EndCol: r.EndColumn}, Path: r.Path, Message: r.Message})
 			}
 			l = append(l, d)
 		}

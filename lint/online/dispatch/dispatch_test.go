@@ -79,7 +79,9 @@ func valuePos(t *testing.T, file, key string) diag.Pos {
 	}
 	for i, line := range strings.Split(string(data), "\n") {
 		if j := strings.Index(line, key+": "); j >= 0 {
-			return diag.Pos{File: file, Line: i + 1, Col: j + len(key) + 3}
+			// The value's range: the rest of the line (a plain scalar).
+			start := diag.Pos{File: file, Line: i + 1, Col: j + len(key) + 3}
+			return start.Through(diag.Pos{File: file, Line: i + 1, Col: len(strings.TrimRight(line, " ")) + 1})
 		}
 	}
 	t.Fatalf("%s: no %s", file, key)

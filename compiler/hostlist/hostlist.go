@@ -1,4 +1,13 @@
-package slurmconf
+// Package hostlist reads and writes Slurm host lists ("c-a4-[0-3,8],login"):
+// expansion into names under a shared budget, compression back into a
+// list, natural ordering. It is the one implementation of the syntax,
+// for render (slurm.conf, gres.conf, diffs, import), lint (rules that
+// check the names a host list holds) and deploy (the local Slurm harness).
+//
+// It sits in the lowest layer, next to compiler/managed which names the
+// nodes, and imports nothing of slurmspec: lint and render share a layer
+// and may not import each other, so a package both use lives below them.
+package hostlist
 
 import (
 	"fmt"
@@ -22,36 +31,36 @@ type Budget struct {
 // NewBudget returns a budget of n names.
 func NewBudget(n int) *Budget { return &Budget{left: n, limit: n} }
 
-// TooManyHostsError reports a budget exceeded.
-type TooManyHostsError struct {
+// TooManyError reports a budget exceeded.
+type TooManyError struct {
 	Limit int
 }
 
-func (e *TooManyHostsError) Error() string {
+func (e *TooManyError) Error() string {
 	return fmt.Sprintf("host lists expand to more than %d names", e.Limit)
 }
 
 func (b *Budget) take(n int) error {
 	if n > b.left {
 		b.left = 0
-		return &TooManyHostsError{Limit: b.limit}
+		return &TooManyError{Limit: b.limit}
 	}
 	b.left -= n
 	return nil
 }
 
-// ExpandHostlist expands a Slurm host list into names, in order, charging
+// Expand expands a Slurm host list into names, in order, charging
 // them to budget (nil: a fresh budget of MaxHosts names). "c-gpu-[0-3,5]"
 // gives c-gpu-0 … c-gpu-3 and c-gpu-5; a range keeps the width of its
 // lower bound ("n[01-03]" gives n01, n02, n03); several bracket groups
 // multiply ("r[1-2]n[1-2]" gives r1n1, r1n2, r2n1, r2n2); commas outside
 // brackets separate items ("a[1-2],b"); empty items are skipped and
 // duplicates kept.
-func ExpandHostlist(s string, budget *Budget) ([]string, error) {
+func Expand(s string, budget *Budget) ([]string, error) {
 	if budget == nil {
 		budget = NewBudget(MaxHosts)
 	}
-	items, err := SplitList(s)
+	items, err := Split(s)
 	if err != nil {
 		return nil, fmt.Errorf("host list %q: %w", s, err)
 	}
@@ -66,9 +75,9 @@ func ExpandHostlist(s string, budget *Budget) ([]string, error) {
 	return out, nil
 }
 
-// SplitList splits a host list at the commas outside brackets, dropping
+// Split splits a host list at the commas outside brackets, dropping
 // empty items. Nested or unbalanced brackets are an error.
-func SplitList(s string) ([]string, error) {
+func Split(s string) ([]string, error) {
 	var out []string
 	depth, start := 0, 0
 	for i := 0; i < len(s); i++ {
@@ -260,8 +269,8 @@ func (h hostName) fits(prefix string, w int) bool {
 	return h.num >= 0 && h.prefix == prefix && fmt.Sprintf("%0*d", w, h.num) == h.digits
 }
 
-// LessHost orders host names naturally: by prefix, then number.
-func LessHost(a, b string) bool {
+// Less orders host names naturally: by prefix, then number.
+func Less(a, b string) bool {
 	x, y := splitHost(a), splitHost(b)
 	if x.prefix != y.prefix {
 		return x.prefix < y.prefix
@@ -272,9 +281,9 @@ func LessHost(a, b string) bool {
 	return a < b
 }
 
-// CompressHostlist writes names as a compact Slurm host list, in natural
+// Compress writes names as a compact Slurm host list, in natural
 // order and without duplicates: "c-a4-[0-3,8],login".
-func CompressHostlist(names []string) string {
+func Compress(names []string) string {
 	hs := make([]hostName, 0, len(names))
 	seen := map[string]bool{}
 	for _, n := range names {
@@ -283,7 +292,7 @@ func CompressHostlist(names []string) string {
 			hs = append(hs, splitHost(n))
 		}
 	}
-	sort.Slice(hs, func(i, j int) bool { return LessHost(hs[i].name, hs[j].name) })
+	sort.Slice(hs, func(i, j int) bool { return Less(hs[i].name, hs[j].name) })
 	var items []string
 	for i := 0; i < len(hs); {
 		h := hs[i]
@@ -317,10 +326,10 @@ func CompressHostlist(names []string) string {
 	return strings.Join(items, ",")
 }
 
-// FirstHost returns the first name of a host list without expanding it:
+// First returns the first name of a host list without expanding it:
 // "c-a4-[2-5],x" gives "c-a4-2". A malformed list is returned as is.
-func FirstHost(list string) string {
-	items, err := SplitList(list)
+func First(list string) string {
+	items, err := Split(list)
 	if err != nil || len(items) == 0 {
 		return list
 	}
@@ -341,4 +350,13 @@ func FirstHost(list string) string {
 		b.WriteString(first)
 		item = item[end+1:]
 	}
+}
+
+// Range formats the node names prefix+i for i in [from, to) as a Slurm
+// host list: "c-a4-3" for one node, "c-a4-[0-7]" for a range.
+func Range(prefix string, from, to int64) string {
+	if to-from == 1 {
+		return fmt.Sprintf("%s%d", prefix, from)
+	}
+	return fmt.Sprintf("%s[%d-%d]", prefix, from, to-1)
 }

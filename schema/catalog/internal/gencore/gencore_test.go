@@ -1,0 +1,74 @@
+package gencore
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// copyData copies ../../data to a temporary directory, with releases.tsv
+// replaced by releases.
+func copyData(t *testing.T, releases string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files, err := filepath.Glob("../../data/*")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no data: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if filepath.Base(f) == "releases.tsv" && releases != "" {
+			b = []byte(releases)
+		}
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestANewReleaseIsOneRow: a row added to releases.tsv is a new Version
+// constant and label in the generated catalog.
+func TestANewReleaseIsOneRow(t *testing.T) {
+	cur, err := os.ReadFile("../../data/releases.tsv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := Generate(copyData(t, string(cur)+"27.05\tnext\n"))
+	if err != nil {
+		t.Fatalf("Generate: %v", err)
+	}
+	for _, want := range []string{"\n\tV2705 ", "// 27.05 (next)\n)", `"26.05", "27.05"}`} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("the catalog does not hold %q", want)
+		}
+	}
+}
+
+// TestReleasesRefused: the release list is checked.
+func TestReleasesRefused(t *testing.T) {
+	for name, tc := range map[string]struct{ tsv, want string }{
+		"out of order": {"series\tnote\n22.05\t\n26.05\t\n24.11\t\n", "does not come after 26.05"},
+		"bad label":    {"series\tnote\n22.5\t\n", "not written as YY.MM"},
+		"empty":        {"series\tnote\n", "lists no series"},
+		"unknown":      {"series\tnote\n22.05\t\n", `unknown series "23.02"`},
+		"too many": {"series\tnote\n" + func() string {
+			var b strings.Builder
+			for i := 10; i < 27; i++ {
+				b.WriteString(string(rune('0'+i/10)) + string(rune('0'+i%10)) + ".05\t\n")
+			}
+			return b.String()
+		}(), "VersionSet holds 16"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Generate(copyData(t, tc.tsv))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Generate = %v, want an error with %q", err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,131 @@
+package gencore
+
+// Corrections and facts the reference tables do not carry (overrides.tsv).
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+func (g *generator) loadOverrides() error {
+	rows, err := g.readTSV("overrides.tsv")
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := g.applyOverride(r); err != nil {
+			return fmt.Errorf("%s: %w", r["#where"], err)
+		}
+	}
+	return nil
+}
+
+func (g *generator) applyOverride(r row) error {
+	p := g.lookup(r["scope"], r["parameter"])
+	if p == nil {
+		return fmt.Errorf("no key %s in scope %s", r["parameter"], r["scope"])
+	}
+	attr, set := r["attribute"], r["setting"]
+	if r["value"] == "*" {
+		switch attr {
+		case "kind":
+			p.kind = set
+		case "time_rule":
+			p.timeRule = set
+		case "unknown":
+			p.unknown = set
+		case "int_tokens":
+			lo, hi, ok := strings.Cut(set, "..")
+			if !ok {
+				return fmt.Errorf("int_tokens %q: want min..max", set)
+			}
+			p.intTokens, p.intMin, p.intMax = true, 0, -1
+			if lo != "" {
+				n, err := strconv.ParseInt(lo, 10, 64)
+				if err != nil {
+					return fmt.Errorf("int_tokens %q: %w", set, err)
+				}
+				p.intMin = n
+			}
+			if hi != "" {
+				n, err := strconv.ParseInt(hi, 10, 64)
+				if err != nil {
+					return fmt.Errorf("int_tokens %q: %w", set, err)
+				}
+				p.intMax = n
+			}
+		case "optional_prefix":
+			for _, s := range strings.Split(set, ",") {
+				if !contains(p.optionalPrefixes, s) {
+					p.optionalPrefixes = append(p.optionalPrefixes, s)
+				}
+			}
+		case "ignored_values":
+			p.ignoredValues = strings.Split(set, "|")
+		case "values_present_in":
+			if set != "key" {
+				return fmt.Errorf("values_present_in %q: only \"key\" is supported", set)
+			}
+			for _, v := range p.values {
+				v.presentIn = p.presentIn
+			}
+		default:
+			return fmt.Errorf("unknown key attribute %q", attr)
+		}
+		return nil
+	}
+	var v *value
+	for _, x := range p.values {
+		if x.name == r["value"] {
+			v = x
+		}
+	}
+	if v == nil {
+		return fmt.Errorf("%s has no value %q", p.name, r["value"])
+	}
+	switch attr {
+	case "present_in":
+		s, err := g.rel.set(set)
+		if err != nil {
+			return err
+		}
+		v.presentIn = s
+	case "match":
+		kind, sub, _ := strings.Cut(set, ":")
+		v.match, v.substr = kind, sub
+		if kind == "exact" {
+			v.match, v.substr = "", ""
+		}
+	case "deprecated":
+		v.deprecated = set
+	case "deprecated_from":
+		i, err := g.rel.index(set)
+		if err != nil {
+			return fmt.Errorf("deprecated_from: %w", err)
+		}
+		v.deprecatedFrom = i
+	case "ignored":
+		v.ignored = set
+	case "arg_values":
+		v.argValues = strings.Split(set, "|")
+		v.takesArg = true
+	case "library":
+		v.library = set
+	case "needs":
+		v.needs = set
+	case "needs_key":
+		v.needsKey = set
+	case "reject_in":
+		rs, err := g.rel.set(set)
+		if err != nil {
+			return fmt.Errorf("reject_in: %w", err)
+		}
+		v.rejectIn = rs
+	case "reject":
+		v.reject = set
+	default:
+		return fmt.Errorf("unknown value attribute %q", attr)
+	}
+	return nil
+}
