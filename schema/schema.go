@@ -24,6 +24,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/cuectx"
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/load"
 )
 
@@ -165,25 +166,61 @@ func (s *Schema) Verbatim(p load.Path) bool {
 }
 
 // Check validates a loaded document and returns every problem found.
-func (s *Schema) Check(doc *load.Document) (l diag.List) {
-	return s.check(doc, true)
+func (s *Schema) Check(doc *load.Document) diag.List {
+	return s.Validate(doc).Diags
+}
+
+// Result is what a validation found: every problem, and which parts of the
+// spec they leave without a meaning.
+type Result struct {
+	// Diags are the schema's diagnostics.
+	Diags diag.List
+	// Unsound holds the path of every error (a value refused, a field
+	// missing or given twice; a list or object of the wrong type covers
+	// all below it) and, for an unknown field that is a likely misspelling,
+	// the path of the field it probably meant, which the spec then does
+	// not set as intended. Empty when Diags has no error; the root path ""
+	// when the spec is not an object at all.
+	Unsound *ir.Unsound
+}
+
+// Validate validates a loaded document: Check, with the unsound paths that
+// let the compiler build the IR of the rest (compiler.CompilePartial) and
+// lint run on what is sound.
+func (s *Schema) Validate(doc *load.Document) Result {
+	c := s.run(doc, true)
+	u := &ir.Unsound{}
+	for _, d := range c.diags {
+		if d.Severity == diag.Error && d.Rule != RuleUnknownField {
+			u.Add(d.Path)
+		}
+	}
+	for _, p := range c.meant {
+		u.Add(p)
+	}
+	return Result{Diags: c.diags, Unsound: u}
 }
 
 // check is Check; lean=false sends the whole document to CUE (the
 // reference the tests compare the lean unification with).
-func (s *Schema) check(doc *load.Document, lean bool) (l diag.List) {
+func (s *Schema) check(doc *load.Document, lean bool) diag.List {
+	return s.run(doc, lean).diags
+}
+
+// run validates doc and returns the checker with its findings.
+func (s *Schema) run(doc *load.Document, lean bool) (c *checker) {
+	c = &checker{doc: doc, schema: s}
 	defer func() {
 		if r := recover(); r != nil {
-			l.Errorf(RuleInternal, diag.Pos{File: doc.File}, "", "please report this with the spec that caused it",
+			c.diags.Errorf(RuleInternal, diag.Pos{File: doc.File}, "", "please report this with the spec that caused it",
 				"internal error: CUE evaluation panicked: %v", r)
 		}
 	}()
-	c := checker{doc: doc, schema: s}
 	if doc.Root.Kind != load.Object {
 		c.diags.Add(diag.Diagnostic{Rule: RuleType, Severity: diag.Error, Pos: doc.Root.Pos,
 			Message: fmt.Sprintf("the spec is %s, but a cluster spec is an object", article(doc.Root.Kind.String())),
 			Hint:    "write the ModelDevelopmentCluster body: an object with nodePools and orchestratorSpec"})
-		return c.diags
+		return c
 	}
 	expr := c.walk(doc.Root, s.root, make(load.Path, 0, 16), lean)
 	var key strings.Builder
@@ -201,7 +238,7 @@ func (s *Schema) check(doc *load.Document, lean bool) (l diag.List) {
 		c.diags.Errorf(RuleInternal, diag.Pos{File: doc.File}, "", "please report this", "internal error: %v", err)
 	}
 	c.report(references(doc.Root))
-	return c.diags
+	return c
 }
 
 // unify validates a document given as a CUE expression.
@@ -257,6 +294,9 @@ type checker struct {
 	// valid remembers the Go checks of strings: specs repeat their zones,
 	// machine types and ids.
 	valid map[validKey]bool
+	// meant holds the paths of the fields that unknown fields probably
+	// meant (Result.Unsound).
+	meant []string
 }
 
 type validKey struct {
@@ -322,7 +362,7 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path, lean bool) ast.E
 				}
 				child = sh.pattern
 			case sh.fields != nil:
-				c.unknown(f, sh, path)
+				c.unknown(n, f, sh, path)
 				continue
 			}
 			if e := c.walk(f.Value, child, append(path, load.PathElem{Name: f.Name}), lean); e != nil {
@@ -447,8 +487,14 @@ func numberLit(text string) ast.Expr {
 	return e
 }
 
-func (c *checker) unknown(f *load.Field, sh *shape, path load.Path) {
+// unknown reports a field the schema does not know. When it is a likely
+// misspelling of a field the object lacks, that field is unsound: the spec
+// meant to set it.
+func (c *checker) unknown(obj *load.Node, f *load.Field, sh *shape, path load.Path) {
 	p := path.Key(f.Name)
+	if meant := diag.Suggest(f.Written, sh.names); meant != "" && obj.Get(meant) == nil {
+		c.meant = append(c.meant, path.Key(meant).String())
+	}
 	hint := diag.DidYouMean(f.Written, sh.names, "")
 	if hint == "" {
 		where := "at the top level"
