@@ -131,8 +131,14 @@ func CompilePartial(doc *load.Document, id Identity, cat *machines.Catalog, unso
 	c.Network = d.str(root.Get("network"), load.Path{{Name: "network"}}, "network", "")
 
 	pools := root.Get("nodePools")
+	c.PoolsUnknown = d.u.Covers("nodePools")
 	for i, pn := range items(pools) {
-		c.NodePools = append(c.NodePools, d.pool(pn, load.Path{{Name: "nodePools"}}.Index(i), i, cat))
+		p := d.pool(pn, load.Path{{Name: "nodePools"}}.Index(i), i, cat)
+		if d.omit(p.Path, p.ID) {
+			c.PoolsUnknown = true
+			continue
+		}
+		c.NodePools = append(c.NodePools, p)
 	}
 
 	slurmPath := load.Path{{Name: "orchestratorSpec"}, {Name: "slurmSpec"}}
@@ -144,9 +150,14 @@ func CompilePartial(doc *load.Document, id Identity, cat *machines.Catalog, unso
 	}
 	s.HomeDirectoryStorage = d.str(sn, slurmPath, "homeDirectoryStorage", "")
 	s.LoginNodePoolID = d.str(sn, slurmPath, "loginNodePoolId", "")
+	s.PartitionsUnknown = d.u.Covers(slurmPath.Key("partitions").String())
 	for i, pn := range items(sn.Get("partitions")) {
 		pp := slurmPath.Key("partitions").Index(i)
 		p := &ir.Partition{Index: i, Pos: pn.Pos, Path: pp.String(), ID: d.str(pn, pp, "id", "")}
+		if d.omit(p.Path, p.ID) {
+			s.PartitionsUnknown = true
+			continue
+		}
 		for j, ref := range items(pn.Get("nodePoolIds")) {
 			p.NodePoolIDs = append(p.NodePoolIDs, d.strNode(ref, pp.Key("nodePoolIds").Index(j)))
 		}
@@ -154,14 +165,22 @@ func CompilePartial(doc *load.Document, id Identity, cat *machines.Catalog, unso
 		s.Partitions = append(s.Partitions, p)
 	}
 	s.DefaultPartitionID = d.str(sn, slurmPath, "defaultPartitionId", "")
-	if !s.DefaultPartitionID.Set && !s.DefaultPartitionID.Unknown && len(s.Partitions) > 0 {
+	switch {
+	case s.DefaultPartitionID.Set || s.DefaultPartitionID.Unknown:
+	case len(s.Partitions) > 0 && s.Partitions[0].Index == 0:
 		s.DefaultPartitionID.Value = s.Partitions[0].ID.Value
+	case s.PartitionsUnknown:
+		d.derived(&s.DefaultPartitionID) // the first partition is unknown
 	}
 	s.Config = d.config(sn.Get("config"), slurmPath.Key("config"))
 	for i, nn := range items(sn.Get("nodeSets")) {
 		np := slurmPath.Key("nodeSets").Index(i)
-		s.NodeSets = append(s.NodeSets, &ir.NodeSet{Index: i, Pos: nn.Pos, Path: np.String(),
-			NodePoolID: d.str(nn, np, "nodePoolId", ""), Config: d.config(nn.Get("config"), np.Key("config"))})
+		ns := &ir.NodeSet{Index: i, Pos: nn.Pos, Path: np.String(), NodePoolID: d.str(nn, np, "nodePoolId", "")}
+		if d.omit(ns.Path, ns.NodePoolID) {
+			continue
+		}
+		ns.Config = d.config(nn.Get("config"), np.Key("config"))
+		s.NodeSets = append(s.NodeSets, ns)
 	}
 	s.Prolog = d.scripts(sn.Get("prologBashScripts"), slurmPath.Key("prologBashScripts"))
 	s.Epilog = d.scripts(sn.Get("epilogBashScripts"), slurmPath.Key("epilogBashScripts"))
@@ -315,6 +334,18 @@ func (d decoder) pool(pn *load.Node, path load.Path, i int, cat *machines.Catalo
 	p.ConfidentialInstanceType = d.str(pn.Get("confidentialInstanceConfig"), path.Key("confidentialInstanceConfig"), "confidentialInstanceType", "")
 	p.FlexStartMaxDuration = d.str(pn, path, "flexStartMaxDuration", "")
 	return p
+}
+
+// omit reports whether the object at path is left out of the IR: the
+// schema refused it, or the id that names it (every finding about it
+// names it by that id). Its path becomes unsound, so that no finding is
+// made inside it.
+func (d decoder) omit(path string, id ir.Str) bool {
+	if !d.u.Covers(path) && !id.Unknown {
+		return false
+	}
+	d.u.Add(path)
+	return true
 }
 
 // derived marks a defaulted value Unknown because a value its default

@@ -176,8 +176,8 @@ type Result struct {
 	// Diags are the schema's diagnostics.
 	Diags diag.List
 	// Unsound holds the path of every error (a value refused, a field
-	// missing or given twice; a list or object of the wrong type covers
-	// all below it) and, for an unknown field that is a likely misspelling,
+	// missing or unknown; a list or object of the wrong type covers all
+	// below it) and, for an unknown field that is a likely misspelling,
 	// the path of the field it probably meant, which the spec then does
 	// not set as intended. Empty when Diags has no error; the root path ""
 	// when the spec is not an object at all.
@@ -191,8 +191,17 @@ func (s *Schema) Validate(doc *load.Document) Result {
 	c := s.run(doc, true)
 	u := &ir.Unsound{}
 	for _, d := range c.diags {
-		if d.Severity == diag.Error && d.Rule != RuleUnknownField {
-			u.Add(d.Path)
+		if d.Severity != diag.Error {
+			continue
+		}
+		u.Add(d.Path) // an unknown field too: nothing below it was checked
+		if d.Rule == "schema-provisioning" {
+			// The constraint ties a pool's provisioningModel to its
+			// reservationAffinity and flexStartMaxDuration: which is
+			// wrong is not known.
+			if p, err := load.ParsePath(d.Path); err == nil && len(p) >= 2 {
+				u.Add(p[:2].Key("provisioningModel").String())
+			}
 		}
 	}
 	for _, p := range c.meant {

@@ -49,7 +49,10 @@ type Cluster struct {
 	Project, Region, ID Str
 	Network             Str
 	NodePools           []*NodePool
-	Slurm               Slurm
+	// PoolsUnknown is set when the schema refused the node pool list or a
+	// pool's id: such pools are left out of NodePools.
+	PoolsUnknown bool
+	Slurm        Slurm
 	// Doc is the loaded, normalised document, for the canonical request body.
 	Doc *load.Document
 	// Unsound holds the paths the schema refused and those the compiler
@@ -88,11 +91,11 @@ func (c *Cluster) PartitionsUnknown() bool {
 	if c.Unsound.Len() == 0 {
 		return false
 	}
-	if c.Unknown(c.Slurm.Path + ".partitions") {
+	if c.Slurm.PartitionsUnknown {
 		return true
 	}
 	for _, p := range c.Slurm.Partitions {
-		if p.ID.Unknown || c.Unknown(p.Path+".nodePoolIds") {
+		if c.Unknown(p.Path + ".nodePoolIds") {
 			return true
 		}
 		for _, ref := range p.NodePoolIDs {
@@ -102,6 +105,13 @@ func (c *Cluster) PartitionsUnknown() bool {
 		}
 	}
 	return false
+}
+
+// ComputePoolsUnknown reports whether the set of compute pools is not
+// known: a pool or the loginNodePoolId was refused by the schema. A rule
+// that sums or searches over every compute pool cannot conclude then.
+func (c *Cluster) ComputePoolsUnknown() bool {
+	return c.PoolsUnknown || c.Slurm.LoginNodePoolID.Unknown
 }
 
 // Pool returns the node pool with the given id, or nil.
@@ -160,6 +170,9 @@ type Slurm struct {
 	HomeDirectoryStorage Str
 	LoginNodePoolID      Str
 	Partitions           []*Partition
+	// PartitionsUnknown is set when the schema refused the partition list
+	// or a partition's id: such partitions are left out of Partitions.
+	PartitionsUnknown bool
 	// DefaultPartitionID is the effective default partition: as given, or
 	// the first partition's id (Set is then false).
 	DefaultPartitionID Str

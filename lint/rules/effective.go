@@ -95,13 +95,23 @@ func buildEffective(p *lint.Pass) *conf {
 	return e
 }
 
+// computePools returns the cluster's compute pools; when the schema
+// refused a pool or the loginNodePoolId they are not known, and the pass's
+// findings are unsound (a rule sums or searches over them).
+func computePools(p *lint.Pass) []*ir.NodePool {
+	if p.Cluster.ComputePoolsUnknown() {
+		p.ReadUnknown()
+	}
+	return p.Cluster.ComputePools()
+}
+
 // get returns the effective setting of a global key. Reading a key whose
-// value the schema refused (or, when it refused a key, any key nobody
-// sets) makes the pass's findings unsound.
+// value the schema refused (or, when it refused a key, any key the user
+// does not set) makes the pass's findings unsound.
 func (e *conf) get(key string) (setting, bool) {
 	k := strings.ToLower(key)
 	s, ok := e.global[k]
-	if e.pass != nil && (e.unknown[k] || !ok && e.incomplete) {
+	if e.pass != nil && (e.unknown[k] || e.incomplete && s.KV == nil) {
 		e.pass.ReadUnknown()
 	}
 	return s, ok

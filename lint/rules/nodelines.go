@@ -171,7 +171,7 @@ var RenderedKeyOverride = &lint.Rule{
 					rendered["gres"] = fmt.Sprintf("gpu:%s:%d", m.GPUModel, n)
 				}
 			}
-			if pool.MaxNodeCount.Value > pool.MinNodeCount.Value {
+			if pool.MaxNodeCount.Value > pool.MinNodeCount.Value && !pool.MinNodeCount.Unknown && !pool.MaxNodeCount.Unknown {
 				rendered["state"] = "CLOUD"
 			}
 			for i := range ns.Config {
