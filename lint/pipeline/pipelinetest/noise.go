@@ -68,7 +68,10 @@ func misspell(s string) string {
 }
 
 // Mutations lists, for every value of a document, the mistakes a person
-// makes there. Each applies to a Clone of root.
+// makes there: a misspelt key, a field left out, a key the map refuses, a
+// value of the wrong type, a malformed string, a number out of range, and,
+// in a list of objects, a string copied from the element before (a
+// duplicated id). Each applies to a Clone of root.
 func Mutations(root *load.Node) []Mutation {
 	var out []Mutation
 	var walk func(n *load.Node, p load.Path)
@@ -98,6 +101,17 @@ func Mutations(root *load.Node) []Mutation {
 		case load.Array:
 			for i, it := range n.Items {
 				walk(it, p.Index(i))
+				if i == 0 || it.Kind != load.Object {
+					continue
+				}
+				// Each string field copied from the element before: a
+				// duplicate id, say.
+				for _, f := range it.Fields {
+					if prev := n.Items[i-1].Get(f.Name); prev != nil && prev.Kind == load.String && f.Value.Kind == load.String {
+						fp, text := p.Index(i).Key(f.Name), prev.Text
+						out = append(out, Mutation{"copy to " + fp.String(), func(r *load.Node) { at(r, fp).Text = text }})
+					}
+				}
 			}
 		}
 		if len(p) == 0 {
@@ -106,6 +120,11 @@ func Mutations(root *load.Node) []Mutation {
 		out = append(out, Mutation{"wrong type at " + p.String(), func(r *load.Node) {
 			*at(r, p) = wrongType(at(r, p))
 		}})
+		if n.Kind == load.Number {
+			for _, v := range []string{"-1", "1000000"} {
+				out = append(out, Mutation{"number " + v + " at " + p.String(), func(r *load.Node) { at(r, p).Text = v }})
+			}
+		}
 		if n.Kind == load.String {
 			text := n.Text
 			out = append(out, Mutation{"bad string at " + p.String(), func(r *load.Node) {
