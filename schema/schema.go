@@ -348,14 +348,20 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path, lean bool) ast.E
 	}
 	switch n.Kind {
 	case load.Object:
-		if sh != nil && !sh.any {
+		// A required field that an unknown field misspells is reported
+		// once, as the unknown field with its did-you-mean.
+		var misspelt map[string]bool
+		defer func() {
+			if sh == nil || sh.any {
+				return
+			}
 			for _, name := range sh.required {
-				if n.Get(name) == nil {
+				if n.Get(name) == nil && !misspelt[name] {
 					c.diags.Add(diag.Diagnostic{Rule: RuleRequired, Severity: diag.Error, Pos: n.Pos, Path: path.Key(name).String(),
 						Message: fmt.Sprintf("required field %q is missing", name), Hint: fmt.Sprintf("add %q to %s", name, describe(path))})
 				}
 			}
-		}
+		}()
 		st := &ast.StructLit{}
 		for _, f := range n.Fields {
 			var child *shape
@@ -371,7 +377,12 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path, lean bool) ast.E
 				}
 				child = sh.pattern
 			case sh.fields != nil:
-				c.unknown(n, f, sh, path)
+				if meant := c.unknown(n, f, sh, path); meant != "" {
+					if misspelt == nil {
+						misspelt = map[string]bool{}
+					}
+					misspelt[meant] = true
+				}
 				continue
 			}
 			if e := c.walk(f.Value, child, append(path, load.PathElem{Name: f.Name}), lean); e != nil {
@@ -497,12 +508,13 @@ func numberLit(text string) ast.Expr {
 }
 
 // unknown reports a field the schema does not know. When it is a likely
-// misspelling of a field the object lacks, that field is unsound: the spec
-// meant to set it.
-func (c *checker) unknown(obj *load.Node, f *load.Field, sh *shape, path load.Path) {
+// misspelling of a field the object lacks, that field is unsound (the spec
+// meant to set it) and unknown returns its name.
+func (c *checker) unknown(obj *load.Node, f *load.Field, sh *shape, path load.Path) (meant string) {
 	p := path.Key(f.Name)
-	if meant := diag.Suggest(f.Written, sh.names); meant != "" && obj.Get(meant) == nil {
-		c.meant = append(c.meant, path.Key(meant).String())
+	if m := diag.Suggest(f.Written, sh.names); m != "" && obj.Get(m) == nil {
+		c.meant = append(c.meant, path.Key(m).String())
+		meant = m
 	}
 	hint := diag.DidYouMean(f.Written, sh.names, "")
 	if hint == "" {
@@ -514,6 +526,7 @@ func (c *checker) unknown(obj *load.Node, f *load.Field, sh *shape, path load.Pa
 	}
 	c.diags.Add(diag.Diagnostic{Rule: RuleUnknownField, Severity: diag.Error, Pos: f.KeyPos, Path: p.String(),
 		Message: fmt.Sprintf("unknown field %q", f.Written), Hint: hint})
+	return meant
 }
 
 // badKey reports a key of a free-form map (slurm.conf config, labels) that

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler/load"
@@ -63,5 +64,43 @@ orchestratorSpec:
 	}
 	if r := validate("[1, 2]"); !r.Unsound.Covers("") {
 		t.Error("a spec that is not an object leaves the root sound")
+	}
+}
+
+// TestMisspeltRequiredFieldReportedOnce: a misspelt required field is one
+// mistake, reported as the unknown field with its did-you-mean, not also as
+// the required field missing.
+func TestMisspeltRequiredFieldReportedOnce(t *testing.T) {
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, l := load.Bytes("s.yaml", []byte(`name: projects/acme-prod/locations/us-central1/modelDevelopmentClusters/train
+nodePools:
+- {id: cpu, machinSpec: {machineType: n2-standard-8}, scalingSpec: {maxNodeCount: 1}}
+- {id: gpu, scalingSpec: {maxNodeCount: 1}}
+orchestratorSpec:
+  slurmSpec:
+    partitions: [{id: debug, nodePoolIds: [cpu, gpu]}]
+    loginNodePoolId: cpu
+    homeDirectoryStorage: projects/acme-prod/locations/us-central1-a/instances/home
+`), load.Options{Verbatim: s.Verbatim})
+	if l.HasErrors() {
+		t.Fatal(l)
+	}
+	r := s.Validate(doc)
+	var got []string
+	for _, d := range r.Diags.Sort() {
+		got = append(got, d.Rule+" "+d.Path+" "+d.Hint)
+	}
+	want := []string{
+		`schema-unknown-field nodePools[0].machinSpec did you mean "machineSpec"?`,
+		`schema-required nodePools[1].machineSpec add "machineSpec" to nodePools[1]`,
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+	}
+	if !r.Unsound.Covers("nodePools[0].machineSpec.machineType") {
+		t.Error("the misspelt machineSpec is not unsound")
 	}
 }
