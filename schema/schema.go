@@ -246,8 +246,30 @@ func (s *Schema) run(doc *load.Document, lean bool) (c *checker) {
 	if err != nil {
 		c.diags.Errorf(RuleInternal, diag.Pos{File: doc.File}, "", "please report this", "internal error: %v", err)
 	}
-	c.report(references(doc.Root))
+	c.report(c.uncovered(references(doc.Root)))
 	return c
+}
+
+// uncovered drops the reference errors about a value that already has an
+// error (an id of the wrong form cannot be declared either): one mistake,
+// one report.
+func (c *checker) uncovered(raw []rawError) []rawError {
+	if len(raw) == 0 {
+		return raw
+	}
+	has := map[string]bool{}
+	for _, d := range c.diags {
+		if d.Severity == diag.Error {
+			has[d.Path] = true
+		}
+	}
+	out := raw[:0]
+	for _, r := range raw {
+		if !has[r.path.String()] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // unify validates a document given as a CUE expression.

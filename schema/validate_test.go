@@ -104,3 +104,33 @@ orchestratorSpec:
 		t.Error("the misspelt machineSpec is not unsound")
 	}
 }
+
+// TestMalformedReferenceReportedOnce: a reference of the wrong form is
+// reported as such, not also as undeclared.
+func TestMalformedReferenceReportedOnce(t *testing.T) {
+	s, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, l := load.Bytes("s.yaml", []byte(`name: projects/acme-prod/locations/us-central1/modelDevelopmentClusters/train
+nodePools:
+- {id: cpu, machineSpec: {machineType: n2-standard-8}, scalingSpec: {maxNodeCount: 1}}
+orchestratorSpec:
+  slurmSpec:
+    partitions: [{id: debug, nodePoolIds: [cpu, "Bad Pool", gpu]}]
+    loginNodePoolId: cpu
+    homeDirectoryStorage: projects/acme-prod/locations/us-central1-a/instances/home
+`), load.Options{Verbatim: s.Verbatim})
+	if l.HasErrors() {
+		t.Fatal(l)
+	}
+	var got []string
+	for _, d := range s.Check(doc).Sort() {
+		got = append(got, d.Rule+" "+d.Path)
+	}
+	want := "schema-id orchestratorSpec.slurmSpec.partitions[0].nodePoolIds[1]\n" +
+		"schema-reference orchestratorSpec.slurmSpec.partitions[0].nodePoolIds[2]"
+	if strings.Join(got, "\n") != want {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), want)
+	}
+}
