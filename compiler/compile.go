@@ -1,5 +1,7 @@
 // Package compiler decodes a loaded, schema-checked spec into the IR,
-// applying the API's defaults and looking up machine facts.
+// applying the API's defaults and looking up machine facts. A spec the
+// schema refused in part is decoded for lint alone (CompilePartial), with
+// the refused values Unknown.
 package compiler
 
 import (

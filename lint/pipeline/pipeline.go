@@ -6,6 +6,15 @@
 // merge a project's .slurmspec.yaml the same way (lint.ProjectConfig.Apply,
 // per spec, from the spec's own directory).
 //
+// One round: a schema error hides no lint rule. The schema's result says
+// which paths its errors leave unsound (schema.Validate); the compiler
+// builds the IR of the rest, marking those values Unknown and leaving out
+// objects whose id is unsound (compiler.CompilePartial); every rule runs on
+// it, and lint.Run drops the findings at unsound paths and those of a rule
+// that read an Unknown value (lint.Pass.ReadUnknown). That IR is for lint
+// alone: a Result of a spec with errors has no Cluster, and Compile refuses
+// it, so nothing is rendered or deployed from an unsound spec.
+//
 // It sits at the top of the lint layer: it imports compiler, schema and
 // lint packages, never render or deploy, so that slurmspec-online (in the
 // lint tree) can use it and render and deploy build on it.
@@ -198,7 +207,9 @@ type Result struct {
 	File string
 	// Doc is the loaded document (nil when the file could not be read).
 	Doc *load.Document
-	// Cluster is the compiled IR (nil when the spec did not get that far).
+	// Cluster is the compiled IR: nil when the spec did not get that far,
+	// or when the loader or the schema reported an error (lint ran on a
+	// partial IR; nothing may be rendered from it).
 	Cluster *ir.Cluster
 	// Diags are every stage's diagnostics, sorted.
 	Diags diag.List
