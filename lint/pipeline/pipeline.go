@@ -323,7 +323,7 @@ func check(sch *schema.Schema, doc *load.Document, loaded diag.List, id compiler
 	}
 	c, cl := compiler.CompilePartial(doc, id, machines.Default(), u)
 	l = append(l, cl...)
-	return c, u.Len() == 0 && !l.HasErrors(), l
+	return c, u.Len() == 0, l
 }
 
 // ErrInvalid is returned (wrapped) by Compile for a spec with errors.
