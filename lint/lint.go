@@ -137,7 +137,7 @@ func Run(c *ir.Cluster, rules []*Rule, cfg Config) diag.List {
 	if c.Unsound.Len() > 0 {
 		sound := l[:0]
 		for _, d := range l {
-			if d.Rule == "internal-error" || !c.Unknown(d.Path) {
+			if d.Rule == "internal-error" || !c.Unsound.Drops(d) {
 				sound = append(sound, d)
 			}
 		}

@@ -190,8 +190,17 @@ type Result struct {
 func (s *Schema) Validate(doc *load.Document) Result {
 	c := s.run(doc, true)
 	u := &ir.Unsound{}
+	type valueAt struct {
+		path string
+		key  diag.Pos
+	}
+	var values []valueAt
 	for _, d := range c.diags {
 		if d.Severity != diag.Error {
+			continue
+		}
+		if key, ok := s.pairKey(doc, d); ok {
+			values = append(values, valueAt{d.Path, key})
 			continue
 		}
 		u.Add(d.Path) // an unknown field too: nothing below it was checked
@@ -207,7 +216,29 @@ func (s *Schema) Validate(doc *load.Document) Result {
 	for _, p := range c.meant {
 		u.Add(p)
 	}
+	for _, v := range values {
+		u.AddValue(v.path, v.key) // unless the key was refused too
+	}
 	return Result{Diags: c.diags, Unsound: u}
+}
+
+// pairKey returns the position of the key of the map pair (a slurm.conf
+// config or labels entry) whose value alone an error refuses; ok is false
+// for any other error.
+func (s *Schema) pairKey(doc *load.Document, d diag.Diagnostic) (key diag.Pos, ok bool) {
+	if d.Rule == "schema-key" {
+		return diag.Pos{}, false
+	}
+	p, err := load.ParsePath(d.Path)
+	if err != nil || len(p) == 0 || p[len(p)-1].IsIndex || !s.Verbatim(p[:len(p)-1]) {
+		return diag.Pos{}, false
+	}
+	parent, matched := doc.Root.Lookup(p[:len(p)-1])
+	f := parent.Field(p[len(p)-1].Name)
+	if matched != len(p)-1 || f == nil || f.Value.Kind == load.Object || f.Value.Kind == load.Array {
+		return diag.Pos{}, false
+	}
+	return f.KeyPos, true
 }
 
 // check is Check; lean=false sends the whole document to CUE (the

@@ -46,6 +46,7 @@ orchestratorSpec:
     loginNodePoolId: cpu
     homeDirectoryStorage: projects/acme-prod/locations/us-central1-a/instances/home
     defaultPartitonId: debug
+    config: {MaxJobCount: "1 0", "Bad-Key": "1 0"}
 `)
 	for path, want := range map[string]bool{
 		"nodePools[0].machineSpec.machineType":          true, // schema-pattern
@@ -61,6 +62,13 @@ orchestratorSpec:
 		if got := r.Unsound.Covers(path); got != want {
 			t.Errorf("Covers(%s) = %v, want %v (diagnostics: %v)", path, got, want, r.Diags)
 		}
+	}
+	// A slurm.conf value refused, its key sound; a key refused, the pair.
+	if p := "orchestratorSpec.slurmSpec.config.MaxJobCount"; !r.Unsound.Covers(p) || !r.Unsound.ValueOnly(p) {
+		t.Errorf("%s: want its value alone unsound", p)
+	}
+	if p := `orchestratorSpec.slurmSpec.config["Bad-Key"]`; !r.Unsound.Covers(p) || r.Unsound.ValueOnly(p) {
+		t.Errorf("%s: want the pair unsound", p)
 	}
 	if r := validate("[1, 2]"); !r.Unsound.Covers("") {
 		t.Error("a spec that is not an object leaves the root sound")

@@ -1,5 +1,7 @@
 package ir
 
+import "github.com/slurmspec/slurmspec/compiler/diag"
+
 // Unsound is the set of spec paths whose values the schema refused (or that
 // depend on such a value): what a lint rule may not reason about. It is the
 // fact the schema hands the compiler and the rule runner, as go/analysis
@@ -12,14 +14,51 @@ package ir
 // to use; a nil *Unsound is empty too.
 type Unsound struct {
 	paths map[string]bool
+	// keys holds, for a pair of a map (slurm.conf config, labels) whose
+	// value alone was refused, the position of its key, which is sound.
+	keys map[string]diag.Pos
 }
 
-// Add marks a path unsound.
+// Add marks a path unsound, a map pair's key too.
 func (u *Unsound) Add(path string) {
 	if u.paths == nil {
 		u.paths = map[string]bool{}
 	}
 	u.paths[path] = true
+	delete(u.keys, path)
+}
+
+// AddValue marks the value of a map's pair unsound, its key (at key) sound:
+// a finding about the key, made at the key's position, is kept.
+func (u *Unsound) AddValue(path string, key diag.Pos) {
+	if u.paths[path] {
+		return // the key is unsound already
+	}
+	u.Add(path)
+	if u.keys == nil {
+		u.keys = map[string]diag.Pos{}
+	}
+	u.keys[path] = key
+}
+
+// ValueOnly reports whether path is a map's pair whose value alone is
+// unsound (AddValue).
+func (u *Unsound) ValueOnly(path string) bool {
+	if u == nil {
+		return false
+	}
+	_, ok := u.keys[path]
+	return ok && !u.coversAbove(path)
+}
+
+// Drops reports whether a finding is about an unsound value: made at an
+// unsound path, unless it is about the sound key of a pair whose value
+// alone is unsound.
+func (u *Unsound) Drops(d diag.Diagnostic) bool {
+	if !u.Covers(d.Path) {
+		return false
+	}
+	return !u.ValueOnly(d.Path) || d.Pos != u.keys[d.Path]
 }
 
 // Len is the number of paths marked.
@@ -36,7 +75,15 @@ func (u *Unsound) Covers(path string) bool {
 	if u == nil || len(u.paths) == 0 {
 		return false
 	}
-	if u.paths[path] || u.paths[""] {
+	return u.paths[path] || u.coversAbove(path)
+}
+
+// coversAbove reports whether a proper ancestor of path is marked.
+func (u *Unsound) coversAbove(path string) bool {
+	if u == nil || len(u.paths) == 0 {
+		return false
+	}
+	if u.paths[""] && path != "" {
 		return true
 	}
 	// Every prefix that ends before a '.' or '[' outside a quoted key is

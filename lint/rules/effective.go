@@ -77,8 +77,8 @@ func buildEffective(p *lint.Pass) *conf {
 	for i := range c.Slurm.Config {
 		kv := &c.Slurm.Config[i]
 		if kv.Value.Unknown {
-			if len(catalog.Default().ScopesOf(kv.Key.Value)) == 0 {
-				e.incomplete = true
+			if !c.Unsound.ValueOnly(kv.Key.Path) {
+				e.incomplete = true // the key was refused: it may be any
 			}
 			if e.unknown == nil {
 				e.unknown = map[string]bool{}
