@@ -1,5 +1,7 @@
 // Package compiler decodes a loaded, schema-checked spec into the IR,
-// applying the API's defaults and looking up machine facts.
+// applying the API's defaults and looking up machine facts. A spec the
+// schema refused in part is decoded for lint alone (CompilePartial), with
+// the refused values Unknown.
 package compiler
 
 import (
@@ -85,16 +87,30 @@ var nameRe = sync.OnceValue(func() *regexp.Regexp {
 // schema; given anything else it still returns without panicking, decoding
 // what has the expected shape.
 func Compile(doc *load.Document, id Identity, cat *machines.Catalog) (*ir.Cluster, diag.List) {
+	return CompilePartial(doc, id, cat, nil)
+}
+
+// CompilePartial decodes a document the schema refused in part, for lint
+// alone: every value at a path of unsound (the paths of the schema's
+// errors) is decoded as Unknown instead of as absent or defaulted, and so
+// is every default derived from one (a pool's provisioning model and boot
+// disk when its machine type is unsound); the derived paths are added to
+// unsound, which becomes the cluster's Unsound. With an empty unsound it is
+// Compile. Its IR must never be rendered: callers refuse the spec first.
+func CompilePartial(doc *load.Document, id Identity, cat *machines.Catalog, unsound *ir.Unsound) (*ir.Cluster, diag.List) {
 	var l diag.List
 	root := doc.Root
-	d := decoder{}
-	c := &ir.Cluster{File: doc.File, Doc: doc}
+	if unsound.Len() == 0 {
+		unsound = nil
+	}
+	d := decoder{u: unsound}
+	c := &ir.Cluster{File: doc.File, Doc: doc, Unsound: unsound}
 	rootPos := root.Pos
 
 	name := d.str(root, nil, "name", "")
-	c.Project = ir.Str{Pos: rootPos}
-	c.Region = ir.Str{Pos: rootPos}
-	c.ID = ir.Str{Pos: rootPos}
+	c.Project = ir.Str{Pos: rootPos, Unknown: name.Unknown}
+	c.Region = ir.Str{Pos: rootPos, Unknown: name.Unknown}
+	c.ID = ir.Str{Pos: rootPos, Unknown: name.Unknown}
 	if m := nameRe().FindStringSubmatch(name.Value); m != nil {
 		c.Project = ir.Str{Value: m[1], Set: true, Pos: name.Pos, Path: "name"}
 		c.Region = ir.Str{Value: m[2], Set: true, Pos: name.Pos, Path: "name"}
@@ -117,8 +133,14 @@ func Compile(doc *load.Document, id Identity, cat *machines.Catalog) (*ir.Cluste
 	c.Network = d.str(root.Get("network"), load.Path{{Name: "network"}}, "network", "")
 
 	pools := root.Get("nodePools")
+	c.PoolsUnknown = d.u.Covers("nodePools")
 	for i, pn := range items(pools) {
-		c.NodePools = append(c.NodePools, d.pool(pn, load.Path{{Name: "nodePools"}}.Index(i), i, cat))
+		p := d.pool(pn, load.Path{{Name: "nodePools"}}.Index(i), i, cat)
+		if d.omit(p.Path, p.ID) {
+			c.PoolsUnknown = true
+			continue
+		}
+		c.NodePools = append(c.NodePools, p)
 	}
 
 	slurmPath := load.Path{{Name: "orchestratorSpec"}, {Name: "slurmSpec"}}
@@ -130,9 +152,14 @@ func Compile(doc *load.Document, id Identity, cat *machines.Catalog) (*ir.Cluste
 	}
 	s.HomeDirectoryStorage = d.str(sn, slurmPath, "homeDirectoryStorage", "")
 	s.LoginNodePoolID = d.str(sn, slurmPath, "loginNodePoolId", "")
+	s.PartitionsUnknown = d.u.Covers(slurmPath.Key("partitions").String())
 	for i, pn := range items(sn.Get("partitions")) {
 		pp := slurmPath.Key("partitions").Index(i)
 		p := &ir.Partition{Index: i, Pos: pn.Pos, Path: pp.String(), ID: d.str(pn, pp, "id", "")}
+		if d.omit(p.Path, p.ID) {
+			s.PartitionsUnknown = true
+			continue
+		}
 		for j, ref := range items(pn.Get("nodePoolIds")) {
 			p.NodePoolIDs = append(p.NodePoolIDs, d.strNode(ref, pp.Key("nodePoolIds").Index(j)))
 		}
@@ -140,14 +167,22 @@ func Compile(doc *load.Document, id Identity, cat *machines.Catalog) (*ir.Cluste
 		s.Partitions = append(s.Partitions, p)
 	}
 	s.DefaultPartitionID = d.str(sn, slurmPath, "defaultPartitionId", "")
-	if !s.DefaultPartitionID.Set && len(s.Partitions) > 0 {
+	switch {
+	case s.DefaultPartitionID.Set || s.DefaultPartitionID.Unknown:
+	case len(s.Partitions) > 0 && s.Partitions[0].Index == 0:
 		s.DefaultPartitionID.Value = s.Partitions[0].ID.Value
+	case s.PartitionsUnknown:
+		d.derived(&s.DefaultPartitionID) // the first partition is unknown
 	}
 	s.Config = d.config(sn.Get("config"), slurmPath.Key("config"))
 	for i, nn := range items(sn.Get("nodeSets")) {
 		np := slurmPath.Key("nodeSets").Index(i)
-		s.NodeSets = append(s.NodeSets, &ir.NodeSet{Index: i, Pos: nn.Pos, Path: np.String(),
-			NodePoolID: d.str(nn, np, "nodePoolId", ""), Config: d.config(nn.Get("config"), np.Key("config"))})
+		ns := &ir.NodeSet{Index: i, Pos: nn.Pos, Path: np.String(), NodePoolID: d.str(nn, np, "nodePoolId", "")}
+		if d.omit(ns.Path, ns.NodePoolID) {
+			continue
+		}
+		ns.Config = d.config(nn.Get("config"), np.Key("config"))
+		s.NodeSets = append(s.NodeSets, ns)
 	}
 	s.Prolog = d.scripts(sn.Get("prologBashScripts"), slurmPath.Key("prologBashScripts"))
 	s.Epilog = d.scripts(sn.Get("epilogBashScripts"), slurmPath.Key("epilogBashScripts"))
@@ -161,12 +196,31 @@ func items(n *load.Node) []*load.Node {
 	return n.Items
 }
 
-type decoder struct{}
+// decoder decodes values; u holds the unsound paths (nil: none).
+type decoder struct {
+	u *ir.Unsound
+}
+
+// unknown is the Str of an unsound value at path p: at the value when it
+// was written, else at the enclosing object.
+func unknown(obj, f *load.Node, p string) ir.Str {
+	s := ir.Str{Unknown: true, Path: p}
+	switch {
+	case f != nil:
+		s.Pos = f.Pos
+	case obj != nil:
+		s.Pos = obj.Pos
+	}
+	return s
+}
 
 // str decodes a string field of obj; def is the value when absent.
-func (decoder) str(obj *load.Node, path load.Path, name, def string) ir.Str {
+func (d decoder) str(obj *load.Node, path load.Path, name, def string) ir.Str {
 	p := path.Key(name).String()
 	f := obj.Get(name)
+	if d.u.Covers(p) {
+		return unknown(obj, f, p)
+	}
 	if s, ok := f.Str(); ok {
 		return ir.Str{Value: s, Set: true, Pos: f.Pos, Path: p}
 	}
@@ -177,14 +231,22 @@ func (decoder) str(obj *load.Node, path load.Path, name, def string) ir.Str {
 	return s
 }
 
-func (decoder) strNode(n *load.Node, path load.Path) ir.Str {
+func (d decoder) strNode(n *load.Node, path load.Path) ir.Str {
+	p := path.String()
+	if d.u.Covers(p) {
+		return unknown(nil, n, p)
+	}
 	s, ok := n.Str()
-	return ir.Str{Value: s, Set: ok, Pos: n.Pos, Path: path.String()}
+	return ir.Str{Value: s, Set: ok, Pos: n.Pos, Path: p}
 }
 
-func (decoder) int(obj *load.Node, path load.Path, name string, def int64) ir.Int {
+func (d decoder) int(obj *load.Node, path load.Path, name string, def int64) ir.Int {
 	p := path.Key(name).String()
 	f := obj.Get(name)
+	if d.u.Covers(p) {
+		s := unknown(obj, f, p)
+		return ir.Int{Unknown: true, Pos: s.Pos, Path: p}
+	}
 	if v, ok := f.Int(); ok {
 		return ir.Int{Value: v, Set: true, Pos: f.Pos, Path: p}
 	}
@@ -196,8 +258,10 @@ func (decoder) int(obj *load.Node, path load.Path, name string, def int64) ir.In
 }
 
 // config decodes a slurm.conf map, sorted by key case-insensitively so that
-// the order maps were written in never matters.
-func (decoder) config(n *load.Node, path load.Path) []ir.KV {
+// the order maps were written in never matters. A pair the schema refused
+// (its key or its value: both have the pair's path) keeps its key and has
+// an Unknown value.
+func (d decoder) config(n *load.Node, path load.Path) []ir.KV {
 	if n == nil || n.Kind != load.Object {
 		return nil
 	}
@@ -205,10 +269,11 @@ func (decoder) config(n *load.Node, path load.Path) []ir.KV {
 	for _, f := range n.Fields {
 		v, _ := f.Value.Str()
 		kp := path.Key(f.Name).String()
-		out = append(out, ir.KV{
-			Key:   ir.Str{Value: f.Name, Set: true, Pos: f.KeyPos, Path: kp},
-			Value: ir.Str{Value: v, Set: true, Pos: f.Value.Pos, Path: kp},
-		})
+		val := ir.Str{Value: v, Set: true, Pos: f.Value.Pos, Path: kp}
+		if d.u.Covers(kp) {
+			val = unknown(nil, f.Value, kp)
+		}
+		out = append(out, ir.KV{Key: ir.Str{Value: f.Name, Set: true, Pos: f.KeyPos, Path: kp}, Value: val})
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := strings.ToLower(out[i].Key.Value), strings.ToLower(out[j].Key.Value)
@@ -244,7 +309,13 @@ func (d decoder) pool(pn *load.Node, path load.Path, i int, cat *machines.Catalo
 		p.Reservations = append(p.Reservations, d.strNode(v, raPath.Key("values").Index(j)))
 	}
 	p.ProvisioningModel = d.str(pn, path, "provisioningModel", "")
-	if !p.ProvisioningModel.Set {
+	switch {
+	case p.ProvisioningModel.Set || p.ProvisioningModel.Unknown:
+	case ra == nil && d.u.Covers(raPath.String()):
+		d.derived(&p.ProvisioningModel) // the affinity the default depends on is unsound
+	case ra == nil && p.MachineType.Unknown:
+		d.derived(&p.ProvisioningModel) // a CPU or a GPU pool? unknown
+	default:
 		p.ProvisioningModel.Value = defaultProvisioningModel(p, ra != nil)
 	}
 	sc := pn.Get("scalingSpec")
@@ -254,6 +325,9 @@ func (d decoder) pool(pn *load.Node, path load.Path, i int, cat *machines.Catalo
 	bd := pn.Get("bootDisk")
 	bdPath := path.Key("bootDisk")
 	p.BootDiskType = d.str(bd, bdPath, "bootDiskType", defaultBootDisk(p))
+	if !p.BootDiskType.Set && p.MachineType.Unknown {
+		d.derived(&p.BootDiskType) // the default depends on the machine series
+	}
 	p.BootDiskSizeGb = d.int(bd, bdPath, "bootDiskSizeGb", 100)
 	p.Zone = d.str(pn, path, "zone", "")
 	for j, f := range items(pn.Get("filestores")) {
@@ -262,6 +336,27 @@ func (d decoder) pool(pn *load.Node, path load.Path, i int, cat *machines.Catalo
 	p.ConfidentialInstanceType = d.str(pn.Get("confidentialInstanceConfig"), path.Key("confidentialInstanceConfig"), "confidentialInstanceType", "")
 	p.FlexStartMaxDuration = d.str(pn, path, "flexStartMaxDuration", "")
 	return p
+}
+
+// omit reports whether the object at path is left out of the IR: the
+// schema refused it, or the id that names it (every finding about it
+// names it by that id). Its path becomes unsound, so that no finding is
+// made inside it.
+func (d decoder) omit(path string, id ir.Str) bool {
+	if !d.u.Covers(path) && !id.Unknown {
+		return false
+	}
+	d.u.Add(path)
+	return true
+}
+
+// derived marks a defaulted value Unknown because a value its default
+// depends on is unsound, and adds its path to the unsound set.
+func (d decoder) derived(s *ir.Str) {
+	s.Value, s.Set, s.Unknown = "", false, true
+	if d.u != nil {
+		d.u.Add(s.Path)
+	}
 }
 
 // defaultProvisioningModel applies the API's rule: CPU pools default to

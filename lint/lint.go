@@ -46,7 +46,18 @@ type Pass struct {
 	rule    *Rule
 	diags   *diag.List
 	memo    map[any]any
+	// unsound is set when the check read an Unknown value that decides
+	// its findings.
+	unsound bool
 }
+
+// ReadUnknown records that the check read a value the schema refused
+// (Unknown in the IR of a partly invalid spec) where it decides the rule's
+// findings, as a cross-key rule reading the effective slurm.conf does: Run
+// drops this rule's findings, which would be consequences of the schema's
+// error. Rules that report per object skip the Unknown objects themselves
+// instead.
+func (p *Pass) ReadUnknown() { p.unsound = true }
 
 // Memo returns the value computed by f for key, computing it once per Run:
 // rules share derived views of the cluster (the effective slurm.conf)
@@ -103,6 +114,12 @@ func (cfg Config) Adjust(l diag.List) diag.List {
 // Run runs every enabled rule, and every guarded rule, and returns their
 // findings, with cfg's severity overrides applied. A rule that panics is
 // reported as an internal error instead of crashing the run.
+//
+// On the IR of a partly invalid spec (compiler.CompilePartial) every rule
+// runs on every object; a finding about a value the schema refused, or one
+// derived from it (a path of c.Unsound), is dropped: the schema's error is
+// the one report of that value. A rule that reasons across objects skips,
+// itself, the objects whose values are Unknown.
 func Run(c *ir.Cluster, rules []*Rule, cfg Config) diag.List {
 	var l diag.List
 	memo := map[any]any{}
@@ -110,7 +127,21 @@ func Run(c *ir.Cluster, rules []*Rule, cfg Config) diag.List {
 		if cfg.Disabled[r.ID] && r.Guard == "" {
 			continue
 		}
-		runOne(r, &Pass{Cluster: c, Options: cfg.Options, rule: r, diags: &l, memo: memo})
+		before := len(l)
+		pass := &Pass{Cluster: c, Options: cfg.Options, rule: r, diags: &l, memo: memo}
+		runOne(r, pass)
+		if pass.unsound {
+			l = l[:before]
+		}
+	}
+	if c.Unsound.Len() > 0 {
+		sound := l[:0]
+		for _, d := range l {
+			if d.Rule == "internal-error" || !c.Unsound.Drops(d) {
+				sound = append(sound, d)
+			}
+		}
+		l = sound
 	}
 	return cfg.Adjust(l)
 }

@@ -165,25 +165,30 @@ func (s *Schema) Verbatim(p load.Path) bool {
 }
 
 // Check validates a loaded document and returns every problem found.
-func (s *Schema) Check(doc *load.Document) (l diag.List) {
-	return s.check(doc, true)
+func (s *Schema) Check(doc *load.Document) diag.List {
+	return s.Validate(doc).Diags
 }
 
 // check is Check; lean=false sends the whole document to CUE (the
 // reference the tests compare the lean unification with).
-func (s *Schema) check(doc *load.Document, lean bool) (l diag.List) {
+func (s *Schema) check(doc *load.Document, lean bool) diag.List {
+	return s.run(doc, lean).diags
+}
+
+// run validates doc and returns the checker with its findings.
+func (s *Schema) run(doc *load.Document, lean bool) (c *checker) {
+	c = &checker{doc: doc, schema: s}
 	defer func() {
 		if r := recover(); r != nil {
-			l.Errorf(RuleInternal, diag.Pos{File: doc.File}, "", "please report this with the spec that caused it",
+			c.diags.Errorf(RuleInternal, diag.Pos{File: doc.File}, "", "please report this with the spec that caused it",
 				"internal error: CUE evaluation panicked: %v", r)
 		}
 	}()
-	c := checker{doc: doc, schema: s}
 	if doc.Root.Kind != load.Object {
 		c.diags.Add(diag.Diagnostic{Rule: RuleType, Severity: diag.Error, Pos: doc.Root.Pos,
 			Message: fmt.Sprintf("the spec is %s, but a cluster spec is an object", article(doc.Root.Kind.String())),
 			Hint:    "write the ModelDevelopmentCluster body: an object with nodePools and orchestratorSpec"})
-		return c.diags
+		return c
 	}
 	expr := c.walk(doc.Root, s.root, make(load.Path, 0, 16), lean)
 	var key strings.Builder
@@ -200,8 +205,8 @@ func (s *Schema) check(doc *load.Document, lean bool) (l diag.List) {
 	if err != nil {
 		c.diags.Errorf(RuleInternal, diag.Pos{File: doc.File}, "", "please report this", "internal error: %v", err)
 	}
-	c.report(references(doc.Root))
-	return c.diags
+	c.report(c.uncovered(references(doc.Root)))
+	return c
 }
 
 // unify validates a document given as a CUE expression.
@@ -257,6 +262,9 @@ type checker struct {
 	// valid remembers the Go checks of strings: specs repeat their zones,
 	// machine types and ids.
 	valid map[validKey]bool
+	// meant holds the paths of the fields that unknown fields probably
+	// meant (Result.Unsound).
+	meant []string
 }
 
 type validKey struct {
@@ -299,14 +307,20 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path, lean bool) ast.E
 	}
 	switch n.Kind {
 	case load.Object:
-		if sh != nil && !sh.any {
+		// A required field that an unknown field misspells is reported
+		// once, as the unknown field with its did-you-mean.
+		var misspelt map[string]bool
+		defer func() {
+			if sh == nil || sh.any {
+				return
+			}
 			for _, name := range sh.required {
-				if n.Get(name) == nil {
+				if n.Get(name) == nil && !misspelt[name] {
 					c.diags.Add(diag.Diagnostic{Rule: RuleRequired, Severity: diag.Error, Pos: n.Pos, Path: path.Key(name).String(),
 						Message: fmt.Sprintf("required field %q is missing", name), Hint: fmt.Sprintf("add %q to %s", name, describe(path))})
 				}
 			}
-		}
+		}()
 		st := &ast.StructLit{}
 		for _, f := range n.Fields {
 			var child *shape
@@ -322,7 +336,12 @@ func (c *checker) walk(n *load.Node, sh *shape, path load.Path, lean bool) ast.E
 				}
 				child = sh.pattern
 			case sh.fields != nil:
-				c.unknown(f, sh, path)
+				if meant := c.unknown(n, f, sh, path); meant != "" {
+					if misspelt == nil {
+						misspelt = map[string]bool{}
+					}
+					misspelt[meant] = true
+				}
 				continue
 			}
 			if e := c.walk(f.Value, child, append(path, load.PathElem{Name: f.Name}), lean); e != nil {
@@ -447,8 +466,15 @@ func numberLit(text string) ast.Expr {
 	return e
 }
 
-func (c *checker) unknown(f *load.Field, sh *shape, path load.Path) {
+// unknown reports a field the schema does not know. When it is a likely
+// misspelling of a field the object lacks, that field is unsound (the spec
+// meant to set it) and unknown returns its name.
+func (c *checker) unknown(obj *load.Node, f *load.Field, sh *shape, path load.Path) (meant string) {
 	p := path.Key(f.Name)
+	if m := diag.Suggest(f.Written, sh.names); m != "" && obj.Get(m) == nil {
+		c.meant = append(c.meant, path.Key(m).String())
+		meant = m
+	}
 	hint := diag.DidYouMean(f.Written, sh.names, "")
 	if hint == "" {
 		where := "at the top level"
@@ -459,6 +485,7 @@ func (c *checker) unknown(f *load.Field, sh *shape, path load.Path) {
 	}
 	c.diags.Add(diag.Diagnostic{Rule: RuleUnknownField, Severity: diag.Error, Pos: f.KeyPos, Path: p.String(),
 		Message: fmt.Sprintf("unknown field %q", f.Written), Hint: hint})
+	return meant
 }
 
 // badKey reports a key of a free-form map (slurm.conf config, labels) that

@@ -13,19 +13,25 @@ import (
 
 // Str is a string field. Set is false when the spec did not give it; Value
 // then holds the default, if any, and Pos the enclosing object.
+//
+// Unknown is true when the schema refused the value, or a value it depends
+// on (the machine type a default comes from): Value is then "" and Set
+// false, and a rule must not read the field as absent or defaulted.
 type Str struct {
-	Value string
-	Set   bool
-	Pos   diag.Pos
-	Path  string
+	Value   string
+	Set     bool
+	Unknown bool
+	Pos     diag.Pos
+	Path    string
 }
 
 // Int is an integer field, like Str.
 type Int struct {
-	Value int64
-	Set   bool
-	Pos   diag.Pos
-	Path  string
+	Value   int64
+	Set     bool
+	Unknown bool
+	Pos     diag.Pos
+	Path    string
 }
 
 // KV is one slurm.conf Key=Value pair from a config map.
@@ -43,9 +49,69 @@ type Cluster struct {
 	Project, Region, ID Str
 	Network             Str
 	NodePools           []*NodePool
-	Slurm               Slurm
+	// PoolsUnknown is set when the schema refused the node pool list or a
+	// pool's id: such pools are left out of NodePools.
+	PoolsUnknown bool
+	Slurm        Slurm
 	// Doc is the loaded, normalised document, for the canonical request body.
 	Doc *load.Document
+	// Unsound holds the paths the schema refused and those the compiler
+	// could not decode because of them (nil for a valid spec): the IR of a
+	// partly invalid spec, built for lint only, marks their values Unknown.
+	Unsound *Unsound
+}
+
+// Unknown reports whether the value at a spec path is unsound: refused by
+// the schema, or derived from a refused value.
+func (c *Cluster) Unknown(path string) bool { return c.Unsound.Covers(path) }
+
+// ConfigUnknown reports whether a config map (at path, decoded as kvs) is
+// not all known: the schema refused the map, a key or a value of it. A
+// rule that concludes from a key's absence or value cannot conclude then.
+func (c *Cluster) ConfigUnknown(path string, kvs []KV) bool {
+	if c.Unsound.Len() == 0 {
+		return false
+	}
+	if c.Unknown(path) {
+		return true
+	}
+	for _, kv := range kvs {
+		if kv.Value.Unknown {
+			return true
+		}
+	}
+	return false
+}
+
+// PartitionsUnknown reports whether the partitions are not all known: the
+// list, a partition, its id or its node pool list was refused by the
+// schema. A rule that reasons about every partition ("no partition uses
+// this pool") cannot conclude then.
+func (c *Cluster) PartitionsUnknown() bool {
+	if c.Unsound.Len() == 0 {
+		return false
+	}
+	if c.Slurm.PartitionsUnknown {
+		return true
+	}
+	for _, p := range c.Slurm.Partitions {
+		if c.Unknown(p.Path + ".nodePoolIds") {
+			return true
+		}
+		for _, ref := range p.NodePoolIDs {
+			if ref.Unknown {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ComputePoolsUnknown reports whether the set of compute pools is not
+// known: a pool or the loginNodePoolId was refused by the schema. A rule
+// that sums or searches over every compute pool cannot conclude then.
+func (c *Cluster) ComputePoolsUnknown() bool {
+	return c.PoolsUnknown || c.Slurm.LoginNodePoolID.Unknown
 }
 
 // Pool returns the node pool with the given id, or nil.
@@ -104,6 +170,9 @@ type Slurm struct {
 	HomeDirectoryStorage Str
 	LoginNodePoolID      Str
 	Partitions           []*Partition
+	// PartitionsUnknown is set when the schema refused the partition list
+	// or a partition's id: such partitions are left out of Partitions.
+	PartitionsUnknown bool
 	// DefaultPartitionID is the effective default partition: as given, or
 	// the first partition's id (Set is then false).
 	DefaultPartitionID Str

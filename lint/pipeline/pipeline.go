@@ -6,6 +6,15 @@
 // merge a project's .slurmspec.yaml the same way (lint.ProjectConfig.Apply,
 // per spec, from the spec's own directory).
 //
+// One round: a schema error hides no lint rule. The schema's result says
+// which paths its errors leave unsound (schema.Validate); the compiler
+// builds the IR of the rest, marking those values Unknown and leaving out
+// objects whose id is unsound (compiler.CompilePartial); every rule runs on
+// it, and lint.Run drops the findings at unsound paths and those of a rule
+// that read an Unknown value (lint.Pass.ReadUnknown). That IR is for lint
+// alone: a Result of a spec with errors has no Cluster, and Compile refuses
+// it, so nothing is rendered or deployed from an unsound spec.
+//
 // It sits at the top of the lint layer: it imports compiler, schema and
 // lint packages, never render or deploy, so that slurmspec-online (in the
 // lint tree) can use it and render and deploy build on it.
@@ -198,7 +207,9 @@ type Result struct {
 	File string
 	// Doc is the loaded document (nil when the file could not be read).
 	Doc *load.Document
-	// Cluster is the compiled IR (nil when the spec did not get that far).
+	// Cluster is the compiled IR: nil when the spec did not get that far,
+	// or when the loader or the schema reported an error (lint ran on a
+	// partial IR; nothing may be rendered from it).
 	Cluster *ir.Cluster
 	// Diags are every stage's diagnostics, sorted.
 	Diags diag.List
@@ -276,29 +287,43 @@ func (p *Pipeline) analyse(sch *schema.Schema, file string, s *Settings, read fu
 		r.Diags = r.Diags.Sort()
 		return r
 	}
-	c, l := check(sch, doc, p.identity)
+	c, sound, l := check(sch, doc, r.Diags, p.identity)
 	r.Diags = append(r.Diags, l...)
 	if c == nil {
 		r.Diags = r.Diags.Sort()
 		return r
 	}
-	r.Cluster = c
+	if sound {
+		r.Cluster = c
+	}
 	r.Diags = append(r.Diags, lint.Run(c, p.rules, s.Lint)...).Sort()
 	return r
 }
 
-// check runs the schema and the compiler on a loaded document. It returns
-// no cluster when the document is missing or has errors before compiling.
-func check(sch *schema.Schema, doc *load.Document, id compiler.Identity) (*ir.Cluster, diag.List) {
+// check runs the schema and the compiler on a loaded document whose
+// loading reported loaded. A spec with errors (the loader's or the
+// schema's) is still compiled, from what is sound (compiler.CompilePartial:
+// the values at the errors' paths are Unknown), so that lint reports every
+// problem in one run; sound is then false, and that IR is for lint alone.
+// It returns no cluster when the document is missing or not an object.
+func check(sch *schema.Schema, doc *load.Document, loaded diag.List, id compiler.Identity) (c *ir.Cluster, sound bool, l diag.List) {
 	if doc == nil || doc.Root == nil {
-		return nil, nil
+		return nil, false, nil
 	}
-	l := sch.Check(doc)
-	if l.HasErrors() {
-		return nil, l
+	res := sch.Validate(doc)
+	l = res.Diags
+	u := res.Unsound
+	for _, d := range loaded {
+		if d.Severity == diag.Error {
+			u.Add(d.Path) // a field given twice, say: which one counts?
+		}
 	}
-	c, cl := compiler.Compile(doc, id, machines.Default())
-	return c, append(l, cl...)
+	if u.Covers("") {
+		return nil, false, l // not an object: nothing to compile
+	}
+	c, cl := compiler.CompilePartial(doc, id, machines.Default(), u)
+	l = append(l, cl...)
+	return c, u.Len() == 0, l
 }
 
 // ErrInvalid is returned (wrapped) by Compile for a spec with errors.
@@ -311,9 +336,9 @@ var ErrInvalid = errors.New("invalid spec")
 // (callers add which input it was); the list holds every diagnostic.
 func Compile(sch *schema.Schema, name string, data []byte, format load.Format, id compiler.Identity) (*ir.Cluster, diag.List, error) {
 	doc, l := load.Bytes(name, data, load.Options{Format: format, Verbatim: sch.Verbatim})
-	c, cl := check(sch, doc, id)
+	c, sound, cl := check(sch, doc, l, id)
 	l = append(l, cl...).Sort()
-	if c == nil || l.HasErrors() {
+	if c == nil || !sound || l.HasErrors() {
 		return nil, l, fmt.Errorf("%w: %s", ErrInvalid, firstError(l))
 	}
 	return c, l, nil

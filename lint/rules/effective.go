@@ -28,6 +28,13 @@ type conf struct {
 	c      *ir.Cluster
 	v      catalog.Version
 	global map[string]setting
+	// unknown holds the keys whose value the schema refused, and
+	// incomplete is set when it refused a key itself (the pair may stand
+	// for any key): a rule that reads them reads nothing it may reason
+	// about (lint.Pass.ReadUnknown, through pass).
+	unknown    map[string]bool
+	incomplete bool
+	pass       *lint.Pass
 }
 
 // targetVersion returns the Slurm series of the run: the option's value,
@@ -42,7 +49,9 @@ func targetVersion(o lint.Options) catalog.Version {
 
 // effective builds the effective configuration of the pass's cluster.
 func effective(p *lint.Pass) *conf {
-	return p.Memo(effectiveKey{}, func() any { return buildEffective(p) }).(*conf)
+	e := *p.Memo(effectiveKey{}, func() any { return buildEffective(p) }).(*conf)
+	e.pass = p
+	return &e
 }
 
 type effectiveKey struct{}
@@ -50,6 +59,9 @@ type effectiveKey struct{}
 func buildEffective(p *lint.Pass) *conf {
 	c := p.Cluster
 	e := &conf{c: c, v: targetVersion(p.Options), global: map[string]setting{}}
+	// A global config the schema refused (not a map, a misspelt key) may
+	// set any key.
+	e.incomplete = c.Unknown(c.Slurm.Path + ".config")
 	for _, s := range managed.ReservedSettings(c) {
 		e.global[strings.ToLower(s.Key)] = setting{Key: s.Key, Value: s.Value}
 	}
@@ -64,6 +76,16 @@ func buildEffective(p *lint.Pass) *conf {
 	}
 	for i := range c.Slurm.Config {
 		kv := &c.Slurm.Config[i]
+		if kv.Value.Unknown {
+			if !c.Unsound.ValueOnly(kv.Key.Path) {
+				e.incomplete = true // the key was refused: it may be any
+			}
+			if e.unknown == nil {
+				e.unknown = map[string]bool{}
+			}
+			e.unknown[strings.ToLower(kv.Key.Value)] = true
+			continue
+		}
 		if _, reserved := managed.Lookup(kv.Key.Value); reserved {
 			// reserved-key reports it; the service's value stands.
 			continue
@@ -73,9 +95,25 @@ func buildEffective(p *lint.Pass) *conf {
 	return e
 }
 
-// get returns the effective setting of a global key.
+// computePools returns the cluster's compute pools; when the schema
+// refused a pool or the loginNodePoolId they are not known, and the pass's
+// findings are unsound (a rule sums or searches over them).
+func computePools(p *lint.Pass) []*ir.NodePool {
+	if p.Cluster.ComputePoolsUnknown() {
+		p.ReadUnknown()
+	}
+	return p.Cluster.ComputePools()
+}
+
+// get returns the effective setting of a global key. Reading a key whose
+// value the schema refused (or, when it refused a key, any key the user
+// does not set) makes the pass's findings unsound.
 func (e *conf) get(key string) (setting, bool) {
-	s, ok := e.global[strings.ToLower(key)]
+	k := strings.ToLower(key)
+	s, ok := e.global[k]
+	if e.pass != nil && (e.unknown[k] || e.incomplete && s.KV == nil) {
+		e.pass.ReadUnknown()
+	}
 	return s, ok
 }
 

@@ -76,6 +76,9 @@ var MemoryDefaultMissing = &lint.Rule{
 			}
 		}
 		for _, part := range p.Cluster.Slurm.Partitions {
+			if p.Cluster.ConfigUnknown(part.Path+".config", part.Config) {
+				continue // the schema refused a key this rule reads
+			}
 			if wholeNodes(part) || slices.ContainsFunc(memDefaults, func(k string) bool { return lookupKV(part.Config, k) != nil }) {
 				continue
 			}

@@ -139,6 +139,9 @@ var SuspendExcUnknown = &lint.Rule{
 		e := effective(p)
 		c := p.Cluster
 		if kv := e.user("SuspendExcNodes"); kv != nil && c.ID.Value != "" {
+			if nodeNamesUnknown(p) {
+				return
+			}
 			bad, err := unknownNodes(c, kv.Value.Value)
 			switch {
 			case err != nil:
@@ -149,6 +152,10 @@ var SuspendExcUnknown = &lint.Rule{
 			}
 		}
 		if kv := e.user("SuspendExcParts"); kv != nil {
+			if c.PartitionsUnknown() {
+				p.ReadUnknown()
+				return
+			}
 			ids := map[string]bool{}
 			var all []string
 			for _, part := range c.Slurm.Partitions {
@@ -167,6 +174,20 @@ var SuspendExcUnknown = &lint.Rule{
 			}
 		}
 	},
+}
+
+// nodeNamesUnknown reports, and records in the pass, that the rendered
+// node names are not known: the schema refused a pool, the login pool's id
+// or a maxNodeCount.
+func nodeNamesUnknown(p *lint.Pass) bool {
+	unknown := p.Cluster.ComputePoolsUnknown()
+	for _, pool := range p.Cluster.NodePools {
+		unknown = unknown || pool.MaxNodeCount.Unknown
+	}
+	if unknown {
+		p.ReadUnknown()
+	}
+	return unknown
 }
 
 // maxExcHosts bounds how many names a SuspendExcNodes host list may expand

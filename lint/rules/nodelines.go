@@ -41,6 +41,9 @@ var NodeCPUTopology = &lint.Rule{
 	Check: func(p *lint.Pass) {
 		pools := poolsByID(p.Cluster)
 		for _, ns := range p.Cluster.Slurm.NodeSets {
+			if nodeSetUnknown(p.Cluster, ns, pools[ns.NodePoolID.Value]) {
+				continue
+			}
 			if !hasTopoKey(ns.Config) {
 				continue
 			}
@@ -67,6 +70,9 @@ var CoreSpecConflict = &lint.Rule{
 	Check: func(p *lint.Pass) {
 		pools := poolsByID(p.Cluster)
 		for _, ns := range p.Cluster.Slurm.NodeSets {
+			if nodeSetUnknown(p.Cluster, ns, pools[ns.NodePoolID.Value]) {
+				continue
+			}
 			csc := lookupKV(ns.Config, "CoreSpecCount")
 			if csc == nil {
 				continue
@@ -99,6 +105,9 @@ var MemSpecLimit = &lint.Rule{
 	Check: func(p *lint.Pass) {
 		pools := poolsByID(p.Cluster)
 		for _, ns := range p.Cluster.Slurm.NodeSets {
+			if nodeSetUnknown(p.Cluster, ns, pools[ns.NodePoolID.Value]) {
+				continue
+			}
 			msl := lookupKV(ns.Config, "MemSpecLimit")
 			if msl == nil {
 				// MemSpecLimit defaults to 0, which a RealMemory of 0
@@ -171,7 +180,7 @@ var RenderedKeyOverride = &lint.Rule{
 					rendered["gres"] = fmt.Sprintf("gpu:%s:%d", m.GPUModel, n)
 				}
 			}
-			if pool.MaxNodeCount.Value > pool.MinNodeCount.Value {
+			if pool.MaxNodeCount.Value > pool.MinNodeCount.Value && !pool.MinNodeCount.Unknown && !pool.MaxNodeCount.Unknown {
 				rendered["state"] = "CLOUD"
 			}
 			for i := range ns.Config {
@@ -217,4 +226,12 @@ func aboveMachine(kv *ir.KV, rendered string) (bool, string) {
 	n, ok1 := parseNum(kv.Value.Value)
 	m, ok2 := parseNum(rendered)
 	return ok1 && ok2 && n > m, what
+}
+
+// nodeSetUnknown reports whether a nodeSets entry's NodeName line is not
+// known: the schema refused a key or value of its config, or its pool's
+// machine type (which the rendered CPUs and RealMemory come from), or the
+// pool itself.
+func nodeSetUnknown(c *ir.Cluster, ns *ir.NodeSet, pool *ir.NodePool) bool {
+	return c.ConfigUnknown(ns.Path+".config", ns.Config) || pool != nil && pool.MachineType.Unknown || pool == nil && c.PoolsUnknown
 }

@@ -31,8 +31,9 @@ var PowerSaveDisabled = &lint.Rule{
 			return
 		}
 		scaling := false
-		for _, pool := range p.Cluster.ComputePools() {
-			scaling = scaling || pool.MinNodeCount.Value < pool.MaxNodeCount.Value
+		for _, pool := range computePools(p) {
+			known := !pool.MinNodeCount.Unknown && !pool.MaxNodeCount.Unknown // else the schema refused a count
+			scaling = scaling || known && pool.MinNodeCount.Value < pool.MaxNodeCount.Value
 		}
 		if !scaling {
 			return

@@ -195,7 +195,7 @@ var PreemptionNeverFires = &lint.Rule{
 		e := effective(p)
 		typ := e.user("PreemptType")
 		parts := p.Cluster.Slurm.Partitions
-		if typ == nil || e.preemptType() != "partition_prio" || len(parts) < 2 {
+		if typ == nil || e.preemptType() != "partition_prio" || len(parts) < 2 || p.Cluster.PartitionsUnknown() {
 			return
 		}
 		// Per node pool: the highest tier of any partition on it, and the
@@ -208,6 +208,9 @@ var PreemptionNeverFires = &lint.Rule{
 		pools := map[string]*span{}
 		tiers := map[int64]bool{}
 		for _, part := range parts {
+			if p.Cluster.ConfigUnknown(part.Path+".config", part.Config) {
+				return // the schema refused the tier or mode this rule reads
+			}
 			tier := partitionTier(part)
 			tiers[tier] = true
 			preemptable := true

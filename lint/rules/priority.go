@@ -221,7 +221,7 @@ var AccountingTRESGPU = &lint.Rule{
 // firstWholeGPUPool returns the id of the first compute pool for which a
 // Gres=gpu is rendered, or "".
 func firstWholeGPUPool(p *lint.Pass) string {
-	for _, pool := range p.Cluster.ComputePools() {
+	for _, pool := range computePools(p) {
 		if m := pool.Machine; m != nil && m.HasGPU() {
 			if _, whole := m.WholeGPUs(); whole {
 				return pool.ID.Value

@@ -36,7 +36,7 @@ var MaxNodeCountSelect = &lint.Rule{
 			return
 		}
 		var nodes int64
-		for _, pool := range p.Cluster.ComputePools() {
+		for _, pool := range computePools(p) {
 			nodes += pool.MaxNodeCount.Value
 		}
 		if n, ok := slurmUint(kv); ok {
@@ -132,7 +132,10 @@ var CloudDNSDropped = &lint.Rule{
 		if kv == nil || hasToken(kv.Value.Value, "cloud_dns") {
 			return
 		}
-		for _, pool := range p.Cluster.ComputePools() {
+		for _, pool := range computePools(p) {
+			if pool.MinNodeCount.Unknown || pool.MaxNodeCount.Unknown {
+				continue // the schema refused a count
+			}
 			if pool.MinNodeCount.Value < pool.MaxNodeCount.Value {
 				reportValue(p, kv, "add cloud_dns: SlurmctldParameters: cloud_dns,"+kv.Value.Value,
 					"SlurmctldParameters=%s drops the service default cloud_dns, but node pool %q scales %d..%d", kv.Value.Value, pool.ID.Value, pool.MinNodeCount.Value, pool.MaxNodeCount.Value)

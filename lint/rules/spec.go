@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 	"sync"
@@ -50,6 +51,9 @@ var UnusedPool = &lint.Rule{
 		"Bad:\n\n```yaml\nnodePools: [{id: a4, ...}, {id: h200, ...}, {id: login, ...}]\npartitions:\n- {id: gpu, nodePoolIds: [a4]}\n```\n\n" +
 		"Good:\n\n```yaml\npartitions:\n- {id: gpu, nodePoolIds: [a4, h200]}\n```\n",
 	Check: func(p *lint.Pass) {
+		if p.Cluster.PartitionsUnknown() || p.Cluster.Slurm.LoginNodePoolID.Unknown {
+			return // any pool may be the one a broken reference meant
+		}
 		used := map[string]bool{}
 		for _, part := range p.Cluster.Slurm.Partitions {
 			for _, ref := range part.NodePoolIDs {
@@ -57,9 +61,13 @@ var UnusedPool = &lint.Rule{
 			}
 		}
 		for _, pool := range p.Cluster.ComputePools() {
-			if !used[pool.ID.Value] {
+			if !used[pool.ID.Value] && !pool.ID.Unknown {
+				nodes := fmt.Sprintf("its %d..%d nodes", pool.MinNodeCount.Value, pool.MaxNodeCount.Value)
+				if pool.MinNodeCount.Unknown || pool.MaxNodeCount.Unknown {
+					nodes = "its nodes" // the schema refused a count
+				}
 				p.Report(pool.ID.Pos, pool.ID.Path, "add it to a partition's nodePoolIds, or remove the pool",
-					"node pool %q is in no partition: its %d..%d nodes can run no job", pool.ID.Value, pool.MinNodeCount.Value, pool.MaxNodeCount.Value)
+					"node pool %q is in no partition: %s can run no job", pool.ID.Value, nodes)
 			}
 		}
 	},
@@ -179,7 +187,8 @@ var ReservationAffinityMissing = &lint.Rule{
 		"Good:\n\n```yaml\n- id: a4\n  machineSpec:\n    machineType: a4-highgpu-8g\n    reservationAffinity:\n      reservationAffinityType: SPECIFIC_RESERVATION\n      values: [projects/my-project/zones/us-central1-b/reservations/a4]\n  provisioningModel: RESERVATION\n```\n",
 	Check: func(p *lint.Pass) {
 		for _, pool := range p.Cluster.NodePools {
-			if pool.ProvisioningModel.Set && pool.ProvisioningModel.Value == "RESERVATION" && !pool.ReservationAffinityType.Set {
+			if pool.ProvisioningModel.Set && pool.ProvisioningModel.Value == "RESERVATION" && !pool.ReservationAffinityType.Set &&
+				!pool.ReservationAffinityType.Unknown && !p.Cluster.Unknown(pool.Path+".machineSpec.reservationAffinity") {
 				p.Report(pool.ProvisioningModel.Pos, pool.Path+".machineSpec.reservationAffinity",
 					"add machineSpec.reservationAffinity (SPECIFIC_RESERVATION and the reservation's name), or choose SPOT or FLEX_START",
 					"node pool %q uses provisioningModel RESERVATION but names no reservation", pool.ID.Value)

@@ -45,6 +45,9 @@ func TestRefusals(t *testing.T) {
 		{name: "no file", args: []string{"up", "--stack", "s"}, code: 2, want: "accepts 1 arg(s)"},
 		{name: "lint errors", args: []string{"up", "--stack", "s", bad}, code: 1, want: "bad.yaml: not deployed: 1 error"},
 		{name: "lint errors preview", args: []string{"preview", "--stack", "s", bad}, code: 1, want: "not deployed"},
+		// Lint reports every problem of a spec with schema errors in one
+		// run; deploy still refuses it, destroy included.
+		{name: "schema errors destroy", args: []string{"destroy", "--yes", "--stack", "s", bad}, code: 1, want: "bad.yaml: not deployed: 1 error"},
 		// The seed holds the docs' placeholders: a warning for lint, an
 		// error for deploy, even when the project config lowers it.
 		{name: "placeholders", args: []string{"preview", "--stack", "s", seed}, code: 1, want: "error: orchestratorSpec.slurmSpec.homeDirectoryStorage still holds the placeholder"},
