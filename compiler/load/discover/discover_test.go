@@ -1,0 +1,269 @@
+package discover
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+const spec = "nodePools: []\n"
+
+// tree writes files (path: content) under dir.
+func tree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func rel(t *testing.T, dir string, paths []string) []string {
+	t.Helper()
+	out := []string{}
+	for _, p := range paths {
+		r, err := filepath.Rel(dir, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, filepath.ToSlash(r))
+	}
+	return out
+}
+
+var opts = Options{ConfigName: ".slurmspec.yaml", OutputMarker: ".slurmspec-manifest"}
+
+// TestDirRegularOnly: a walk takes regular files only; a FIFO (which would
+// hang the read), a symbolic link to a file (which would read outside the
+// directory) and a symbolic link to a directory are neither opened nor
+// entered.
+func TestDirRegularOnly(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	tree(t, dir, map[string]string{"a.yaml": spec, "b/c.json": `{"nodePools": []}`, ".hidden/d.yaml": spec, "e.txt": spec})
+	tree(t, outside, map[string]string{"secret.yaml": spec, "sub/f.yaml": spec})
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o644); err != nil {
+		t.Fatalf("mkfifo: %v", err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "secret.yaml"), filepath.Join(dir, "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "sub"), filepath.Join(dir, "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Dir(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rel(t, dir, res.Specs), []string{"a.yaml", "b/c.json"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("specs %q, want %q", got, want)
+	}
+}
+
+// TestDirChoosesSpecs: the tree of a repository that keeps specs beside
+// other YAML: only the specs are found.
+func TestDirChoosesSpecs(t *testing.T) {
+	dir := t.TempDir()
+	tree(t, dir, map[string]string{
+		".slurmspec.yaml":              "disable: [placeholder]\n",
+		".pre-commit-config.yaml":      "repos: []\n",
+		".github/workflows/ci.yml":     "on: push\njobs: {}\n",
+		"ci/workflow.yml":              "name: ci\non: push\njobs:\n  nodePools: {}\n",
+		"cluster.yaml":                 spec,
+		"clusters/nested/b.jsonc":      "// b\n{\"orchestrator_spec\": {}}\n",
+		"clusters/c.cue":               "orchestratorSpec: slurmSpec: {}\n",
+		"clusters/.slurmspec.yaml":     "{}\n",
+		"rendered/.slurmspec-manifest": "",
+		"rendered/cluster.json":        `{"nodePools": []}`,
+		"rendered/pulumi/Pulumi.yaml":  "name: x\n",
+		"docs/notes.md":                spec,
+	})
+	res, err := Dir(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rel(t, dir, res.Specs), []string{"cluster.yaml", "clusters/c.cue", "clusters/nested/b.jsonc"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("specs %q, want %q", got, want)
+	}
+	if res.Candidates != 5 {
+		t.Errorf("%d candidates, want 5 (.pre-commit-config.yaml, cluster.yaml, ci/workflow.yml, two under clusters/)", res.Candidates)
+	}
+	res, err = Dir(filepath.Join(dir, "rendered"), opts)
+	if err != nil || len(res.Specs) != 0 || !strings.Contains(res.Why, "rendered") {
+		t.Errorf("a rendered directory named: %+v, %v", res, err)
+	}
+}
+
+// TestDirGitignore: inside a repository, what .gitignore (at the root and
+// below, with negations) and .git/info/exclude ignore is not found; the
+// same tree outside a repository ignores nothing.
+func TestDirGitignore(t *testing.T) {
+	dir := t.TempDir()
+	tree(t, dir, map[string]string{
+		".gitignore":            "build/\n*.local.yaml\n",
+		".git/info/exclude":     "scratch.yaml\n",
+		"build/a.yaml":          spec,
+		"dev.local.yaml":        spec,
+		"scratch.yaml":          spec,
+		"keep.yaml":             spec,
+		"sub/.gitignore":        "*.yaml\n!wanted.yaml\n",
+		"sub/wanted.yaml":       spec,
+		"sub/unwanted.yaml":     spec,
+		"sub/deep/x.local.yaml": spec,
+	})
+	res, err := Dir(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rel(t, dir, res.Specs), []string{"keep.yaml", "sub/wanted.yaml"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("specs %q, want %q", got, want)
+	}
+	// From a subdirectory, the root's .gitignore still applies.
+	res, err = Dir(filepath.Join(dir, "sub"), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rel(t, dir, res.Specs), []string{"sub/wanted.yaml"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("from sub/: specs %q, want %q", got, want)
+	}
+	res, err = Dir(filepath.Join(dir, "build"), opts)
+	if err != nil || len(res.Specs) != 0 || !strings.Contains(res.Why, ".gitignore") {
+		t.Errorf("an ignored directory named: %+v, %v", res, err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Dir(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Specs) != 7 {
+		t.Errorf("outside a repository: specs %q, want all 7", rel(t, dir, res.Specs))
+	}
+}
+
+// TestGitignoreAgreesWithGit: the files found are those git does not
+// ignore (git check-ignore is the oracle).
+func TestGitignoreAgreesWithGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		".gitignore":     "*.gen.yaml\n/top.yaml\nlogs/\n**/tmp/*.yaml\n!keep.gen.yaml\n",
+		"a.gen.yaml":     spec,
+		"keep.gen.yaml":  spec,
+		"top.yaml":       spec,
+		"x/top.yaml":     spec,
+		"logs/l.yaml":    spec,
+		"x/logs/l.yaml":  spec,
+		"x/tmp/t.yaml":   spec,
+		"x/y/tmp/t.yaml": spec,
+		"x/.gitignore":   "!a.gen.yaml\n[ab].yaml\n",
+		"x/a.gen.yaml":   spec,
+		"x/a.yaml":       spec,
+		"x/c.yaml":       spec,
+		"x/y/b.yaml":     spec,
+		"x/y/c.yaml":     spec,
+	}
+	tree(t, dir, files)
+	if out, err := exec.Command("git", "-C", dir, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	res, err := Dir(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, p := range rel(t, dir, res.Specs) {
+		found[p] = true
+	}
+	for name := range files {
+		if strings.HasSuffix(name, ".gitignore") {
+			continue
+		}
+		cmd := exec.Command("git", "-C", dir, "check-ignore", "-q", "--no-index", "--", name)
+		err := cmd.Run()
+		ignored := err == nil
+		if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+			t.Fatalf("git check-ignore %s: %v", name, err)
+		}
+		if found[name] == ignored {
+			t.Errorf("%s: git says ignored=%v, discover found=%v", name, ignored, found[name])
+		}
+	}
+}
+
+// TestDirPatterns: a project configuration's include patterns add files
+// the content test misses, its exclude patterns drop files and whole
+// directories, and exclude wins.
+func TestDirPatterns(t *testing.T) {
+	dir := t.TempDir()
+	tree(t, dir, map[string]string{
+		"cluster.yaml":          spec,
+		"skeleton.yaml":         "name: projects/p/locations/r/modelDevelopmentClusters/c\n",
+		"templates/t.tmpl.yaml": "{{ .X }}\n",
+		"templates/u.tmpl.yaml": "{{ .X }}\n",
+		"testdata/bad.yaml":     spec,
+		"other.yaml":            "a: 1\n",
+	})
+	o := opts
+	var asked []string
+	o.Patterns = func(d string) (Patterns, error) {
+		asked = append(asked, d)
+		return Patterns{Dir: dir, Include: []string{"skeleton.yaml", "templates/*.tmpl.yaml"}, Exclude: []string{"testdata/", "u.tmpl.yaml"}}, nil
+	}
+	res, err := Dir(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rel(t, dir, res.Specs), []string{"cluster.yaml", "skeleton.yaml", "templates/t.tmpl.yaml"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("specs %q, want %q", got, want)
+	}
+	if len(asked) != 2 { // the root and templates/; testdata/ is never entered
+		t.Errorf("patterns asked for %q, want the root and templates/", asked)
+	}
+	for file, want := range map[string]bool{"skeleton.yaml": true, "other.yaml": false, "testdata/bad.yaml": false, "cluster.yaml": true} {
+		if got, err := Keep(filepath.Join(dir, file), o); got != want || err != nil {
+			t.Errorf("Keep(%s) = %v, %v; want %v", file, got, err, want)
+		}
+	}
+}
+
+// TestKeep: of the files a hook passes, the specs are kept; the tool's own
+// files, rendered output and other YAML are not; a missing file is kept
+// for the loader to report.
+func TestKeep(t *testing.T) {
+	dir := t.TempDir()
+	tree(t, dir, map[string]string{
+		"cluster.yaml":            spec,
+		".slurmspec.yaml":         "{}\n",
+		"wf.yml":                  "on: push\n",
+		"out/.slurmspec-manifest": "",
+		"out/cluster.json":        `{"nodePools": []}`,
+		"out/pulumi/Pulumi.yaml":  "nodePools: []\n",
+	})
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o644); err != nil {
+		t.Fatalf("mkfifo: %v", err)
+	}
+	if err := os.Symlink("cluster.yaml", filepath.Join(dir, "link.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	for file, want := range map[string]bool{
+		"cluster.yaml": true, "missing.yaml": true,
+		".slurmspec.yaml": false, "wf.yml": false, "out/cluster.json": false, "out/pulumi/Pulumi.yaml": false,
+		"fifo.yaml": false, "link.yaml": false,
+	} {
+		if got, err := Keep(filepath.Join(dir, file), opts); got != want || err != nil {
+			t.Errorf("Keep(%s) = %v, %v; want %v", file, got, err, want)
+		}
+	}
+}

@@ -1,0 +1,59 @@
+package discover
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestLooksLikeSpec(t *testing.T) {
+	for _, tc := range []struct {
+		name, text string
+		want       bool
+	}{
+		{"yaml camelCase", "# a spec\nname: x\nnodePools:\n- id: a\n", true},
+		{"yaml snake_case", "orchestrator_spec:\n  slurm_spec: {}\n", true},
+		{"yaml quoted key", "\"node_pools\": []\n", true},
+		{"yaml after document marker", "%YAML 1.2\n---\norchestratorSpec: {}\n", true},
+		{"yaml misspelt case", "NodePools: []\n", true},
+		{"yaml flow", "{name: x, nodePools: []}\n", true},
+		{"json", "{\n  \"name\": \"x\",\n  \"nodePools\": []\n}\n", true},
+		{"jsonc with comments", "// header { nodePools\n/* } */ {\"orchestratorSpec\": {}}", true},
+		{"json with BOM", "\xef\xbb\xbf{\"nodePools\": []}", true},
+		{"cue", "package c\n\n_zone: \"a\"\nnodePools: [{id: \"a\"}]\n", true},
+		{"cue in braces", "{\n\tnodePools: []\n}\n", true},
+		{"broken but shaped", "nodePools: [\n  {id: \n", true},
+
+		{"workflow", "name: ci\non:\n  push:\njobs:\n  nodePools:\n    runs-on: x\n", false},
+		{"nested json key", "{\"jobs\": {\"nodePools\": []}}", false},
+		{"key in a string", "{\"description\": \"nodePools: here\"}", false},
+		{"key in a single-quoted string", "{a: 'it''s nodePools: x'}", false},
+		{"key in a comment", "# nodePools: []\nname: x\n", false},
+		{"key in a json comment", "{// \"nodePools\": []\n\"name\": 1}", false},
+		{"indented yaml key", "spec:\n  nodePools: []\n", false},
+		{"block scalar content", "script: |\n  nodePools: x\n", false},
+		{"key without colon", "nodePools\n", false},
+		{"a longer key", "nodePoolsOld: []\n", false},
+		{"after the outer object", "{\"a\": 1}\n{\"nodePools\": []}", false},
+		{"sequence", "- nodePools: []\n", false},
+		{"pre-commit config", "repos:\n- repo: local\n  hooks:\n  - id: slurmspec-lint\n", false},
+		{"project config", "disable: [placeholder]\n", false},
+		{"empty", "", false},
+	} {
+		if got := LooksLikeSpec([]byte(tc.text)); got != tc.want {
+			t.Errorf("%s: LooksLikeSpec(%q) = %v, want %v", tc.name, tc.text, got, tc.want)
+		}
+	}
+}
+
+// TestLooksLikeSpecPrefixOnly: the key must be within the prefix the
+// caller reads; the test itself never looks further than it is given.
+func TestLooksLikeSpecPrefixOnly(t *testing.T) {
+	pad := "# " + strings.Repeat("x", PrefixSize) + "\n"
+	text := pad + "nodePools: []\n"
+	if !LooksLikeSpec([]byte(text)) {
+		t.Error("the whole text has the key at the top level")
+	}
+	if LooksLikeSpec([]byte(text[:PrefixSize])) {
+		t.Error("the key is beyond the prefix, yet found")
+	}
+}
