@@ -189,7 +189,7 @@ func noSpecsError(dir string, res discover.Result) error {
 	case res.Candidates == 0:
 		why = "it holds no .json, .jsonc, .yaml, .yml or .cue file outside hidden and ignored directories"
 	default:
-		why = fmt.Sprintf("none of its %d .json, .jsonc, .yaml, .yml or .cue files has a top-level nodePools or orchestratorSpec key", res.Candidates)
+		why = fmt.Sprintf("no .json, .jsonc, .yaml, .yml or .cue file under it (%d looked at) has a top-level nodePools or orchestratorSpec key", res.Candidates)
 	}
 	return fmt.Errorf("no specs found under %s: %s\n  hint: name the spec file, or list it under include: in %s", dir, why, lint.ProjectConfigFile)
 }
