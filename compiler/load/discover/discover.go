@@ -118,8 +118,7 @@ func Keep(file string, opt Options) (bool, error) {
 	case filepath.Base(file) == opt.ConfigName:
 		return false, nil
 	}
-	dir := filepath.Dir(file)
-	if opt.OutputMarker != "" && (exists(filepath.Join(dir, opt.OutputMarker)) || exists(filepath.Join(dir, "..", opt.OutputMarker))) {
+	if opt.OutputMarker != "" && inRendered(file, opt.OutputMarker) {
 		return false, nil
 	}
 	abs, err := filepath.Abs(file)
@@ -132,6 +131,21 @@ func Keep(file string, opt Options) (bool, error) {
 		return false, err
 	}
 	return w.isSpec(c, abs), nil
+}
+
+// inRendered reports whether file is in a directory slurmspec rendered:
+// the marker is in the file's directory or in the one above (the rendered
+// tree is two levels deep: cluster.json, pulumi/Pulumi.yaml). A relative
+// path is never looked at above the working directory.
+func inRendered(file, marker string) bool {
+	dir := filepath.Dir(file)
+	if exists(filepath.Join(dir, marker)) {
+		return true
+	}
+	if !filepath.IsAbs(file) && (dir == "." || dir == ".." || strings.HasPrefix(dir, ".."+string(filepath.Separator))) {
+		return false
+	}
+	return exists(filepath.Join(filepath.Dir(dir), marker))
 }
 
 type walker struct {

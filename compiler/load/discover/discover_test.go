@@ -267,3 +267,53 @@ func TestKeep(t *testing.T) {
 		}
 	}
 }
+
+// TestDirHostileIgnoreFiles: a .gitignore that is a symbolic link (to a
+// file outside, which would ignore the specs) or a FIFO is not read, and
+// ignore files larger than the walk's budget in all are an error, not an
+// unbounded read.
+func TestDirHostileIgnoreFiles(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	tree(t, dir, map[string]string{".git/HEAD": "", "a/x.yaml": spec, "b/y.yaml": spec})
+	tree(t, outside, map[string]string{"ignore-all": "*\n"})
+	if err := os.Symlink(filepath.Join(outside, "ignore-all"), filepath.Join(dir, "a", ".gitignore")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "b", ".gitignore"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Dir(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := rel(t, dir, res.Specs), []string{"a/x.yaml", "b/y.yaml"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("specs %q, want %q", got, want)
+	}
+
+	half := strings.Repeat("# padding\n", MaxIgnoreBytes/20+1) // just over half the budget each
+	tree(t, dir, map[string]string{".gitignore": half, "c/.gitignore": half, "c/z.yaml": spec})
+	if _, err := Dir(dir, opts); err == nil || !strings.Contains(err.Error(), "in all") {
+		t.Errorf("ignore files over the budget: %v, want an error", err)
+	}
+	if _, err := Dir(filepath.Join(dir, "a"), opts); err != nil {
+		t.Errorf("one file within the budget: %v", err)
+	}
+}
+
+// TestKeepLooksNoHigherThanTheWorkingDirectory: for a relative path, the
+// rendered-directory test looks at the file's directory and its parent,
+// never above the working directory.
+func TestKeepLooksNoHigherThanTheWorkingDirectory(t *testing.T) {
+	parent := t.TempDir()
+	tree(t, parent, map[string]string{".slurmspec-manifest": "", "wd/cluster.yaml": spec, "wd/sub/c.yaml": spec})
+	t.Chdir(filepath.Join(parent, "wd"))
+	for file, want := range map[string]bool{"cluster.yaml": true, "sub/c.yaml": true, "./sub/c.yaml": true} {
+		if got, err := Keep(file, opts); got != want || err != nil {
+			t.Errorf("Keep(%s) = %v, %v; want %v", file, got, err, want)
+		}
+	}
+	if got, _ := Keep(filepath.Join(parent, "wd", "cluster.yaml"), opts); got {
+		t.Error("an absolute path's parent directory holds the manifest, yet kept")
+	}
+}

@@ -14,8 +14,11 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/load"
 )
 
-// maxIgnoreFileSize bounds a .gitignore or .git/info/exclude file.
-const maxIgnoreFileSize = 1 << 20
+// MaxIgnoreBytes bounds the .gitignore and .git/info/exclude text one walk
+// reads, all files together (a repository's are a few KiB), so that
+// neither the patterns kept nor the matching of every file against them
+// can grow without bound.
+const MaxIgnoreBytes = 1 << 20
 
 // repoRoot returns the nearest directory from dir (absolute) up that holds
 // .git (a directory, or a file as in a linked worktree or a submodule), or
@@ -48,6 +51,9 @@ type ignoreScope struct {
 	root  string
 	rel   []string // components of the directory, from root
 	scope *gitignore.Scope
+	// left is what the walk may still read of ignore files, shared by
+	// every scope of the walk.
+	left *int
 }
 
 // newIgnoreScope returns the scope of dir (absolute): .git/info/exclude
@@ -60,17 +66,18 @@ func newIgnoreScope(dir string) (*ignoreScope, error) {
 	if err != nil || root == "" {
 		return nil, err
 	}
+	left := MaxIgnoreBytes
 	var base []gitignore.Pattern
 	if st, err := os.Lstat(filepath.Join(root, ".git")); err == nil && st.IsDir() {
-		if base, err = readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil); err != nil {
+		if base, err = readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil, &left); err != nil {
 			return nil, err
 		}
 	}
-	own, err := readPatterns(filepath.Join(root, gitignore.IgnoreFile), nil)
+	own, err := readPatterns(filepath.Join(root, gitignore.IgnoreFile), nil, &left)
 	if err != nil {
 		return nil, err
 	}
-	s := &ignoreScope{root: root, scope: gitignore.NewScope(append(base, own...))}
+	s := &ignoreScope{root: root, scope: gitignore.NewScope(append(base, own...)), left: &left}
 	rel, err := filepath.Rel(root, dir)
 	if err != nil {
 		return nil, fmt.Errorf("find repository root: %w", err)
@@ -95,7 +102,7 @@ func (s *ignoreScope) descend(name string) (*ignoreScope, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ignoreScope{root: s.root, rel: rel, scope: scope}, nil
+	return &ignoreScope{root: s.root, rel: rel, scope: scope, left: s.left}, nil
 }
 
 // excluded reports whether the directory of the scope is ignored.
@@ -114,14 +121,15 @@ func (s *ignoreScope) ignores(name string, isDir bool) bool {
 // rel.
 func (s *ignoreScope) reader(rel []string) func() ([]gitignore.Pattern, error) {
 	return func() ([]gitignore.Pattern, error) {
-		return readPatterns(filepath.Join(append([]string{s.root}, append(rel, gitignore.IgnoreFile)...)...), rel)
+		return readPatterns(filepath.Join(append([]string{s.root}, append(rel, gitignore.IgnoreFile)...)...), rel, s.left)
 	}
 }
 
-// readPatterns reads an ignore file whose patterns apply below domain. A
-// missing file has none, and so has one that is not a regular file (git
-// does not follow a symbolic .gitignore either).
-func readPatterns(path string, domain []string) ([]gitignore.Pattern, error) {
+// readPatterns reads an ignore file whose patterns apply below domain,
+// within what is left of the walk's budget. A missing file has none, and
+// so has one that is not a regular file (git does not follow a symbolic
+// .gitignore either).
+func readPatterns(path string, domain []string, left *int) ([]gitignore.Pattern, error) {
 	st, err := os.Lstat(path)
 	switch {
 	case notExist(err):
@@ -131,10 +139,11 @@ func readPatterns(path string, domain []string) ([]gitignore.Pattern, error) {
 	case !st.Mode().IsRegular():
 		return nil, nil
 	}
-	data, err := load.ReadFile(path, maxIgnoreFileSize)
+	data, err := load.ReadFile(path, int64(*left))
 	if err != nil {
-		return nil, fmt.Errorf("read ignore file: %w", err)
+		return nil, fmt.Errorf("read ignore file (the .gitignore files of a walk may hold %d KiB in all): %w", MaxIgnoreBytes>>10, err)
 	}
+	*left -= len(data)
 	return parsePatterns(strings.Split(string(data), "\n"), domain), nil
 }
 
