@@ -187,7 +187,7 @@ func noSpecsError(dir string, res discover.Result) error {
 	switch {
 	case why != "":
 	case res.Candidates == 0:
-		why = "it holds no .json, .jsonc, .yaml, .yml or .cue file outside hidden and ignored directories"
+		why = "it holds no .json, .jsonc, .yaml, .yml or .cue file that is not hidden or ignored"
 	default:
 		why = fmt.Sprintf("no .json, .jsonc, .yaml, .yml or .cue file under it (%d looked at) has a top-level nodePools or orchestratorSpec key", res.Candidates)
 	}

@@ -69,8 +69,8 @@ type Result struct {
 	// Specs are the spec files, as root joined with their path below it,
 	// in lexical order.
 	Specs []string
-	// Candidates counts the files with a spec extension that were
-	// considered (the specs among them included).
+	// Candidates counts the files with a spec extension that .gitignore
+	// does not ignore (the specs among them included).
 	Candidates int
 	// Why says, when Specs is empty, why root itself yielded nothing
 	// beyond "no file looks like a spec" ("it is ignored by .gitignore",
@@ -193,8 +193,11 @@ func (w *walker) walk(abs, shown string, scope *ignoreScope) error {
 		case t.IsRegular() && load.IsSpecFile(name) && name != w.opt.ConfigName:
 			// Regular files only: a symbolic link, FIFO or device in a
 			// checkout is skipped, never opened.
+			if scope.ignores(name, false) {
+				continue
+			}
 			w.res.Candidates++
-			if !scope.ignores(name, false) && w.isSpec(c, fileAbs) {
+			if w.isSpec(c, fileAbs) {
 				w.res.Specs = append(w.res.Specs, fileShown)
 			}
 		}

@@ -126,6 +126,9 @@ func TestDirGitignore(t *testing.T) {
 	if got, want := rel(t, dir, res.Specs), []string{"keep.yaml", "sub/wanted.yaml"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("specs %q, want %q", got, want)
 	}
+	if res.Candidates != 2 {
+		t.Errorf("%d candidates, want 2: ignored files are not counted", res.Candidates)
+	}
 	// From a subdirectory, the root's .gitignore still applies.
 	res, err = Dir(filepath.Join(dir, "sub"), opts)
 	if err != nil {
