@@ -23,9 +23,13 @@
 package discover
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/go-git/go-git/v6/plumbing/format/gitignore"
@@ -80,6 +84,11 @@ type Result struct {
 
 // Dir finds the specs under the directory root.
 func Dir(root string, opt Options) (Result, error) {
+	return dir(root, opt, MaxEntries)
+}
+
+// dir is Dir with a bound on the entries listed.
+func dir(root string, opt Options, maxEntries int) (Result, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return Result{}, fmt.Errorf("reading %s: %w", root, err)
@@ -88,7 +97,7 @@ func Dir(root string, opt Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("reading %s: %w", root, err)
 	}
-	w := &walker{opt: opt, compiled: map[string]*compiled{}}
+	w := &walker{opt: opt, compiled: map[string]*compiled{}, left: maxEntries, limit: maxEntries}
 	switch {
 	case scope.excluded():
 		return Result{Why: "it is ignored by .gitignore"}, nil
@@ -151,18 +160,16 @@ func inRendered(file, marker string) bool {
 type walker struct {
 	opt      Options
 	compiled map[string]*compiled
-	entries  int
+	left     int // directory entries the walk may still list
+	limit    int // and all it may list
 	res      Result
 }
 
 // walk searches the directory abs, shown as shown.
 func (w *walker) walk(abs, shown string, scope *ignoreScope) error {
-	entries, err := os.ReadDir(abs)
+	entries, err := w.readDir(abs)
 	if err != nil {
 		return err
-	}
-	if w.entries += len(entries); w.entries > MaxEntries {
-		return fmt.Errorf("more than %d files and directories: name the directories that hold specs", MaxEntries)
 	}
 	if w.opt.OutputMarker != "" {
 		for _, e := range entries {
@@ -203,6 +210,33 @@ func (w *walker) walk(abs, shown string, scope *ignoreScope) error {
 		}
 	}
 	return nil
+}
+
+// readDir lists a directory in lexical order, counting its entries
+// against MaxEntries as they are read (a directory of millions of entries
+// is refused without listing it whole).
+func (w *walker) readDir(dir string) ([]fs.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var entries []fs.DirEntry
+	for {
+		chunk, err := f.ReadDir(1024)
+		entries = append(entries, chunk...)
+		if w.left -= len(chunk); w.left < 0 {
+			return nil, fmt.Errorf("more than %d files and directories: name the directories that hold specs", w.limit)
+		}
+		if errors.Is(err, io.EOF) || (err == nil && len(chunk) == 0) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return entries, nil
 }
 
 // isSpec applies the project configuration's patterns, then the content

@@ -1,6 +1,7 @@
 package discover
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -318,5 +319,22 @@ func TestKeepLooksNoHigherThanTheWorkingDirectory(t *testing.T) {
 	}
 	if got, _ := Keep(filepath.Join(parent, "wd", "cluster.yaml"), opts); got {
 		t.Error("an absolute path's parent directory holds the manifest, yet kept")
+	}
+}
+
+// TestDirBoundsEntries: a walk that lists more entries than its bound
+// stops with an error instead of running on.
+func TestDirBoundsEntries(t *testing.T) {
+	d := t.TempDir()
+	files := map[string]string{}
+	for i := range 30 {
+		files[fmt.Sprintf("d%d/f%d.txt", i%3, i)] = "x"
+	}
+	tree(t, d, files)
+	if _, err := dir(d, opts, 33); err != nil { // 3 directories and 30 files
+		t.Errorf("33 entries within a bound of 33: %v", err)
+	}
+	if _, err := dir(d, opts, 32); err == nil || !strings.Contains(err.Error(), "files and directories") {
+		t.Errorf("33 entries over a bound of 32: %v, want an error", err)
 	}
 }
