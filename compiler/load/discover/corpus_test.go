@@ -75,7 +75,7 @@ func TestLooksLikeSpecAgreesWithTheParsers(t *testing.T) {
 		want := false
 		if doc.Root.Kind == load.Object {
 			for _, fl := range doc.Root.Fields {
-				want = want || isMarker(fl.Written)
+				want = want || isMarker([]byte(fl.Written))
 			}
 		}
 		if want {

@@ -2,7 +2,6 @@ package discover
 
 import (
 	"bytes"
-	"strings"
 )
 
 // PrefixSize is how much of a file LooksLikeSpec is given: the first 64 KiB.
@@ -121,7 +120,7 @@ func flowHasMarker(data []byte) bool {
 			i += 2 + end + 2
 		case c == '"' || c == '\'':
 			end := stringEnd(data, i)
-			if depth == 1 && isMarker(string(data[i+1:min(end, len(data))])) && colonFollows(data, end+1) {
+			if depth == 1 && isMarker(data[i+1:min(end, len(data))]) && colonFollows(data, end+1) {
 				return true
 			}
 			i = end + 1
@@ -130,7 +129,7 @@ func flowHasMarker(data []byte) bool {
 			for j < len(data) && isWordByte(data[j]) {
 				j++
 			}
-			if depth == 1 && isMarker(string(data[i:j])) && colonFollows(data, j) {
+			if depth == 1 && isMarker(data[i:j]) && colonFollows(data, j) {
 				return true
 			}
 			i = j
@@ -169,22 +168,22 @@ func colonFollows(data []byte, i int) bool {
 
 // leadingKey returns the key that begins a line at column 0, quoted or
 // not, and what follows it.
-func leadingKey(line []byte) (key string, rest []byte, ok bool) {
+func leadingKey(line []byte) (key, rest []byte, ok bool) {
 	if len(line) == 0 {
-		return "", nil, false
+		return nil, nil, false
 	}
 	if q := line[0]; q == '"' || q == '\'' {
 		end := bytes.IndexByte(line[1:], q)
 		if end < 0 {
-			return "", nil, false
+			return nil, nil, false
 		}
-		return string(line[1 : 1+end]), line[2+end:], true
+		return line[1 : 1+end], line[2+end:], true
 	}
 	j := 0
 	for j < len(line) && isWordByte(line[j]) {
 		j++
 	}
-	return string(line[:j]), line[j:], j > 0
+	return line[:j], line[j:], j > 0
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' || c == '\r' || c == '\n' }
@@ -194,14 +193,27 @@ func isWordByte(c byte) bool {
 }
 
 // isMarker reports whether key is nodePools or orchestratorSpec in some
-// spelling.
-func isMarker(key string) bool {
-	if len(key) > 32 {
-		return false
+// spelling. It allocates nothing: it runs on every key of every file a
+// walk looks at.
+func isMarker(key []byte) bool {
+	var buf [32]byte
+	n := 0
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c == '_' || c == '-':
+			continue
+		case c >= 'A' && c <= 'Z':
+			c += 'a' - 'A'
+		}
+		if n == len(buf) {
+			return false
+		}
+		buf[n] = c
+		n++
 	}
-	norm := strings.ToLower(strings.NewReplacer("_", "", "-", "").Replace(key))
 	for _, m := range markerKeys {
-		if norm == m {
+		if string(buf[:n]) == m {
 			return true
 		}
 	}

@@ -57,3 +57,24 @@ func TestLooksLikeSpecPrefixOnly(t *testing.T) {
 		t.Error("the key is beyond the prefix, yet found")
 	}
 }
+
+// TestLooksLikeSpecAllocatesNothing: the test runs on every key of every
+// file a walk looks at; building a strings.Replacer per key once made
+// `lint .` over 5,000 small YAML files take 7 s of CPU instead of 0.1 s.
+func TestLooksLikeSpecAllocatesNothing(t *testing.T) {
+	block := []byte(strings.Repeat("name: x\njobs:\n  a: 1\n", 200))
+	flow := []byte(`{"name": "x", "jobs": {"a": [1, 2, {"b": "c"}]}, "other": 'y'}`)
+	for _, data := range [][]byte{block, flow} {
+		if n := testing.AllocsPerRun(10, func() { LooksLikeSpec(data) }); n != 0 {
+			t.Errorf("LooksLikeSpec of %d bytes: %v allocations, want 0", len(data), n)
+		}
+	}
+}
+
+func BenchmarkLooksLikeSpec(b *testing.B) {
+	data := []byte(strings.Repeat("name: x\njobs:\n  a: 1\n", 3000))[:PrefixSize]
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		LooksLikeSpec(data)
+	}
+}
