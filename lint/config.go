@@ -260,7 +260,7 @@ func FindProjectConfig(specDir string) (string, error) {
 	for {
 		candidate := filepath.Join(dir, ProjectConfigFile)
 		switch st, err := os.Lstat(candidate); {
-		case err == nil && st.Mode().IsRegular() && dir != own && !ownedByUs(st):
+		case err == nil && st.Mode().IsRegular() && dir != own && !load.OwnedByUs(st):
 			// As git's safe.directory: a file above the spec that another
 			// user put there (a shared parent made to look like a
 			// repository) never configures our run.

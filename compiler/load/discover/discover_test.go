@@ -338,3 +338,31 @@ func TestDirBoundsEntries(t *testing.T) {
 		t.Errorf("33 entries over a bound of 32: %v, want an error", err)
 	}
 }
+
+// TestDirForeignIgnoreFile: a .gitignore above the directory searched that
+// another user owns (a shared directory made to look like a repository,
+// hiding specs) is refused, as a foreign .slurmspec.yaml is; in the
+// directory searched it is the tree's own and is used; root's is used.
+func TestDirForeignIgnoreFile(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to give a file to another user")
+	}
+	shared := t.TempDir()
+	tree(t, shared, map[string]string{".git/HEAD": "", ".gitignore": "prod.yaml\n", "alice/prod.yaml": spec})
+	planted := filepath.Join(shared, ".gitignore")
+	if err := os.Chown(planted, 65534, 65534); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Dir(filepath.Join(shared, "alice"), opts); err == nil || !strings.Contains(err.Error(), "belongs to another user") {
+		t.Errorf("a foreign .gitignore above the directory: %v, want it refused", err)
+	}
+	if res, err := Dir(shared, opts); err != nil || len(res.Specs) != 0 {
+		t.Errorf("the directory's own .gitignore: %q, %v; want it used", res.Specs, err)
+	}
+	if err := os.Chown(planted, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := Dir(filepath.Join(shared, "alice"), opts); err != nil || len(res.Specs) != 0 {
+		t.Errorf("a root-owned .gitignore above: %q, %v; want it used", res.Specs, err)
+	}
+}

@@ -54,6 +54,10 @@ type ignoreScope struct {
 	// left is what the walk may still read of ignore files, shared by
 	// every scope of the walk.
 	left *int
+	// above is set while the scope is built down to the directory
+	// searched: the ignore files read are above it, and must belong to us
+	// or root.
+	above bool
 }
 
 // newIgnoreScope returns the scope of dir (absolute): .git/info/exclude
@@ -67,28 +71,32 @@ func newIgnoreScope(dir string) (*ignoreScope, error) {
 		return nil, err
 	}
 	left := MaxIgnoreBytes
+	above := root != dir // the root's files are above the directory searched
 	var base []gitignore.Pattern
 	if st, err := os.Lstat(filepath.Join(root, ".git")); err == nil && st.IsDir() {
-		if base, err = readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil, &left); err != nil {
+		if base, err = readPatterns(filepath.Join(root, ".git", "info", "exclude"), nil, &left, above); err != nil {
 			return nil, err
 		}
 	}
-	own, err := readPatterns(filepath.Join(root, gitignore.IgnoreFile), nil, &left)
+	own, err := readPatterns(filepath.Join(root, gitignore.IgnoreFile), nil, &left, above)
 	if err != nil {
 		return nil, err
 	}
-	s := &ignoreScope{root: root, scope: gitignore.NewScope(append(base, own...)), left: &left}
+	s := &ignoreScope{root: root, scope: gitignore.NewScope(append(base, own...)), left: &left, above: above}
 	rel, err := filepath.Rel(root, dir)
 	if err != nil {
 		return nil, fmt.Errorf("find repository root: %w", err)
 	}
 	if rel != "." {
-		for _, name := range strings.Split(filepath.ToSlash(rel), "/") {
+		names := strings.Split(filepath.ToSlash(rel), "/")
+		for i, name := range names {
+			s.above = i < len(names)-1
 			if s, err = s.descend(name); err != nil {
 				return nil, err
 			}
 		}
 	}
+	s.above = false
 	return s, nil
 }
 
@@ -102,7 +110,7 @@ func (s *ignoreScope) descend(name string) (*ignoreScope, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ignoreScope{root: s.root, rel: rel, scope: scope, left: s.left}, nil
+	return &ignoreScope{root: s.root, rel: rel, scope: scope, left: s.left, above: s.above}, nil
 }
 
 // excluded reports whether the directory of the scope is ignored.
@@ -121,15 +129,18 @@ func (s *ignoreScope) ignores(name string, isDir bool) bool {
 // rel.
 func (s *ignoreScope) reader(rel []string) func() ([]gitignore.Pattern, error) {
 	return func() ([]gitignore.Pattern, error) {
-		return readPatterns(filepath.Join(append([]string{s.root}, append(rel, gitignore.IgnoreFile)...)...), rel, s.left)
+		return readPatterns(filepath.Join(append([]string{s.root}, append(rel, gitignore.IgnoreFile)...)...), rel, s.left, s.above)
 	}
 }
 
 // readPatterns reads an ignore file whose patterns apply below domain,
 // within what is left of the walk's budget. A missing file has none, and
 // so has one that is not a regular file (git does not follow a symbolic
-// .gitignore either).
-func readPatterns(path string, domain []string, left *int) ([]gitignore.Pattern, error) {
+// .gitignore either). One above the directory searched (above) that
+// another user owns is refused, as FindProjectConfig refuses such a
+// .slurmspec.yaml: in a shared directory made to look like a repository
+// it would hide specs from the walk.
+func readPatterns(path string, domain []string, left *int, above bool) ([]gitignore.Pattern, error) {
 	st, err := os.Lstat(path)
 	switch {
 	case notExist(err):
@@ -138,6 +149,8 @@ func readPatterns(path string, domain []string, left *int) ([]gitignore.Pattern,
 		return nil, fmt.Errorf("read ignore file: %w", err)
 	case !st.Mode().IsRegular():
 		return nil, nil
+	case above && !load.OwnedByUs(st):
+		return nil, fmt.Errorf("read ignore file: %s belongs to another user: refusing it (lint the files by name, or from the repository root)", path)
 	}
 	data, err := load.ReadFile(path, int64(*left))
 	if err != nil {
