@@ -78,7 +78,8 @@ type Result struct {
 	Candidates int
 	// Why says, when Specs is empty, why root itself yielded nothing
 	// beyond "no file looks like a spec" ("it is ignored by .gitignore",
-	// "it is a rendered output directory"); "" otherwise.
+	// "it is a rendered output directory", "an exclude pattern names it");
+	// "" otherwise.
 	Why string
 }
 
@@ -103,6 +104,11 @@ func dir(root string, opt Options, maxEntries int) (Result, error) {
 		return Result{Why: "it is ignored by .gitignore"}, nil
 	case opt.OutputMarker != "" && exists(filepath.Join(abs, opt.OutputMarker)):
 		return Result{Why: "it is a directory slurmspec rendered (it holds " + opt.OutputMarker + ")"}, nil
+	}
+	if c, err := w.patterns(abs); err != nil {
+		return Result{}, fmt.Errorf("reading %s: %w", root, err)
+	} else if c.excludes(abs, true) {
+		return Result{Why: "an exclude pattern of the project config names it"}, nil
 	}
 	if err := w.walk(abs, root, scope); err != nil {
 		return Result{}, fmt.Errorf("reading %s: %w", root, err)

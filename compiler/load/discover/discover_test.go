@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -232,8 +233,12 @@ func TestDirPatterns(t *testing.T) {
 	if got, want := rel(t, dir, res.Specs), []string{"cluster.yaml", "skeleton.yaml", "templates/t.tmpl.yaml"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("specs %q, want %q", got, want)
 	}
-	if len(asked) != 2 { // the root and templates/; testdata/ is never entered
+	if asked = slices.Compact(asked); len(asked) != 2 { // the root and templates/; testdata/ is never entered
 		t.Errorf("patterns asked for %q, want the root and templates/", asked)
+	}
+	res, err = Dir(filepath.Join(dir, "testdata"), o)
+	if err != nil || len(res.Specs) != 0 || !strings.Contains(res.Why, "exclude pattern") {
+		t.Errorf("an excluded directory named: %+v, %v", res, err)
 	}
 	for file, want := range map[string]bool{"skeleton.yaml": true, "other.yaml": false, "testdata/bad.yaml": false, "cluster.yaml": true} {
 		if got, err := Keep(filepath.Join(dir, file), o); got != want || err != nil {
