@@ -1,6 +1,8 @@
 package discover
 
 import (
+	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -77,4 +79,34 @@ func BenchmarkLooksLikeSpec(b *testing.B) {
 	for b.Loop() {
 		LooksLikeSpec(data)
 	}
+}
+
+// FuzzLooksLikeSpec: no input panics the content test, and on JSON (where
+// the answer is crisp) it agrees with encoding/json: a document that
+// decodes to an object is a spec exactly when one of its keys is a marker.
+// Keys written with escapes are left out (the test reads raw bytes).
+func FuzzLooksLikeSpec(f *testing.F) {
+	for _, seed := range []string{
+		`{"nodePools": []}`, `{"a": {"nodePools": 1}}`, `{"a": "nodePools:"}`, `[{"nodePools": 1}]`,
+		"nodePools: []\n", "# c\norchestrator_spec: {}\n", "{a: 'b', node_pools: []}", `{"x": 1, "Orchestrator-Spec": null}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		got := LooksLikeSpec(data)
+		if len(data) > PrefixSize || bytes.IndexByte(data, '\\') >= 0 {
+			return
+		}
+		var m map[string]json.RawMessage
+		if json.Unmarshal(data, &m) != nil {
+			return
+		}
+		want := false
+		for k := range m {
+			want = want || isMarker([]byte(k))
+		}
+		if got != want {
+			t.Errorf("LooksLikeSpec(%q) = %v; encoding/json's top-level keys say %v", data, got, want)
+		}
+	})
 }
