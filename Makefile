@@ -88,6 +88,7 @@ fuzz:
 	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzPulumiYAML$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./render/importconf/ -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 	$(GO) test ./lint/suppress/ -run '^$$' -fuzz '^FuzzApply$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	$(GO) test ./compiler/load/discover/ -run '^$$' -fuzz '^FuzzLooksLikeSpec$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
 
 # Benchmarks (docs/performance.md): the Go benchmarks of load, schema,
 # compile, lint and render, then the whole-process comparison of

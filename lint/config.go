@@ -30,6 +30,8 @@ const maxProjectConfigSize = 1 << 20
 //	disable: [implicit-default-partition, placeholder]
 //	severity: {unused-pool: error, preemption-never-fires: error}
 //	slurmVersion: "22.05"
+//	include: [clusters/*.tmpl.yaml]
+//	exclude: [testdata/, "*.fixture.yaml"]
 //
 // Every key is optional; unknown keys are errors. Rule ids are checked
 // against a rule list by Check (Apply calls it), since package lint does
@@ -44,6 +46,12 @@ type ProjectConfig struct {
 	// SlurmVersion is the Slurm release series the project targets, as a
 	// series label ("22.05"); empty when not set.
 	SlurmVersion string
+	// Include and Exclude choose the files `slurmspec lint DIR` lints
+	// beyond what it recognises by content (compiler/load/discover): .gitignore
+	// patterns, relative to the configuration's directory. An included
+	// file is a spec whatever its content; an excluded file or directory
+	// is never searched, and Exclude wins.
+	Include, Exclude []string
 }
 
 // projectFile is the YAML shape of ProjectConfig.
@@ -51,6 +59,8 @@ type projectFile struct {
 	Disable      []string          `yaml:"disable"`
 	Severity     map[string]string `yaml:"severity"`
 	SlurmVersion string            `yaml:"slurmVersion"`
+	Include      []string          `yaml:"include"`
+	Exclude      []string          `yaml:"exclude"`
 }
 
 // LoadProjectConfig reads and checks a project configuration file. It
@@ -90,7 +100,7 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil && !errors.Is(err, io.EOF) {
-		return pc, fmt.Errorf("project config %s: %w (known keys: disable, severity, slurmVersion)", path, err)
+		return pc, fmt.Errorf("project config %s: %w (known keys: disable, severity, slurmVersion, include, exclude)", path, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
@@ -129,10 +139,32 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 			pc.SlurmVersion = v.String()
 		}
 	}
+	pc.Include, problems = patterns("include", raw.Include, problems)
+	pc.Exclude, problems = patterns("exclude", raw.Exclude, problems)
 	if len(problems) > 0 {
 		return pc, fmt.Errorf("project config %s:\n  %s", path, strings.Join(problems, "\n  "))
 	}
 	return pc, nil
+}
+
+// patterns checks the include or exclude list: each entry a non-empty
+// .gitignore pattern on one line, relative to the configuration's
+// directory.
+func patterns(key string, list []string, problems []string) ([]string, []string) {
+	var out []string
+	for _, p := range list {
+		switch {
+		case strings.TrimSpace(p) == "":
+			problems = append(problems, key+": empty pattern")
+		case strings.ContainsAny(p, "\x00\n\r"):
+			problems = append(problems, fmt.Sprintf("%s: %q: a pattern is one line", key, p))
+		case strings.HasPrefix(p, "#"):
+			problems = append(problems, fmt.Sprintf("%s: %q: starts with #, which .gitignore reads as a comment (write \\# for a file name)", key, p))
+		default:
+			out = append(out, p)
+		}
+	}
+	return out, problems
 }
 
 func sortedKeys[V any](m map[string]V) []string {
@@ -228,7 +260,7 @@ func FindProjectConfig(specDir string) (string, error) {
 	for {
 		candidate := filepath.Join(dir, ProjectConfigFile)
 		switch st, err := os.Lstat(candidate); {
-		case err == nil && st.Mode().IsRegular() && dir != own && !ownedByUs(st):
+		case err == nil && st.Mode().IsRegular() && dir != own && !load.OwnedByUs(st):
 			// As git's safe.directory: a file above the spec that another
 			// user put there (a shared parent made to look like a
 			// repository) never configures our run.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -73,6 +74,18 @@ func TestLoadProjectConfigEmpty(t *testing.T) {
 	}
 }
 
+// TestProjectConfigPatterns: include and exclude are kept as written, for
+// compiler/load/discover.
+func TestProjectConfigPatterns(t *testing.T) {
+	pc, err := lint.ParseProjectConfig("x.yaml", []byte("include: [drafts/*.yaml]\nexclude: [testdata/, '!testdata/keep.yaml']\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(pc.Include, []string{"drafts/*.yaml"}) || !slices.Equal(pc.Exclude, []string{"testdata/", "!testdata/keep.yaml"}) {
+		t.Errorf("include %q, exclude %q", pc.Include, pc.Exclude)
+	}
+}
+
 func TestLoadProjectConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
 		{"disabled: [placeholder]\n", "field disabled not found"},
@@ -83,6 +96,10 @@ func TestLoadProjectConfigErrors(t *testing.T) {
 		{"disable: [\"\"]\n", "empty rule id"},
 		{"disable: [a]\n---\ndisable: [b]\n", "single YAML document"},
 		{"disable: [\n", "project config x.yaml"},
+		{"include: [\"\"]\n", "include: empty pattern"},
+		{"exclude: [\"#notes.yaml\"]\n", "reads as a comment"},
+		{"exclude: \"a\\nb\"\n", "cannot unmarshal"},
+		{"exclude: [\"a\\nb\"]\n", "a pattern is one line"},
 	} {
 		_, err := lint.ParseProjectConfig("x.yaml", []byte(tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -58,6 +58,8 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("NO_COLOR", "1")
 			env.Setenv(online.EnvEndpoint, endpoint)
+			env.Setenv("REPO", repo)          // for files of the repository a script checks as shipped
+			env.Setenv("CI", os.Getenv("CI")) // in CI a script may not skip for a missing tool
 			// The bundled examples, so that scripts test them as shipped.
 			return copyDir(filepath.Join(repo, "examples"), filepath.Join(env.WorkDir, "examples"))
 		},

@@ -2,25 +2,32 @@ package cli
 
 import (
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/compiler/load/discover"
+	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
+	"github.com/slurmspec/slurmspec/render/output"
 )
 
 const lintHelp = `Check specs against the schema and every lint rule.
 
-Arguments are spec files or directories; directories are searched
-recursively for .json, .jsonc, .yaml, .yml and .cue files (hidden
-directories are skipped). "-" reads standard input. Files are linted
-concurrently and reported in a stable order.
+Arguments are spec files or directories. A file named is linted as a
+spec. A directory is searched for specs: .json, .jsonc, .yaml, .yml and
+.cue files with a top-level nodePools or orchestratorSpec key (in the
+first 64 KiB), skipping hidden directories, symbolic links, what
+.gitignore ignores, .slurmspec.yaml, directories slurmspec rendered, and
+what .slurmspec.yaml's exclude patterns name; its include patterns name
+specs the content test misses. A directory with no spec is an error.
+With --only-specs, named files that are not specs by the same tests are
+skipped (the pre-commit hook passes every changed file). "-" reads
+standard input. Files are linted concurrently and reported in a stable
+order.
 
 Each finding is printed as "file:line:col: severity: message [rule-id]"
 with the source line, the spec path and a hint. Exit status: 0 clean,
@@ -31,6 +38,7 @@ func newLintCmd(e env) *cobra.Command {
 		opt       pipeline.Options
 		outFormat string
 		onl       onlineFlags
+		onlySpecs bool
 	)
 	cmd := &cobra.Command{
 		Use:   "lint FILE|DIR...",
@@ -51,7 +59,7 @@ func newLintCmd(e env) *cobra.Command {
 			if err != nil {
 				return usageError("--format: %v", err)
 			}
-			files, err := expandArgs(args)
+			files, err := expandArgs(p, args, onlySpecs)
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
@@ -122,43 +130,66 @@ func newLintCmd(e env) *cobra.Command {
 	}
 	opt.RegisterFlags(cmd.Flags())
 	cmd.Flags().StringVar(&outFormat, "format", "text", "output format: "+strings.Join(format.Names(), ", "))
+	cmd.Flags().BoolVar(&onlySpecs, "only-specs", false, "skip named files that are not specs instead of linting them (for the pre-commit hook, which passes every changed YAML and JSON file)")
 	onl.register(cmd)
 	return cmd
 }
 
 // expandArgs turns file and directory arguments into the list of files to
-// lint: files as given, directories searched for spec files in lexical
-// order. Only regular files are taken from a directory: a FIFO, device or
-// symbolic link found in the walk is skipped (a file named on the command
-// line is the loader's to refuse).
-func expandArgs(args []string) ([]string, error) {
+// lint (compiler/load/discover decides which files are specs): a file
+// named on the command line is linted as given, unless onlySpecs (the
+// pre-commit hook's --only-specs) lets discover.Keep drop it; a directory
+// yields the specs under it, in lexical order, and none is a usage error.
+func expandArgs(p *pipeline.Pipeline, args []string, onlySpecs bool) ([]string, error) {
+	opt := discover.Options{
+		ConfigName:   lint.ProjectConfigFile,
+		OutputMarker: output.Manifest,
+		Patterns: func(dir string) (discover.Patterns, error) {
+			s, err := p.SettingsIn(dir)
+			if err != nil || s.Project.Path == "" {
+				return discover.Patterns{}, err
+			}
+			pc := s.Project
+			return discover.Patterns{Dir: filepath.Dir(pc.Path), Include: pc.Include, Exclude: pc.Exclude}, nil
+		},
+	}
 	var files []string
 	for _, arg := range args {
 		st, err := os.Stat(arg)
 		if arg == "-" || err != nil || !st.IsDir() {
+			if arg != "-" && onlySpecs {
+				keep, err := discover.Keep(arg, opt)
+				if err != nil {
+					return nil, err
+				}
+				if !keep {
+					continue
+				}
+			}
 			files = append(files, arg) // errors are reported per file
 			continue
 		}
-		var found []string
-		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && p != arg && strings.HasPrefix(d.Name(), ".") {
-				return filepath.SkipDir
-			}
-			// Regular files only: a symbolic link, FIFO or device in a
-			// checkout is skipped, never opened.
-			if d.Type().IsRegular() && load.IsSpecFile(p) {
-				found = append(found, p)
-			}
-			return nil
-		})
+		res, err := discover.Dir(arg, opt)
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", arg, err)
+			return nil, err
 		}
-		sort.Strings(found)
-		files = append(files, found...)
+		if len(res.Specs) == 0 {
+			return nil, noSpecsError(arg, res)
+		}
+		files = append(files, res.Specs...)
 	}
 	return files, nil
+}
+
+// noSpecsError says why a directory yielded no spec.
+func noSpecsError(dir string, res discover.Result) error {
+	why := res.Why
+	switch {
+	case why != "":
+	case res.Candidates == 0:
+		why = "it holds no .json, .jsonc, .yaml, .yml or .cue file that is not hidden or ignored"
+	default:
+		why = fmt.Sprintf("no .json, .jsonc, .yaml, .yml or .cue file under it (%d looked at) has a top-level nodePools or orchestratorSpec key", res.Candidates)
+	}
+	return fmt.Errorf("no specs found under %s: %s\n  hint: name the spec file, or list it under include: in %s", dir, why, lint.ProjectConfigFile)
 }
