@@ -164,7 +164,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			}
 		}
 		if len(res.Lint) > 0 {
-			if err := writeStandIn(dir, standIn(baseConf, k.Settings)); err != nil {
+			conf, err := standIn(baseConf, k.Settings)
+			if err != nil {
+				return nil, fmt.Errorf("fidelity: %s: %w", k, err)
+			}
+			if err := writeStandIn(dir, conf); err != nil {
 				return nil, err
 			}
 		}

@@ -3,8 +3,8 @@ package fidelity
 import (
 	"encoding/json"
 	"fmt"
-	"strings"
 
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
@@ -63,58 +63,29 @@ func (c Case) Spec() []byte {
 
 // standIn is the minimal stand-in renderer for specs that lint refuses:
 // the base spec's rendered slurm.conf with each setting written in as the
-// user wrote it. A global key replaces the line of the same key or is
-// added at the end; a partition key goes on the PartitionName line and a
-// node key on every NodeName line (replacing the same key there).
-func standIn(baseConf string, settings []Setting) string {
-	lines := strings.Split(strings.TrimRight(baseConf, "\n"), "\n")
+// user wrote it, through render/slurmconf's editor (Slurm's quoting and
+// escapes). A global key replaces the line of the same key or is added at
+// the end; a partition key goes on the PartitionName line and a node key
+// on every NodeName line (replacing the same key there). A value Slurm's
+// syntax cannot carry is an error.
+func standIn(baseConf string, settings []Setting) (string, error) {
+	d, err := slurmconf.ParseDoc([]byte(baseConf))
+	if err != nil {
+		return "", fmt.Errorf("stand-in: the base slurm.conf: %w", err)
+	}
 	for _, s := range settings {
-		kv := s.Key + "=" + quote(s.Value)
 		switch s.Scope {
 		case catalog.ScopeGlobal:
-			replaced := false
-			for i, l := range lines {
-				if k, _, ok := strings.Cut(l, "="); ok && strings.EqualFold(strings.TrimSpace(k), s.Key) {
-					lines[i], replaced = kv, true
-				}
-			}
-			if !replaced {
-				lines = append(lines, kv)
-			}
+			d.SetGlobal(s.Key, s.Value)
 		case catalog.ScopePartition:
-			lines = setOnLines(lines, "PartitionName=", s.Key, kv)
+			d.SetOn(slurmconf.KindPartition, s.Key, s.Value)
 		case catalog.ScopeNode:
-			lines = setOnLines(lines, "NodeName=", s.Key, kv)
+			d.SetOn(slurmconf.KindNode, s.Key, s.Value)
 		}
 	}
-	return strings.Join(lines, "\n") + "\n"
-}
-
-// setOnLines sets key on every line starting with prefix.
-func setOnLines(lines []string, prefix, key, kv string) []string {
-	for i, l := range lines {
-		if !strings.HasPrefix(l, prefix) {
-			continue
-		}
-		fields := strings.Fields(l)
-		replaced := false
-		for j, f := range fields {
-			if k, _, ok := strings.Cut(f, "="); ok && j > 0 && strings.EqualFold(k, key) {
-				fields[j], replaced = kv, true
-			}
-		}
-		if !replaced {
-			fields = append(fields, kv)
-		}
-		lines[i] = strings.Join(fields, " ")
+	out, err := d.Bytes()
+	if err != nil {
+		return "", fmt.Errorf("stand-in: %w", err)
 	}
-	return lines
-}
-
-// quote double-quotes a value with spaces or nothing, as slurm.conf allows.
-func quote(v string) string {
-	if v == "" || strings.ContainsAny(v, " \t#") {
-		return `"` + v + `"`
-	}
-	return v
+	return string(out), nil
 }
