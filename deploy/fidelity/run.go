@@ -40,13 +40,90 @@ const (
 	// FalsePositive: lint errors, but slurmctld started the stand-in
 	// without an error line. A candidate, for review.
 	FalsePositive Verdict = "false positive?"
+	// WarnedLogged: lint clean with a warning that rightly predicts what
+	// slurmctld logs (a rule of WarnedRules, about a key every error line
+	// of slurmctld names), and slurmctld came up. Counted as lint-clean,
+	// reported apart from the false negatives. A slurmctld that refuses
+	// the spec is always a false negative, warning or not.
+	WarnedLogged Verdict = "warned, slurmctld logs an error"
 )
+
+// WarnedRules returns the lint rules whose warnings are accepted as the
+// right answer to a setting slurmctld starts with but logs an error line
+// about (the rule id and why). The list is decided in docs/fidelity.md,
+// "Warnings slurmctld logs as errors", by whoever owns the rules: a rule
+// is added there first, then here.
+func WarnedRules() map[string]string {
+	return map[string]string{
+		// A renamed or moved key: slurmctld logs "X has been renamed to
+		// Y" / "X parameter has moved to Z" and uses it; the warning says
+		// the same and names the replacement.
+		"deprecated-config-key": "the key is deprecated or renamed; slurmctld logs that and still uses it",
+	}
+}
+
+// classify decides a case's verdict from lint's findings and slurmctld's
+// start (see the Verdict constants).
+func classify(res *Result, warned map[string]string) Verdict {
+	slurmOK := res.Up && len(res.Slurm) == 0
+	lintOK := len(res.Lint) == 0
+	switch {
+	case lintOK && slurmOK:
+		return BothAccept
+	case lintOK && res.Up && warnedExplains(res, warned):
+		return WarnedLogged
+	case lintOK:
+		return FalseNegative
+	case slurmOK:
+		return FalsePositive
+	}
+	return BothRefuse
+}
+
+// warnedExplains reports whether every error line slurmctld logged names a
+// key of the case that a warning of an accepted rule is about.
+func warnedExplains(res *Result, warned map[string]string) bool {
+	var keys []string
+	for _, s := range res.Case.Settings {
+		for _, w := range res.Warned {
+			if _, ok := warned[w.Rule]; ok && w.Key == s.Key {
+				keys = append(keys, strings.ToLower(s.Key))
+				break
+			}
+		}
+	}
+	if len(keys) == 0 || len(res.Slurm) == 0 {
+		return false
+	}
+	for _, line := range res.Slurm {
+		line = strings.ToLower(line)
+		named := false
+		for _, k := range keys {
+			if strings.Contains(line, k) {
+				named = true
+				break
+			}
+		}
+		if !named {
+			return false
+		}
+	}
+	return true
+}
+
+// Warning is one lint warning on a case: its rule, the setting's key it is
+// about ("" when it is about none of them) and its message.
+type Warning struct {
+	Rule, Key, Message string
+}
 
 // Result is one case's outcome.
 type Result struct {
 	Case Case
 	// Lint holds lint's error-level findings as "rule: message".
 	Lint []string
+	// Warned holds lint's warnings.
+	Warned []Warning
 	// Up reports whether slurmctld came up; Slurm holds its error and
 	// fatal lines (noise left out, see localslurm.Cluster.LogErrors).
 	Up    bool
@@ -89,6 +166,8 @@ type Options struct {
 	Cases []Case
 	// Disabled holds lint rule ids not to run.
 	Disabled map[string]bool
+	// Warned overrides WarnedRules() (nil means WarnedRules()).
+	Warned map[string]string
 	// ReadyTimeout bounds each slurmctld start; zero means 30 seconds
 	// (a slurmctld that waits longer, as for a missing topology.conf,
 	// counts as refused).
@@ -123,7 +202,10 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	defer os.RemoveAll(work)
 
 	base := Case{Index: -1}
-	c, l := lintSpec(sch, "base.yaml", base.Spec(), o.Release, nil)
+	if o.Warned == nil {
+		o.Warned = WarnedRules()
+	}
+	c, l, _ := lintSpec(sch, "base.yaml", base.Spec(), o.Release, nil)
 	if c == nil || len(l) > 0 {
 		return nil, fmt.Errorf("fidelity: the base spec does not lint clean for Slurm %s: %v", o.Release, l)
 	}
@@ -152,9 +234,12 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 			return nil, err
 		}
 		res := Result{Case: k}
-		c, l := lintSpec(sch, fmt.Sprintf("case-%d.yaml", k.Index), k.Spec(), o.Release, o.Disabled)
+		c, l, w := lintSpec(sch, fmt.Sprintf("case-%d.yaml", k.Index), k.Spec(), o.Release, o.Disabled)
 		for _, d := range l {
 			res.Lint = append(res.Lint, d.Rule+": "+d.Message)
+		}
+		for _, d := range w {
+			res.Warned = append(res.Warned, Warning{Rule: d.Rule, Key: k.keyOf(d.Path), Message: d.Message})
 		}
 		dir := filepath.Join(work, fmt.Sprintf("case-%d", k.Index))
 		if c != nil && len(l) == 0 {
@@ -187,21 +272,14 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		default:
 			return nil, fmt.Errorf("fidelity: %s: %w", k, err)
 		}
-		slurmOK := res.Up && len(res.Slurm) == 0
-		switch lintOK := len(res.Lint) == 0; {
-		case lintOK && slurmOK:
-			res.Verdict = BothAccept
-		case lintOK:
-			res.Verdict = FalseNegative
-		case slurmOK:
-			res.Verdict = FalsePositive
-		default:
-			res.Verdict = BothRefuse
-		}
+		res.Verdict = classify(&res, o.Warned)
 		logf("%s: %s", k, res.Verdict)
-		if res.Verdict == FalseNegative || res.Verdict == FalsePositive {
+		if res.Verdict != BothAccept && res.Verdict != BothRefuse {
 			for _, s := range res.Lint {
 				logf("  lint: %s", s)
+			}
+			for _, w := range res.Warned {
+				logf("  lint warning: %s: %s", w.Rule, w.Message)
 			}
 			for _, s := range res.Slurm {
 				logf("  slurmctld: %s", s)
@@ -216,29 +294,34 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 
 // lintSpec runs the pipeline `slurmspec lint --slurm-version` runs: load,
 // schema, compile and every lint rule. It returns the compiled cluster
-// (nil when an earlier stage failed) and the error-level findings.
-func lintSpec(sch *schema.Schema, name string, data []byte, version string, disabled map[string]bool) (*ir.Cluster, diag.List) {
+// (nil when an earlier stage failed), the error-level findings and the
+// warnings.
+func lintSpec(sch *schema.Schema, name string, data []byte, version string, disabled map[string]bool) (*ir.Cluster, diag.List, diag.List) {
 	doc, l := load.Bytes(name, data, load.Options{Verbatim: sch.Verbatim})
 	if doc == nil || doc.Root == nil || l.HasErrors() {
-		return nil, errorsOf(l)
+		return nil, errorsOf(l), warningsOf(l)
 	}
 	l = append(l, sch.Check(doc)...)
 	if l.HasErrors() {
-		return nil, errorsOf(l)
+		return nil, errorsOf(l), warningsOf(l)
 	}
 	c, cl := compiler.Compile(doc, compiler.Identity{}, machines.Default())
 	l = append(l, cl...)
 	if l.HasErrors() {
-		return nil, errorsOf(l)
+		return nil, errorsOf(l), warningsOf(l)
 	}
 	l = append(l, lint.Run(c, rules.All(), lint.Config{Options: lint.Options{SlurmVersion: version}, Disabled: disabled})...)
-	return c, errorsOf(l)
+	return c, errorsOf(l), warningsOf(l)
 }
 
-func errorsOf(l diag.List) diag.List {
+func errorsOf(l diag.List) diag.List { return ofSeverity(l, diag.Error) }
+
+func warningsOf(l diag.List) diag.List { return ofSeverity(l, diag.Warning) }
+
+func ofSeverity(l diag.List, s diag.Severity) diag.List {
 	var out diag.List
 	for _, d := range l {
-		if d.Severity == diag.Error {
+		if d.Severity == s {
 			out = append(out, d)
 		}
 	}

@@ -3,6 +3,7 @@ package fidelity
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema/catalog"
@@ -88,4 +89,33 @@ func standIn(baseConf string, settings []Setting) (string, error) {
 		return "", fmt.Errorf("stand-in: %w", err)
 	}
 	return string(out), nil
+}
+
+// keyOf returns the key of the case's setting a diagnostic's spec path is
+// about (orchestratorSpec.slurmSpec.config.K, ...partitions[0].config.K,
+// ...nodeSets[0].config.K, or a path inside one of them), or "".
+func (c Case) keyOf(path string) string {
+	for _, s := range c.Settings {
+		at := ".config." + s.Key
+		i := strings.Index(path, at)
+		if i < 0 {
+			continue
+		}
+		if rest := path[i+len(at):]; rest != "" && rest[0] != '.' && rest[0] != '[' {
+			continue
+		}
+		var ok bool
+		switch owner := path[:i]; s.Scope {
+		case catalog.ScopeGlobal:
+			ok = strings.HasSuffix(owner, "slurmSpec")
+		case catalog.ScopePartition:
+			ok = strings.Contains(owner, ".partitions[")
+		case catalog.ScopeNode:
+			ok = strings.Contains(owner, ".nodeSets[")
+		}
+		if ok {
+			return s.Key
+		}
+	}
+	return ""
 }
