@@ -82,3 +82,20 @@ func (c *Cluster) ctldOutput() []byte {
 	}
 	return data
 }
+
+// SlurmdErrors returns the error and fatal lines of a stand-in slurmd
+// (Options.StandIns) since it was last started, read from its standard
+// error, which holds everything it logs in the foreground. None is left
+// out: no slurmd line was found that every start on this host logs
+// whatever the configuration. It reads the work directory: call it before
+// Stop.
+func (c *Cluster) SlurmdErrors(node string) []string {
+	data, err := os.ReadFile(c.path("log", "slurmd-"+node+".out"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return []string{"localslurm: error: cannot read slurmd output: " + err.Error()}
+	}
+	return errorLines(data, false)
+}
