@@ -51,10 +51,10 @@ func Findings(reps []*Report) string {
 					}
 				}
 				if !x.Up {
-					b.WriteString("  - slurmctld did not come up\n")
+					b.WriteString("  - Slurm did not come up (slurmctld, or the slurmd did not register)\n")
 				}
 				for _, l := range x.Slurm {
-					fmt.Fprintf(&b, "  - slurmctld: `%s`\n", oneLine(l))
+					fmt.Fprintf(&b, "  - Slurm: `%s`\n", oneLine(l))
 				}
 			}
 		}

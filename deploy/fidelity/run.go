@@ -174,9 +174,15 @@ type Options struct {
 	ReadyTimeout time.Duration
 }
 
+// slurmdNode is the base spec's static GPU node, for which a slurmd runs
+// next to slurmctld (a localslurm stand-in): keys only slurmd reads are
+// judged too, and slurmd refusing to start or register, or logging an
+// error line, counts as Slurm refusing the case.
+const slurmdNode = "fid-gpu-0"
+
 // Run generates the cases for the release and judges each: it starts one
-// cluster (munged, MariaDB, slurmdbd, slurmctld) on the base spec, then
-// restarts only slurmctld for each case.
+// cluster (munged, MariaDB, slurmdbd, slurmctld, one slurmd) on the base
+// spec, then restarts only slurmctld and the slurmd for each case.
 func Run(ctx context.Context, o Options) (*Report, error) {
 	began := time.Now()
 	v, err := catalog.ParseVersion(o.Release)
@@ -214,13 +220,13 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	cl, err := localslurm.Start(ctx, localslurm.Options{Dir: baseDir, Release: o.Release, Accounting: true, ReadyTimeout: o.ReadyTimeout})
+	cl, err := localslurm.Start(ctx, localslurm.Options{Dir: baseDir, Release: o.Release, Accounting: true, ReadyTimeout: o.ReadyTimeout, StandIns: []string{slurmdNode}})
 	if err != nil {
 		return nil, fmt.Errorf("fidelity: start Slurm %s on the base spec: %w", o.Release, err)
 	}
 	defer cl.Stop()
-	if errs := cl.LogErrors(); len(errs) > 0 {
-		return nil, fmt.Errorf("fidelity: slurmctld %s logs errors for the base spec:\n%s", o.Release, strings.Join(errs, "\n"))
+	if errs := append(cl.LogErrors(), cl.SlurmdErrors(slurmdNode)...); len(errs) > 0 {
+		return nil, fmt.Errorf("fidelity: slurmctld or slurmd %s logs errors for the base spec:\n%s", o.Release, strings.Join(errs, "\n"))
 	}
 	rep := &Report{Release: o.Release, Version: cl.Release().Version, Seed: o.Seed}
 	logf("running %s, seed %d", cl.Release(), o.Seed)
@@ -263,11 +269,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		case err == nil:
 			res.Up = true
 			time.Sleep(500 * time.Millisecond) // errors logged just after start
-			res.Slurm = cl.LogErrors()
+			res.Slurm = append(cl.LogErrors(), cl.SlurmdErrors(slurmdNode)...)
 		case errors.As(err, &se):
-			res.Slurm = se.LogErrors
-			if len(res.Slurm) == 0 {
-				res.Slurm = []string{se.Error()}
+			res.Slurm = append(se.LogErrors, cl.SlurmdErrors(slurmdNode)...)
+			if len(res.Slurm) == 0 || se.Stage != "slurmctld" {
+				res.Slurm = append(res.Slurm, oneLine(se.Stage+": "+se.Err.Error()))
 			}
 		default:
 			return nil, fmt.Errorf("fidelity: %s: %w", k, err)
