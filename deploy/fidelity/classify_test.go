@@ -12,7 +12,7 @@ import (
 func TestClassify(t *testing.T) {
 	keep := Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "KeepAliveTime", Value: "60"}, {Scope: catalog.ScopeGlobal, Key: "MinJobAge", Value: "0"}}}
 	dep := []Warning{{Rule: "deprecated-config-key", Key: "KeepAliveTime"}}
-	warned := map[string]string{"deprecated-config-key": "why"}
+	warned := WarnedRules()
 	moved := "slurmctld: error: KeepAliveTime parameter has moved to CommunicationParameters."
 	for _, tc := range []struct {
 		name string
@@ -24,6 +24,8 @@ func TestClassify(t *testing.T) {
 		{"false positive", Result{Lint: []string{"x: y"}, Up: true}, FalsePositive},
 		{"false negative", Result{Up: true, Slurm: []string{"error: MinJobAge must be at least 2"}}, FalseNegative},
 		{"warned and logged", Result{Case: keep, Warned: dep, Up: true, Slurm: []string{moved}}, WarnedLogged},
+		// A line about the key's value is not what the warning predicts.
+		{"warned, the value refused too", Result{Case: keep, Warned: dep, Up: true, Slurm: []string{moved, "error: KeepAliveTime 4294967295 invalid, ignoring it"}}, FalseNegative},
 		// A line that names another key is not explained by the warning.
 		{"warned, another error too", Result{Case: keep, Warned: dep, Up: true, Slurm: []string{moved, "error: MinJobAge must be at least 2"}}, FalseNegative},
 		// A refused start is a false negative, warning or not.

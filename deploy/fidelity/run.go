@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -48,23 +49,35 @@ const (
 	WarnedLogged Verdict = "warned, slurmctld logs an error"
 )
 
-// WarnedRules returns the lint rules whose warnings are accepted as the
-// right answer to a setting slurmctld starts with but logs an error line
-// about (the rule id and why). The list is decided in docs/fidelity.md,
-// "Warnings slurmctld logs as errors", by whoever owns the rules: a rule
-// is added there first, then here.
-func WarnedRules() map[string]string {
-	return map[string]string{
-		// A renamed or moved key: slurmctld logs "X has been renamed to
-		// Y" / "X parameter has moved to Z" and uses it; the warning says
-		// the same and names the replacement.
-		"deprecated-config-key": "the key is deprecated or renamed; slurmctld logs that and still uses it",
+// WarnedRule is a lint rule whose warning is accepted as the right answer
+// to an error line slurmctld logs but starts anyway: Logs matches the lines
+// the warning predicts, and each such line must also name the key the
+// warning is about.
+type WarnedRule struct {
+	Why  string
+	Logs *regexp.Regexp
+}
+
+// WarnedRules returns the accepted rules by id. The list is decided in
+// docs/fidelity.md, "Warnings slurmctld logs as errors", by whoever owns
+// the rules: a rule is added there first, then here.
+func WarnedRules() map[string]WarnedRule {
+	return map[string]WarnedRule{
+		// A renamed or moved key: slurmctld logs "SbcastParameters has
+		// been renamed to BcastParameters", "KeepAliveTime parameter has
+		// moved to CommunicationParameters" and uses it; the warning says
+		// the same and names the replacement. Not "KeepAliveTime ...
+		// invalid, ignoring it": a bad value is not what it warns about.
+		"deprecated-config-key": {
+			Why:  "the key is deprecated or renamed; slurmctld logs that and still uses it",
+			Logs: regexp.MustCompile(`(?i)renamed|has moved|deprecated|obsolete|defunct|no longer`),
+		},
 	}
 }
 
 // classify decides a case's verdict from lint's findings and slurmctld's
 // start (see the Verdict constants).
-func classify(res *Result, warned map[string]string) Verdict {
+func classify(res *Result, warned map[string]WarnedRule) Verdict {
 	slurmOK := res.Up && len(res.Slurm) == 0
 	lintOK := len(res.Lint) == 0
 	switch {
@@ -80,31 +93,24 @@ func classify(res *Result, warned map[string]string) Verdict {
 	return BothRefuse
 }
 
-// warnedExplains reports whether every error line slurmctld logged names a
-// key of the case that a warning of an accepted rule is about.
-func warnedExplains(res *Result, warned map[string]string) bool {
-	var keys []string
-	for _, s := range res.Case.Settings {
-		for _, w := range res.Warned {
-			if _, ok := warned[w.Rule]; ok && w.Key == s.Key {
-				keys = append(keys, strings.ToLower(s.Key))
-				break
-			}
-		}
-	}
-	if len(keys) == 0 || len(res.Slurm) == 0 {
+// warnedExplains reports whether every error line slurmctld logged is one
+// an accepted warning of the case predicts: it matches the rule's Logs and
+// names the key the warning is about.
+func warnedExplains(res *Result, warned map[string]WarnedRule) bool {
+	if len(res.Slurm) == 0 {
 		return false
 	}
 	for _, line := range res.Slurm {
-		line = strings.ToLower(line)
-		named := false
-		for _, k := range keys {
-			if strings.Contains(line, k) {
-				named = true
+		lower := strings.ToLower(line)
+		explained := false
+		for _, w := range res.Warned {
+			r, ok := warned[w.Rule]
+			if ok && w.Key != "" && strings.Contains(lower, strings.ToLower(w.Key)) && r.Logs.MatchString(line) {
+				explained = true
 				break
 			}
 		}
-		if !named {
+		if !explained {
 			return false
 		}
 	}
@@ -167,7 +173,7 @@ type Options struct {
 	// Disabled holds lint rule ids not to run.
 	Disabled map[string]bool
 	// Warned overrides WarnedRules() (nil means WarnedRules()).
-	Warned map[string]string
+	Warned map[string]WarnedRule
 	// ReadyTimeout bounds each slurmctld start; zero means 30 seconds
 	// (a slurmctld that waits longer, as for a missing topology.conf,
 	// counts as refused).
