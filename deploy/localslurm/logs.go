@@ -23,7 +23,9 @@ func noise(line string) bool {
 		return true
 	case strings.Contains(line, "error: NOTE: Trying backup state save file."),
 		// 24.11 with ReconfigFlags=KeepPartInfo, on the empty state.
-		strings.Contains(line, "error: NOTE: Trying backup partition state save file."):
+		strings.Contains(line, "error: NOTE: Trying backup partition state save file."),
+		// 24.11 with jobcomp/elasticsearch, on the empty state.
+		strings.Contains(line, "error: NOTE: Trying backup jobcomp state save file."):
 		return true
 	case strings.Contains(line, "error: No fed_mgr state file (") && strings.HasSuffix(line, ") to recover"):
 		return true
