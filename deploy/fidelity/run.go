@@ -41,11 +41,12 @@ const (
 	// FalsePositive: lint errors, but slurmctld started the stand-in
 	// without an error line. A candidate, for review.
 	FalsePositive Verdict = "false positive?"
-	// WarnedLogged: lint clean with a warning that rightly predicts what
-	// slurmctld logs (a rule of WarnedRules, about a key every error line
-	// of slurmctld names), and slurmctld came up. Counted as lint-clean,
-	// reported apart from the false negatives. A slurmctld that refuses
-	// the spec is always a false negative, warning or not.
+	// WarnedLogged: lint clean, Slurm came up, and every error line it
+	// logged is one an accepted warning of the case predicts (a rule of
+	// WarnedRules: the line matches the rule's Logs and names the key the
+	// warning is about). Counted as lint-clean, reported apart from the
+	// false negatives. A refused start is always a false negative,
+	// warning or not.
 	WarnedLogged Verdict = "warned, slurmctld logs an error"
 )
 
@@ -130,8 +131,10 @@ type Result struct {
 	Lint []string
 	// Warned holds lint's warnings.
 	Warned []Warning
-	// Up reports whether slurmctld came up; Slurm holds its error and
-	// fatal lines (noise left out, see localslurm.Cluster.LogErrors).
+	// Up reports whether slurmctld came up and the slurmd registered;
+	// Slurm holds their error and fatal lines (noise left out, see
+	// localslurm.Cluster.LogErrors and SlurmdErrors), and the failed
+	// stage when the slurmd did not come up.
 	Up    bool
 	Slurm []string
 	Verdict
