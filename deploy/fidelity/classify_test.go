@@ -3,6 +3,7 @@ package fidelity
 import (
 	"testing"
 
+	"github.com/slurmspec/slurmspec/deploy/localslurm"
 	"github.com/slurmspec/slurmspec/schema"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
@@ -69,5 +70,22 @@ func TestWarningKeys(t *testing.T) {
 		if key := k.keyOf(p); key != "" {
 			t.Errorf("keyOf(%s) = %q, want none", p, key)
 		}
+	}
+}
+
+// TestSplitHarness: lines the stand-in's cgroup overrides cause are left
+// out only when the override was made.
+func TestSplitHarness(t *testing.T) {
+	contain := "slurmctld: error: If using PrologFlags=Contain for pam_slurm_adopt, proctrack/cgroup is required. If not using pam_slurm_adopt, please ignore error."
+	memspec := "slurmd: error: Resource spec: Limited MemSpecLimit support. Slurmd daemon not memory constrained. Reserved 432 MB"
+	other := "slurmctld: error: MinJobAge must be at least 2"
+	ovs := []localslurm.Override{{Key: "ProctrackType"}, {Key: "TaskPlugin"}}
+	kept, harness := splitHarness([]string{contain, memspec, other}, ovs)
+	if len(kept) != 1 || kept[0] != other || len(harness) != 2 {
+		t.Errorf("with the overrides: kept %q, harness %q", kept, harness)
+	}
+	kept, harness = splitHarness([]string{contain, memspec, other}, nil)
+	if len(kept) != 3 || len(harness) != 0 {
+		t.Errorf("without overrides: kept %q, harness %q", kept, harness)
 	}
 }
