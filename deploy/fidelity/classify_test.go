@@ -33,6 +33,8 @@ func TestClassify(t *testing.T) {
 		{"warned but refused", Result{Case: keep, Warned: dep, Up: false, Slurm: []string{moved}}, FalseNegative},
 		// A rule not accepted in docs/fidelity.md does not count.
 		{"another rule's warning", Result{Case: keep, Warned: []Warning{{Rule: "rendered-key-override", Key: "KeepAliveTime"}}, Up: true, Slurm: []string{moved}}, FalseNegative},
+		// A rule whose line names the group, not the key.
+		{"group warning", Result{Case: Case{Settings: []Setting{{Scope: catalog.ScopePartition, Key: "AllowGroups", Value: "lab"}}}, Warned: []Warning{{Rule: "partition-groups", Key: "AllowGroups"}}, Up: true, Slurm: []string{"slurmctld: error: _get_group_members: Could not find configured group lab"}}, WarnedLogged},
 		// A warning about another key of the case does not count.
 		{"warning about another key", Result{Case: keep, Warned: []Warning{{Rule: "deprecated-config-key", Key: "MinJobAge"}}, Up: true, Slurm: []string{moved}}, FalseNegative},
 	} {
