@@ -40,7 +40,13 @@ MIRROR="${SLURMSPEC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 # Debian's mpi/pmix plugin loads): debootstrap cannot resolve its
 # dependency on "automake | automaken" in trixie, so the script makes that
 # one link itself below.
-packages=slurmctld,slurmd,slurm-client,slurmdbd,munge,mailutils,util-linux,mount,hostname,procps
+#
+# And every plugin Debian ships outside slurm-wlm-basic-plugins
+# (schema/catalog/data/debian_plugins.tsv), so that the fidelity oracle's
+# slurmctld can load each plugin a release of Debian has (the stamp names
+# them: a root file system built without them is built again).
+plugins=slurm-wlm-elasticsearch-plugin,slurm-wlm-hdf5-plugin,slurm-wlm-influxdb-plugin,slurm-wlm-ipmi-plugins,slurm-wlm-jwt-plugin,slurm-wlm-kafka-plugin,slurm-wlm-mysql-plugin,slurm-wlm-rsmi-plugin
+packages=slurmctld,slurmd,slurm-client,slurmdbd,munge,mailutils,util-linux,mount,hostname,procps,${plugins}
 
 # suite, debootstrap script and expected Slurm major.minor per release.
 suite_of() {

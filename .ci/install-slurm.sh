@@ -5,6 +5,10 @@
 #                "error: Configured MailProg is invalid")
 #   libpmix-dev  the unversioned libpmix.so that Debian's mpi/pmix plugin
 #                loads (else slurmctld logs "can not load PMIx library")
+#   slurm-wlm-*-plugin(s)  the plugins Debian ships outside
+#                slurm-wlm-basic-plugins (schema/catalog/data/debian_plugins.tsv),
+#                so a real slurmctld can load every plugin Debian ships and
+#                the fidelity oracle judges them instead of the test host
 #
 # Idempotent and non-interactive. While it installs, a policy-rc.d that exits
 # 101 keeps Debian's daemons (munge, mariadb, slurm*) from starting; an
@@ -13,7 +17,8 @@
 # ports and sockets.
 set -euo pipefail
 
-packages=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server mailutils libpmix-dev util-linux mount hostname)
+plugins=(slurm-wlm-elasticsearch-plugin slurm-wlm-hdf5-plugin slurm-wlm-influxdb-plugin slurm-wlm-ipmi-plugins slurm-wlm-jwt-plugin slurm-wlm-mysql-plugin slurm-wlm-rrd-plugin slurm-wlm-rsmi-plugin)
+packages=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server mailutils libpmix-dev util-linux mount hostname "${plugins[@]}")
 binaries=(slurmctld slurmd scontrol sinfo sbatch squeue sacctmgr sprio slurmdbd munged mariadbd mariadb-install-db nsenter mount hostname)
 
 have_all() {
@@ -23,6 +28,10 @@ have_all() {
 	done
 	[ -e /bin/mail ] || return 1
 	compgen -G '/usr/lib/*/pmix2/lib/libpmix.so' >/dev/null || return 1
+	local p
+	for p in "${plugins[@]}"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -qx 'install ok installed' || return 1
+	done
 	return 0
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
@@ -80,20 +81,68 @@ func TestKeysLeaveOutWhatTheSpecCannotSet(t *testing.T) {
 
 // TestStandIn writes settings as the user wrote them: a global key
 // replaces its line or is added; a partition key goes on the PartitionName
-// line, a node key on every NodeName line, replacing the same key.
+// line, a node key on every NodeName line, replacing the same key; lines
+// it does not touch stay as rendered; values are quoted and escaped as
+// Slurm reads them.
 func TestStandIn(t *testing.T) {
-	base := "ClusterName=fid\nSelectTypeParameters=CR_Core_Memory\nNodeName=a CPUs=2\nNodeName=b CPUs=2 State=CLOUD\nPartitionName=p Nodes=a,b Default=YES\n"
-	got := standIn(base, []Setting{
+	base := "# rendered\nClusterName=fid\nSelectTypeParameters=CR_Core_Memory\nNodeName=a CPUs=2\nNodeName=b CPUs=2 State=CLOUD\nPartitionName=p Nodes=a,b Default=YES\n"
+	got, err := standIn(base, []Setting{
 		{Scope: catalog.ScopeGlobal, Key: "selecttypeparameters", Value: "CR_CPU"},
 		{Scope: catalog.ScopeGlobal, Key: "MaxJobCount", Value: "65536"},
+		{Scope: catalog.ScopeGlobal, Key: "SrunProlog", Value: "a b#c"},
 		{Scope: catalog.ScopePartition, Key: "Default", Value: "NO"},
 		{Scope: catalog.ScopePartition, Key: "MaxTime", Value: "1-00:00:00"},
 		{Scope: catalog.ScopeNode, Key: "Weight", Value: "10"},
 		{Scope: catalog.ScopeNode, Key: "Features", Value: ""},
 	})
-	want := "ClusterName=fid\nselecttypeparameters=CR_CPU\nNodeName=a CPUs=2 Weight=10 Features=\"\"\nNodeName=b CPUs=2 State=CLOUD Weight=10 Features=\"\"\nPartitionName=p Nodes=a,b Default=NO MaxTime=1-00:00:00\nMaxJobCount=65536\n"
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "# rendered\nClusterName=fid\nselecttypeparameters=CR_CPU\nNodeName=a CPUs=2 Weight=10 Features=\"\"\nNodeName=b CPUs=2 State=CLOUD Weight=10 Features=\"\"\nPartitionName=p Nodes=a,b Default=NO MaxTime=1-00:00:00\nMaxJobCount=65536\nSrunProlog=\"a b\\#c\"\n"
 	if got != want {
 		t.Errorf("standIn:\n%s\nwant:\n%s", got, want)
+	}
+	if _, err := standIn(base, []Setting{{Scope: catalog.ScopeGlobal, Key: "SrunProlog", Value: `a"b`}}); err == nil {
+		t.Error("a value with a double quote: no error")
+	}
+}
+
+// TestStandInCarriesEveryGeneratedValue: every value the generator makes,
+// on every release, is written by the stand-in so that Slurm's reader
+// (render/slurmconf.Parse) reads back exactly that value.
+func TestStandInCarriesEveryGeneratedValue(t *testing.T) {
+	base := "ClusterName=fid\nNodeName=a CPUs=2\nPartitionName=p Nodes=a\n"
+	for _, rel := range []string{"22.05", "24.11", "26.05"} {
+		v, err := catalog.ParseVersion(rel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range Generate(catalog.Default(), v, 3, 300) {
+			conf, err := standIn(base, c.Settings)
+			if err != nil {
+				t.Errorf("%s %s: %v", rel, c, err)
+				continue
+			}
+			f, err := slurmconf.Parse([]byte(conf))
+			if err != nil {
+				t.Errorf("%s %s: the stand-in does not parse: %v\n%s", rel, c, err, conf)
+				continue
+			}
+			for _, s := range c.Settings {
+				var got string
+				switch s.Scope {
+				case catalog.ScopeGlobal:
+					got, _ = f.GetGlobal(s.Key)
+				case catalog.ScopePartition:
+					got, _ = f.Partitions[0].Get(s.Key)
+				case catalog.ScopeNode:
+					got, _ = f.Nodes[0].Get(s.Key)
+				}
+				if got != s.Value && !strings.EqualFold(s.Key, "PartitionName") && !strings.EqualFold(s.Key, "NodeName") {
+					t.Errorf("%s %s: %s read back as %q", rel, c, s.Key, got)
+				}
+			}
+		}
 	}
 }
 

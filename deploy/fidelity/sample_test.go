@@ -61,6 +61,8 @@ func TestSampleOnRealSlurm(t *testing.T) {
 					}
 					t.Errorf("false negative: %s lints clean for Slurm %s, but slurmctld %s:\n  %s",
 						x.Case, rel, map[bool]string{true: "logs errors", false: "refuses it"}[x.Up], strings.Join(x.Slurm, "\n  "))
+				case WarnedLogged:
+					t.Logf("warned, slurmctld logs an error (accepted, docs/fidelity.md): %s\n  slurmctld: %s", x.Case, strings.Join(x.Slurm, "\n  slurmctld: "))
 				case FalsePositive:
 					t.Logf("false-positive candidate: %s: lint says %s; slurmctld starts it without an error line", x.Case, strings.Join(x.Lint, "; "))
 				}
@@ -110,9 +112,11 @@ func knownFor(known map[string]string, rel string, c Case) string {
 // TestVerdicts proves the oracle can tell each verdict on a real slurmctld
 // (22.05, the host's): a setting both accept, one both refuse, a false
 // negative (global PreemptMode=SUSPEND without GANG, which slurmctld
-// refuses, with the rule that catches it disabled), and a false-positive
+// refuses, with the rule that catches it disabled), a false-positive
 // candidate (partition Default=YES: a service rule's error, which
-// slurmctld accepts).
+// slurmctld accepts), and a setting only slurmd refuses (an unknown task
+// plugin: slurmctld never loads it; without the oracle's slurmd it would
+// be a false-positive candidate).
 func TestVerdicts(t *testing.T) {
 	const rel = "22.05"
 	if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
@@ -127,8 +131,9 @@ func TestVerdicts(t *testing.T) {
 		{Index: 1, Settings: []Setting{g(catalog.ScopeGlobal, "MinJobAge", "-1")}},
 		{Index: 2, Settings: []Setting{g(catalog.ScopeGlobal, "PreemptType", "preempt/partition_prio"), g(catalog.ScopeGlobal, "PreemptMode", "SUSPEND")}},
 		{Index: 3, Settings: []Setting{g(catalog.ScopePartition, "Default", "YES")}},
+		{Index: 4, Settings: []Setting{g(catalog.ScopeGlobal, "TaskPlugin", "task/affinity,task/nosuch")}},
 	}
-	want := []Verdict{BothAccept, BothRefuse, FalseNegative, FalsePositive}
+	want := []Verdict{BothAccept, BothRefuse, FalseNegative, FalsePositive, BothRefuse}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	rep, err := Run(ctx, Options{Release: rel, Cases: cases, Disabled: map[string]bool{"preempt-suspend-needs-gang": true}})
@@ -145,5 +150,8 @@ func TestVerdicts(t *testing.T) {
 	}
 	if fn := rep.Results[2]; !strings.Contains(strings.Join(fn.Slurm, "\n"), "PreemptMode=SUSPEND requires GANG too") {
 		t.Errorf("the false negative's slurmctld lines lack its fatal line: %v", fn.Slurm)
+	}
+	if sd := rep.Results[4]; !strings.Contains(strings.Join(sd.Slurm, "\n"), "slurmd: error: cannot find task plugin for task/nosuch") {
+		t.Errorf("the slurmd-only case lacks slurmd's error line: up %v, %v", sd.Up, sd.Slurm)
 	}
 }

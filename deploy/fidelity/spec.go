@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
@@ -63,58 +64,58 @@ func (c Case) Spec() []byte {
 
 // standIn is the minimal stand-in renderer for specs that lint refuses:
 // the base spec's rendered slurm.conf with each setting written in as the
-// user wrote it. A global key replaces the line of the same key or is
-// added at the end; a partition key goes on the PartitionName line and a
-// node key on every NodeName line (replacing the same key there).
-func standIn(baseConf string, settings []Setting) string {
-	lines := strings.Split(strings.TrimRight(baseConf, "\n"), "\n")
+// user wrote it, through render/slurmconf's editor (Slurm's quoting and
+// escapes). A global key replaces the line of the same key or is added at
+// the end; a partition key goes on the PartitionName line and a node key
+// on every NodeName line (replacing the same key there). A value Slurm's
+// syntax cannot carry is an error.
+func standIn(baseConf string, settings []Setting) (string, error) {
+	d, err := slurmconf.ParseDoc([]byte(baseConf))
+	if err != nil {
+		return "", fmt.Errorf("stand-in: the base slurm.conf: %w", err)
+	}
 	for _, s := range settings {
-		kv := s.Key + "=" + quote(s.Value)
 		switch s.Scope {
 		case catalog.ScopeGlobal:
-			replaced := false
-			for i, l := range lines {
-				if k, _, ok := strings.Cut(l, "="); ok && strings.EqualFold(strings.TrimSpace(k), s.Key) {
-					lines[i], replaced = kv, true
-				}
-			}
-			if !replaced {
-				lines = append(lines, kv)
-			}
+			d.SetGlobal(s.Key, s.Value)
 		case catalog.ScopePartition:
-			lines = setOnLines(lines, "PartitionName=", s.Key, kv)
+			d.SetOn(slurmconf.KindPartition, s.Key, s.Value)
 		case catalog.ScopeNode:
-			lines = setOnLines(lines, "NodeName=", s.Key, kv)
+			d.SetOn(slurmconf.KindNode, s.Key, s.Value)
 		}
 	}
-	return strings.Join(lines, "\n") + "\n"
+	out, err := d.Bytes()
+	if err != nil {
+		return "", fmt.Errorf("stand-in: %w", err)
+	}
+	return string(out), nil
 }
 
-// setOnLines sets key on every line starting with prefix.
-func setOnLines(lines []string, prefix, key, kv string) []string {
-	for i, l := range lines {
-		if !strings.HasPrefix(l, prefix) {
+// keyOf returns the key of the case's setting a diagnostic's spec path is
+// about (orchestratorSpec.slurmSpec.config.K, ...partitions[0].config.K,
+// ...nodeSets[0].config.K, or a path inside one of them), or "".
+func (c Case) keyOf(path string) string {
+	for _, s := range c.Settings {
+		at := ".config." + s.Key
+		i := strings.Index(path, at)
+		if i < 0 {
 			continue
 		}
-		fields := strings.Fields(l)
-		replaced := false
-		for j, f := range fields {
-			if k, _, ok := strings.Cut(f, "="); ok && j > 0 && strings.EqualFold(k, key) {
-				fields[j], replaced = kv, true
-			}
+		if rest := path[i+len(at):]; rest != "" && rest[0] != '.' && rest[0] != '[' {
+			continue
 		}
-		if !replaced {
-			fields = append(fields, kv)
+		var ok bool
+		switch owner := path[:i]; s.Scope {
+		case catalog.ScopeGlobal:
+			ok = strings.HasSuffix(owner, "slurmSpec")
+		case catalog.ScopePartition:
+			ok = strings.Contains(owner, ".partitions[")
+		case catalog.ScopeNode:
+			ok = strings.Contains(owner, ".nodeSets[")
 		}
-		lines[i] = strings.Join(fields, " ")
+		if ok {
+			return s.Key
+		}
 	}
-	return lines
-}
-
-// quote double-quotes a value with spaces or nothing, as slurm.conf allows.
-func quote(v string) string {
-	if v == "" || strings.ContainsAny(v, " \t#") {
-		return `"` + v + `"`
-	}
-	return v
+	return ""
 }

@@ -23,7 +23,9 @@ func noise(line string) bool {
 		return true
 	case strings.Contains(line, "error: NOTE: Trying backup state save file."),
 		// 24.11 with ReconfigFlags=KeepPartInfo, on the empty state.
-		strings.Contains(line, "error: NOTE: Trying backup partition state save file."):
+		strings.Contains(line, "error: NOTE: Trying backup partition state save file."),
+		// 24.11 with jobcomp/elasticsearch, on the empty state.
+		strings.Contains(line, "error: NOTE: Trying backup jobcomp state save file."):
 		return true
 	case strings.Contains(line, "error: No fed_mgr state file (") && strings.HasSuffix(line, ") to recover"):
 		return true
@@ -81,4 +83,21 @@ func (c *Cluster) ctldOutput() []byte {
 		return []byte("localslurm: error: cannot read slurmctld output: " + err.Error() + "\n")
 	}
 	return data
+}
+
+// SlurmdErrors returns the error and fatal lines of a stand-in slurmd
+// (Options.StandIns) since it was last started, read from its standard
+// error, which holds everything it logs in the foreground. None is left
+// out: no slurmd line was found that every start on this host logs
+// whatever the configuration. It reads the work directory: call it before
+// Stop.
+func (c *Cluster) SlurmdErrors(node string) []string {
+	data, err := os.ReadFile(c.path("log", "slurmd-"+node+".out"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return []string{"localslurm: error: cannot read slurmd output: " + err.Error()}
+	}
+	return errorLines(data, false)
 }

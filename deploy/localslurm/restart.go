@@ -16,14 +16,13 @@ import (
 // starts many configurations on one release pays for those once. dir
 // replaces Options.Dir; its slurm.conf must name the same SlurmctldHost
 // and ClusterName (the namespace's host name and slurmdbd's cluster), and
-// the cluster must have no stand-in slurmd (they would have to register
-// again). The same overrides as Start's are applied. A slurmctld that
-// fails or does not come up is reported as a *StartError with its error
-// lines, and the cluster stays usable for the next RestartController.
+// every stand-in node. The same overrides as Start's are applied. The
+// stand-in slurmd daemons are stopped first and, once slurmctld is up,
+// started again on fresh spool directories and logs, and must register
+// again. A slurmctld or slurmd that fails or does not come up is reported
+// as a *StartError with slurmctld's error lines, and the cluster stays
+// usable for the next RestartController.
 func (c *Cluster) RestartController(ctx context.Context, dir string) error {
-	if len(c.opts.StandIns) > 0 {
-		return errors.New("localslurm: RestartController: the cluster has stand-in slurmd daemons")
-	}
 	rendered, err := os.ReadFile(filepath.Join(dir, "slurm.conf"))
 	if err != nil {
 		return fmt.Errorf("read rendered slurm.conf: %w", err)
@@ -37,6 +36,12 @@ func (c *Cluster) RestartController(ctx context.Context, dir string) error {
 	}
 	if name, _ := cf.get("ClusterName"); name != c.clusterName {
 		return fmt.Errorf("localslurm: RestartController: ClusterName %q, want %q as at Start", name, c.clusterName)
+	}
+	if err := c.checkStandIns(cf); err != nil {
+		return fmt.Errorf("localslurm: RestartController: %w", err)
+	}
+	if err := c.stopStandIns(); err != nil {
+		return err
 	}
 	if err := c.stopController(); err != nil {
 		return err
@@ -55,6 +60,35 @@ func (c *Cluster) RestartController(ctx context.Context, dir string) error {
 	if c.opts.Accounting {
 		if err := c.registerCluster(ctx); err != nil {
 			return &StartError{Stage: "sacctmgr", Err: err}
+		}
+	}
+	for _, node := range c.opts.StandIns {
+		if err := c.startStandIn(ctx, node); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// stopStandIns stops the stand-in slurmd daemons and removes what the next
+// ones must not find: their spool directories' contents and their output.
+func (c *Cluster) stopStandIns() error {
+	for _, node := range c.opts.StandIns {
+		name := "slurmd-" + node
+		i := slices.IndexFunc(c.daemons, func(d *daemon) bool { return d.name == name })
+		if i >= 0 {
+			if err := c.daemons[i].terminate(c.opts.StopTimeout); err != nil {
+				return err
+			}
+			c.daemons = slices.Delete(c.daemons, i, i+1)
+		}
+		if err := emptyDir(c.path("spool", node)); err != nil {
+			return err
+		}
+		for _, f := range []string{c.path("log", name+".out"), c.path("log", name+".log")} {
+			if err := os.Remove(f); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return fmt.Errorf("remove previous %s log: %w", name, err)
+			}
 		}
 	}
 	return nil

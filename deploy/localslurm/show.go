@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -58,6 +59,36 @@ func (c *Cluster) ShowPartitions() ([]Fields, error) {
 	out, err := c.output(context.Background(), "scontrol", "show", "partition", "-o")
 	if err != nil {
 		return nil, fmt.Errorf("show partitions: %w", err)
+	}
+	return parseOneLiners(string(out)), nil
+}
+
+// ShowPartitionsClientConf is ShowPartitions run with a client-only
+// slurm.conf: the cluster's with extra lines appended, written next to it
+// (etc/client-slurm.conf) and named by the command's SLURM_CONF alone, so
+// no daemon reads it. scontrol decides part of what it prints from its
+// own slurm.conf: Slurm 23.02 and later print a partition's ResumeTimeout,
+// SuspendTimeout, SuspendTime and PowerDownOnIdle only when the client's
+// configuration has both SuspendProgram and ResumeProgram
+// (src/api/partition_info.c, power_save_on), which the harness's has not.
+func (c *Cluster) ShowPartitionsClientConf(extra string) ([]Fields, error) {
+	base, err := os.ReadFile(c.confPath)
+	if err != nil {
+		return nil, fmt.Errorf("show partitions: %w", err)
+	}
+	path := c.path("etc", "client-slurm.conf")
+	if err := os.WriteFile(path, append(append(base, '\n'), extra...), 0o644); err != nil {
+		return nil, fmt.Errorf("show partitions: client slurm.conf: %w", err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	cmd := c.Command(ctx, "scontrol", "show", "partition", "-o")
+	cmd.Env = append(cmd.Env, "SLURM_CONF="+path) // the last one wins
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("show partitions with %s: %w: %s", path, err, strings.TrimSpace(stderr.String()))
 	}
 	return parseOneLiners(string(out)), nil
 }

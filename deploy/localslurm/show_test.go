@@ -55,6 +55,7 @@ func TestErrorLines(t *testing.T) {
 		"slurmctld: error: Could not open node state file /w/state/node_state: No such file or directory",
 		"slurmctld: error: NOTE: Trying backup state save file. Information may be lost!",
 		"Dec 01 13:54:55.202960 19574 slurmctld    0x7ffb4d642740: error: NOTE: Trying backup partition state save file. Information may be lost!",
+		"slurmctld: error: NOTE: Trying backup jobcomp state save file. Finished jobs may be lost!",
 		"slurmctld: error: No fed_mgr state file (/w/state/fed_mgr_state) to recover",
 		"slurmctld: error: High latency for 1000 calls to gettimeofday(): 269 microseconds",
 		"slurmctld: error: PreemptMode=SUSPEND requires GANG too",
@@ -67,8 +68,8 @@ func TestErrorLines(t *testing.T) {
 	if diff := cmp.Diff(want, errorLines([]byte(out), true)); diff != "" {
 		t.Errorf("errorLines (-want +got):\n%s", diff)
 	}
-	if got := len(errorLines([]byte(out), false)); got != 7 {
-		t.Errorf("unfiltered errorLines: got %d lines, want 7", got)
+	if got := len(errorLines([]byte(out), false)); got != 8 {
+		t.Errorf("unfiltered errorLines: got %d lines, want 8", got)
 	}
 }
 

@@ -162,6 +162,7 @@ func checkPartitions(t *testing.T, cl *cluster, sp compiled) {
 	if !slices.Equal(names, want) {
 		t.Errorf("partitions %v, spec has %v", names, want)
 	}
+	var powerSave map[string]localslurm.Fields
 	for _, p := range c.Slurm.Partitions {
 		got, ok := byName[p.ID.Value]
 		if !ok {
@@ -223,7 +224,14 @@ func checkPartitions(t *testing.T, cl *cluster, sp compiled) {
 				// DefMemPerGPU and DefCpuPerGPU are shown inside JobDefaults.
 				shown, v, ok = jobDefault(got, key)
 			}
+			if !ok && powerSaveShown[strings.ToLower(field)] {
+				if powerSave == nil {
+					powerSave = cl.powerSavePartitions(t)
+				}
+				shown, v, ok = lookupFold(powerSave[id], field)
+			}
 			switch {
+			case exclusiveShown(key, value, got):
 			case !ok:
 				t.Errorf("partition %s: spec config %s=%s (%s) has no %s in scontrol show partition", id, key, value, kv.Key.Path, field)
 			case !sameValue(value, v):
@@ -231,6 +239,62 @@ func checkPartitions(t *testing.T, cl *cluster, sp compiled) {
 			}
 		}
 	}
+}
+
+// exclusiveShown reports whether a partition's OverSubscribe=EXCLUSIVE,
+// ExclusiveUser or ExclusiveTopo is shown as Slurm 26.05 shows them: one
+// field, Exclusive=TOPO|NODE|USER|NO, and OverSubscribe=NO for an
+// exclusive partition (src/api/partition_info.c at slurm-26-05-3-1:
+// EXCLUSIVE is max_share 0, printed as OverSubscribe=NO and Exclusive=NODE;
+// TOPO wins over NODE, NODE over USER). Earlier releases print
+// OverSubscribe=EXCLUSIVE, ExclusiveUser= and ExclusiveTopo= instead, and
+// have no Exclusive field, so this never applies to them.
+func exclusiveShown(key, value string, got localslurm.Fields) bool {
+	excl, ok := got["Exclusive"]
+	if !ok {
+		return false
+	}
+	yes := boolValue(value) == "yes"
+	switch strings.ToLower(key) {
+	case "oversubscribe":
+		if strings.EqualFold(value, "EXCLUSIVE") {
+			return got["OverSubscribe"] == "NO" && (excl == "NODE" || excl == "TOPO")
+		}
+		return false
+	case "exclusiveuser":
+		if yes {
+			return excl == "USER" || excl == "NODE" || excl == "TOPO"
+		}
+		return excl != "USER"
+	case "exclusivetopo":
+		return yes == (excl == "TOPO")
+	}
+	return false
+}
+
+// powerSaveShown lists the partition fields that `scontrol show partition`
+// of Slurm 23.02 and later prints only when the client's own slurm.conf
+// names both SuspendProgram and ResumeProgram (src/api/partition_info.c,
+// power_save_on: read at slurm-24-11-5-1 and slurm-26-05-3-1); 22.05 prints
+// them whenever one is set. The harness's slurm.conf names neither
+// (SuspendProgram is the service's), so they are read through a client-only
+// slurm.conf that does (powerSavePartitions).
+var powerSaveShown = map[string]bool{"resumetimeout": true, "suspendtimeout": true, "suspendtime": true, "powerdownonidle": true}
+
+// powerSavePartitions shows the partitions, by name, through a client-only
+// slurm.conf naming SuspendProgram and ResumeProgram: no daemon reads it,
+// so power saving stays as the rendered file has it.
+func (cl *cluster) powerSavePartitions(t *testing.T) map[string]localslurm.Fields {
+	t.Helper()
+	parts, err := cl.ShowPartitionsClientConf("SuspendProgram=/bin/true\nResumeProgram=/bin/true\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]localslurm.Fields{}
+	for _, p := range parts {
+		out[p["PartitionName"]] = p
+	}
+	return out
 }
 
 // jobDefault finds key in the JobDefaults=K=V,... field of a partition.
