@@ -92,7 +92,7 @@ fuzz:
 
 # Benchmarks (docs/performance.md): the Go benchmarks of load, schema,
 # compile, lint and render, then the whole-process comparison of
-# `slurmspec lint` with `cue vet` (cmd/slurmspec/internal/benchcmp), which
+# `slurmspec lint` with `cue vet` (tools/benchcmp), which
 # checks the targets and rewrites the results block of docs/performance.md.
 # BENCH_WAIT=10m waits up to that long for a load average below 1.5.
 CUE_VERSION := v0.17.1
@@ -106,7 +106,7 @@ bench: bench-tools
 	$(GO) build -o $(BIN) ./cmd/slurmspec
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(BENCH_PKGS) 2>&1 | tee $(BENCH_OUT); \
 		! grep -q '^FAIL' $(BENCH_OUT)
-	$(GO) run ./cmd/slurmspec/internal/benchcmp -slurmspec $(BIN) -cue $(CUE) \
+	$(GO) run ./tools/benchcmp -slurmspec $(BIN) -cue $(CUE) \
 		-gobench $(BENCH_OUT) -doc docs/performance.md -wait-max $(BENCH_WAIT)
 
 # cue v0.17.1 for the comparison (about 2 minutes to build, then cached).

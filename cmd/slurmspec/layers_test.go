@@ -21,6 +21,7 @@ var layers = map[string]int{
 	"render":   2,
 	"deploy":   3,
 	"cmd":      4,
+	"tools":    5, // developer tools (benchcmp), never installed
 }
 
 // knownViolations are the imports that run up the layers today. The list
