@@ -8,7 +8,15 @@ GOBIN     := $(shell $(GO) env GOPATH)/bin
 STATICCHECK := $(GOBIN)/staticcheck
 DEMO_OUT  ?= out
 
-.PHONY: all build test check demo generate docs bench fuzz pulumi-cli rootfs fidelity clean
+# The Go modules: the root (slurmspec, everything lint and render need:
+# what pre-commit's `go install ./...` builds) and the helpers' nested
+# modules, which link gRPC, the Filestore client and the Pulumi SDK
+# (README.md, Install). Every target that runs the go command on the
+# whole repository runs it in each.
+MODULES   := $(sort $(dir $(shell find . -name go.mod -not -path './.git/*' -not -path '*/testdata/*')))
+HELPERS   := cmd/slurmspec-online cmd/slurmspec-deploy
+
+.PHONY: all build install test check tidy demo generate docs bench fuzz pulumi-cli rootfs fidelity clean
 
 all: build
 
@@ -16,7 +24,19 @@ all: build
 # for lint --online, slurmspec-deploy for deploy) so that the lint path never
 # loads their dependencies (gRPC, the Filestore client, the Pulumi SDK).
 build:
-	$(GO) build -o bin/ ./cmd/slurmspec ./cmd/slurmspec-online ./cmd/slurmspec-deploy
+	$(GO) build -o bin/ ./cmd/slurmspec
+	@for h in $(HELPERS); do echo "$(GO) -C $$h build -o $(CURDIR)/bin/ ."; $(GO) -C $$h build -o $(CURDIR)/bin/ . || exit 1; done
+
+# The three binaries into $$(go env GOBIN) (or GOPATH/bin), from this
+# checkout: the helpers' modules build against it (replace directives), so
+# `go install …@version` installs slurmspec only.
+install:
+	$(GO) install ./cmd/slurmspec
+	@for h in $(HELPERS); do echo "$(GO) -C $$h install ."; $(GO) -C $$h install . || exit 1; done
+
+# go mod tidy in every module.
+tidy:
+	@for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) mod tidy) || exit 1; done
 
 # The Pulumi CLI v3.274.1 and pulumi-language-yaml for the deploy end-to-end
 # test, built once into $$HOME/.cache/slurmspec (12-30 minutes cold).
@@ -38,17 +58,20 @@ FIDELITY_DOC  ?= docs/fidelity.md
 fidelity:
 	$(GO) run ./deploy/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -doc $(FIDELITY_DOC)
 
-# The whole test suite: formatting, vet, staticcheck and every Go test
-# (unit, testscript goldens, generated-code freshness, real Slurm when the
-# packages are installed — with CI=true a missing prerequisite fails).
+# The whole test suite: formatting, vet, staticcheck and every Go test of
+# every module (unit, testscript goldens, generated-code freshness, real
+# Slurm when the packages are installed — with CI=true a missing
+# prerequisite fails).
 test: check
-	$(GO) test -race -count=1 -timeout 45m ./...
+	@for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) test -race -count=1 -timeout 45m ./...) || exit 1; done
 
+# gofmt, then in every module: go mod tidy leaves go.mod and go.sum alone,
+# go vet, staticcheck.
 check: $(STATICCHECK)
 	@fmt=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$fmt" ]; then echo "gofmt needed on:"; echo "$$fmt"; exit 1; fi
-	$(GO) vet ./...
-	$(STATICCHECK) ./...
+	@for m in $(MODULES); do echo "== $$m"; \
+		(cd $$m && $(GO) mod tidy -diff && $(GO) vet ./... && $(STATICCHECK) ./...) || exit 1; done
 
 $(STATICCHECK):
 	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)

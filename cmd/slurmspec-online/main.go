@@ -8,7 +8,7 @@ package main
 import (
 	"os"
 
-	"github.com/slurmspec/slurmspec/lint/online/onlinecmd"
+	"github.com/slurmspec/slurmspec/lint/online/checker/onlinecmd"
 )
 
 func main() { os.Exit(onlinecmd.Main()) }

@@ -36,3 +36,34 @@ func TestStartupDeps(t *testing.T) {
 		}
 	}
 }
+
+// TestHookBuildsNoSDK keeps the root module light: pre-commit's golang
+// hook runs `go install ./...` in the repository root, which builds every
+// package of the root module (not of the nested modules under
+// cmd/slurmspec-deploy, cmd/slurmspec-online, deploy/pulumi and
+// lint/online/checker). None of them may need the Pulumi SDK, gRPC or the
+// Filestore client, and the root go.mod must not require them.
+func TestHookBuildsNoSDK(t *testing.T) {
+	cmd := exec.Command("go", "list", "-deps", "./...")
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -deps ./...: %v\n%s", err, out)
+	}
+	mods, err := exec.Command("go", "list", "-m", "all").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list -m all: %v\n%s", err, mods)
+	}
+	deps := strings.Fields(string(out))
+	if len(deps) < 100 {
+		t.Fatalf("go list -deps ./... listed %d packages; want the root module's whole graph:\n%s", len(deps), out)
+	}
+	heavy := []string{"github.com/pulumi/", "google.golang.org/grpc", "cloud.google.com/go/filestore", "google.golang.org/api"}
+	for _, dep := range append(deps, strings.Fields(string(mods))...) {
+		for _, h := range heavy {
+			if strings.HasPrefix(dep, h) {
+				t.Errorf("the root module (go install ./...) needs %s", dep)
+			}
+		}
+	}
+}

@@ -1,4 +1,4 @@
-package dispatch_test
+package main
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,41 +17,42 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint/online"
+	"github.com/slurmspec/slurmspec/lint/online/checker/fakefilestore"
 	"github.com/slurmspec/slurmspec/lint/online/dispatch"
-	"github.com/slurmspec/slurmspec/lint/online/fakefilestore"
 )
 
-// helperDir holds the slurmspec-online binary built by TestMain.
-var helperDir string
+// helper is the slurmspec-online binary, built once with the go command so
+// that the tests run the real helper as `slurmspec lint --online` does
+// (TestMain removes it).
+var helper struct {
+	once sync.Once
+	dir  string
+	err  error
+}
 
-// TestMain builds cmd/slurmspec-online once, so that the tests run the real
-// helper as `slurmspec lint --online` does.
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		goCmd, err := exec.LookPath("go")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "dispatch tests need the go command:", err)
-			return 1
-		}
+// helperDir builds the helper on first use and returns its directory.
+func helperDir(t *testing.T) string {
+	t.Helper()
+	helper.once.Do(func() {
 		dir, err := os.MkdirTemp("", "slurmspec-online-")
 		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
+			helper.err = err
+			return
 		}
-		defer os.RemoveAll(dir)
-		cmd := exec.Command(goCmd, "build", "-o", filepath.Join(dir, online.HelperName), "github.com/slurmspec/slurmspec/cmd/slurmspec-online")
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building slurmspec-online:", err)
-			return 1
+		helper.dir = dir
+		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, online.HelperName), ".")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			helper.err = fmt.Errorf("building slurmspec-online: %v\n%s", err, out)
 		}
-		helperDir = dir
-		return m.Run()
-	}())
+	})
+	if helper.err != nil {
+		t.Fatal(helper.err)
+	}
+	return helper.dir
 }
 
 const (
-	example  = "../../../examples/a4-training.yaml"
+	example  = "../../examples/a4-training.yaml"
 	homeName = "projects/acme-ml-prod/locations/us-central1-b/instances/home"
 	homePath = "orchestratorSpec.slurmSpec.homeDirectoryStorage"
 )
@@ -58,7 +60,7 @@ const (
 // setup puts the helper on PATH and points it at a fresh fake server.
 func setup(t *testing.T) *fakefilestore.Server {
 	t.Helper()
-	t.Setenv("PATH", helperDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("PATH", helperDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	srv := fakefilestore.New()
 	addr, err := srv.Start()
 	if err != nil {
@@ -281,7 +283,7 @@ func TestNoNetwork(t *testing.T) {
 func TestNotInstalled(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	_, err := dispatch.Run(context.Background(), example, nil)
-	if online.KindOf(err) != online.KindNotInstalled || !strings.Contains(err.Error(), "go install github.com/slurmspec/slurmspec/cmd/slurmspec-online@latest") {
+	if online.KindOf(err) != online.KindNotInstalled || !strings.Contains(err.Error(), "make install") {
 		t.Fatalf("err = %v (kind %s), want not-installed", err, online.KindOf(err))
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest/fakegcp"
 )
 
 func main() {
