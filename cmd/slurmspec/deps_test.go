@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os/exec"
 	"strings"
 	"testing"
@@ -65,5 +66,33 @@ func TestHookBuildsNoSDK(t *testing.T) {
 				t.Errorf("the root module (go install ./...) needs %s", dep)
 			}
 		}
+	}
+}
+
+// TestRootInstallableByVersion keeps `go install
+// github.com/slurmspec/slurmspec/cmd/slurmspec@vX.Y.Z` possible: the go
+// command refuses it when the module's go.mod has replace or exclude
+// directives (the nested helper modules have replace directives, and so
+// are installed from a clone).
+func TestRootInstallableByVersion(t *testing.T) {
+	cmd := exec.Command("go", "mod", "edit", "-json")
+	cmd.Dir = "../.."
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go mod edit -json: %v", err)
+	}
+	var mod struct {
+		Module  struct{ Path string }
+		Replace []any
+		Exclude []any
+	}
+	if err := json.Unmarshal(out, &mod); err != nil {
+		t.Fatal(err)
+	}
+	if mod.Module.Path != "github.com/slurmspec/slurmspec" {
+		t.Fatalf("read the go.mod of %q", mod.Module.Path)
+	}
+	if len(mod.Replace) > 0 || len(mod.Exclude) > 0 {
+		t.Errorf("the root go.mod has replace %v / exclude %v: go install …@version would refuse it", mod.Replace, mod.Exclude)
 	}
 }
