@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -21,34 +19,17 @@ import (
 	"github.com/slurmspec/slurmspec/lint/online/dispatch"
 )
 
-// helper is the slurmspec-online binary, built once with the go command so
-// that the tests run the real helper as `slurmspec lint --online` does
-// (TestMain removes it).
-var helper struct {
-	once sync.Once
-	dir  string
-	err  error
-}
-
-// helperDir builds the helper on first use and returns its directory.
+// helperDir is the directory of the slurmspec-online that TestMain put on
+// PATH: this test binary, which runs as the helper (onlinecmd.Main, as
+// main.go does) when invoked under that name, so that the tests go through
+// a real process as `slurmspec lint --online` does.
 func helperDir(t *testing.T) string {
 	t.Helper()
-	helper.once.Do(func() {
-		dir, err := os.MkdirTemp("", "slurmspec-online-")
-		if err != nil {
-			helper.err = err
-			return
-		}
-		helper.dir = dir
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, online.HelperName), ".")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			helper.err = fmt.Errorf("building slurmspec-online: %v\n%s", err, out)
-		}
-	})
-	if helper.err != nil {
-		t.Fatal(helper.err)
+	p, err := exec.LookPath(online.HelperName)
+	if err != nil {
+		t.Fatalf("TestMain put no %s on PATH: %v", online.HelperName, err)
 	}
-	return helper.dir
+	return filepath.Dir(p)
 }
 
 const (

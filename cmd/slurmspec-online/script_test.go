@@ -14,18 +14,14 @@ import (
 	"github.com/slurmspec/slurmspec/lint/online/checker/onlinecmd"
 )
 
-// TestMain lets the scripts run slurmspec and slurmspec-online in process,
-// as "exec slurmspec" and "exec slurmspec-online", and removes the helper
-// the dispatch tests build.
+// TestMain lets the scripts and the dispatch tests run slurmspec and
+// slurmspec-online as commands on PATH ("exec slurmspec-online" runs this
+// binary as the helper).
 func TestMain(m *testing.M) {
-	code := testscript.RunMain(m, map[string]func() int{
-		"slurmspec":        cli.Main,
-		"slurmspec-online": onlinecmd.Main,
+	testscript.Main(m, map[string]func(){
+		"slurmspec":        func() { os.Exit(cli.Main()) },
+		"slurmspec-online": func() { os.Exit(onlinecmd.Main()) },
 	})
-	if helper.dir != "" {
-		os.RemoveAll(helper.dir)
-	}
-	os.Exit(code)
 }
 
 // fakeFilestore serves the Filestore API on loopback for the scripts: the

@@ -90,9 +90,11 @@ func TestPreCommitHook(t *testing.T) {
 	must(user, git, "git", "init", "-q")
 	must(user, git, "git", "add", "-A")
 
+	// GOFLAGS as on a machine without a go env file (this one's sets
+	// -buildvcs=false, and an empty GOFLAGS would not override it).
 	gomodcache := strings.TrimSpace(must(repo, nil, "go", "env", "GOMODCACHE"))
 	home := filepath.Join(dir, "pre-commit")
-	env := append(git, "PRE_COMMIT_HOME="+home, "GOMODCACHE="+gomodcache, "GOFLAGS=", "GOPROXY=off")
+	env := append(git, "PRE_COMMIT_HOME="+home, "GOMODCACHE="+gomodcache, "GOFLAGS=-buildvcs=auto", "GOPROXY=off")
 	if out, err := run(user, env, "pre-commit", "run", "--all-files"); err != nil {
 		t.Fatalf("pre-commit on a clean spec: %v\n%s", err, out)
 	}
@@ -110,6 +112,22 @@ func TestPreCommitHook(t *testing.T) {
 	if !strings.Contains(got, " slurmspec ") || strings.Contains(got, "slurmspec-deploy") || strings.Contains(got, "slurmspec-online") ||
 		strings.Contains(got, "pulumi-resource-gcp") {
 		t.Errorf("the hook installed %q; want slurmspec and no helper", names)
+	}
+
+	// pre-commit fetches the one commit, without tags: the version is a
+	// pseudo-version naming it (README.md, pre-commit).
+	for _, b := range bins {
+		if filepath.Base(b) != "slurmspec" {
+			continue
+		}
+		v, err := exec.Command(b, "version").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("the hook's %s", v)
+		if !strings.HasSuffix(string(v), "-"+rev[:12]+" (commit "+rev[:12]+")\n") {
+			t.Errorf("the hook's slurmspec version: %q, want a pseudo-version of commit %s", v, rev[:12])
+		}
 	}
 
 	broken := strings.Replace(string(spec), "default_partition_id: train", "default_partition_id: nosuch", 1)
