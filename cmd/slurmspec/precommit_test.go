@@ -13,7 +13,7 @@ import (
 // hook repository at rev and runs `go install ./...` in it (language:
 // golang). The hook must install slurmspec and neither helper (they are
 // nested modules), pass a clean spec and fail a broken one with the
-// diagnostic. The module cache is this machine's (pre-commit would
+// diagnostic; so must the README's language: system variant. The module cache is this machine's (pre-commit would
 // otherwise download every module); the build cache is shared anyway.
 func TestPreCommitHook(t *testing.T) {
 	if testing.Short() {
@@ -116,10 +116,12 @@ func TestPreCommitHook(t *testing.T) {
 
 	// pre-commit fetches the one commit, without tags: the version is a
 	// pseudo-version naming it (README.md, pre-commit).
+	var slurmspec string
 	for _, b := range bins {
 		if filepath.Base(b) != "slurmspec" {
 			continue
 		}
+		slurmspec = b
 		v, err := exec.Command(b, "version").Output()
 		if err != nil {
 			t.Fatal(err)
@@ -130,6 +132,29 @@ func TestPreCommitHook(t *testing.T) {
 		}
 	}
 
+	// The README's language: system variant, as written there, with the
+	// slurmspec the hook installed on PATH and the rendered directory its
+	// render-check hook compares.
+	readme, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, _ := strings.Cut(string(readme), "The `language: system` variant")
+	_, block, _ := strings.Cut(after, "```yaml\n")
+	block, _, ok := strings.Cut(block, "```")
+	if !ok || !strings.Contains(block, "language: system") {
+		t.Fatalf("README.md has no language: system example after its heading:\n%s", block)
+	}
+	if err := os.WriteFile(filepath.Join(user, ".pre-commit-config.yaml"), []byte(block), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	must(user, nil, slurmspec, "render", "clusters/train.yaml", "-o", "rendered/train")
+	must(user, git, "git", "add", "-A")
+	sysEnv := append(env, "PATH="+filepath.Dir(slurmspec)+string(os.PathListSeparator)+os.Getenv("PATH"))
+	if out, err := run(user, sysEnv, "pre-commit", "run", "--all-files"); err != nil || !strings.Contains(out, "slurmspec render --check") {
+		t.Fatalf("pre-commit (language: system) on a clean spec: %v\n%s", err, out)
+	}
+
 	broken := strings.Replace(string(spec), "default_partition_id: train", "default_partition_id: nosuch", 1)
 	if broken == string(spec) {
 		t.Fatal("the example has no default_partition_id: train line to break")
@@ -137,8 +162,16 @@ func TestPreCommitHook(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(user, "clusters", "train.yaml"), []byte(broken), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	out, err := run(user, env, "pre-commit", "run", "--all-files")
-	if err == nil || !strings.Contains(out, `clusters/train.yaml:46:27: error: defaultPartitionId "nosuch" is not declared in partitions [schema-reference]`) {
+	want := `clusters/train.yaml:46:27: error: defaultPartitionId "nosuch" is not declared in partitions [schema-reference]`
+	out, err := run(user, sysEnv, "pre-commit", "run", "--all-files")
+	if err == nil || !strings.Contains(out, want) {
+		t.Errorf("pre-commit (language: system) on a broken spec: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(user, ".pre-commit-config.yaml"), []byte(config), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err = run(user, env, "pre-commit", "run", "--all-files")
+	if err == nil || !strings.Contains(out, want) {
 		t.Errorf("pre-commit on a broken spec: %v\n%s", err, out)
 	}
 }
