@@ -4,8 +4,10 @@
 GO        ?= go
 BIN       := bin/slurmspec
 STATICCHECK_VERSION := v0.8.2
-GOBIN     := $(shell $(GO) env GOPATH)/bin
-STATICCHECK := $(GOBIN)/staticcheck
+# Where staticcheck and cue are installed (not GOBIN: make would export
+# this value as GOBIN to every recipe, make install's too).
+TOOLBIN   := $(shell $(GO) env GOPATH)/bin
+STATICCHECK := $(TOOLBIN)/staticcheck
 DEMO_OUT  ?= out
 
 # The Go modules: the root (slurmspec, everything lint and render need:
@@ -74,7 +76,7 @@ check: $(STATICCHECK)
 		(cd $$m && $(GO) mod tidy -diff && $(GO) vet ./... && $(STATICCHECK) ./...) || exit 1; done
 
 $(STATICCHECK):
-	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	GOBIN=$(TOOLBIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 # Lint and render the bundled examples.
 demo: build
@@ -119,7 +121,7 @@ fuzz:
 # checks the targets and rewrites the results block of docs/performance.md.
 # BENCH_WAIT=10m waits up to that long for a load average below 1.5.
 CUE_VERSION := v0.17.1
-CUE         := $(GOBIN)/cue
+CUE         := $(TOOLBIN)/cue
 BENCH_PKGS  ?= ./compiler/load/ ./schema/... ./compiler/ ./lint/ ./lint/format/ ./render/ ./cmd/slurmspec/cli/
 BENCHTIME   ?= 1s
 BENCH_WAIT  ?= 0
@@ -136,7 +138,7 @@ bench: bench-tools
 bench-tools: $(CUE)
 
 $(CUE):
-	$(GO) install cuelang.org/go/cmd/cue@$(CUE_VERSION)
+	GOBIN=$(TOOLBIN) $(GO) install cuelang.org/go/cmd/cue@$(CUE_VERSION)
 
 clean:
 	rm -rf bin $(DEMO_OUT)
