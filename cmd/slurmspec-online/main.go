@@ -2,7 +2,7 @@
 // spec and prints their findings as JSON. `slurmspec lint --online` runs it;
 // it is a separate binary so that the main slurmspec binary does not link
 // gRPC and the Filestore client. See docs/online.md and package
-// lint/online/onlinecmd.
+// lint/online/checker/onlinecmd.
 package main
 
 import (
