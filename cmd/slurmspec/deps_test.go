@@ -96,3 +96,19 @@ func TestRootInstallableByVersion(t *testing.T) {
 		t.Errorf("the root go.mod has replace %v / exclude %v: go install …@version would refuse it", mod.Replace, mod.Exclude)
 	}
 }
+
+// TestCmdInstallsSlurmspecOnly: `go install ./cmd/...` in a clone installs
+// slurmspec and nothing else (no developer tool such as benchcmp, which
+// lives in tools/; the helpers are nested modules, installed by make
+// install).
+func TestCmdInstallsSlurmspecOnly(t *testing.T) {
+	cmd := exec.Command("go", "list", "-f", `{{if eq .Name "main"}}{{.ImportPath}}{{end}}`, "./cmd/...")
+	cmd.Dir = "../.."
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list ./cmd/...: %v\n%s", err, out)
+	}
+	if got := strings.Fields(string(out)); len(got) != 1 || got[0] != "github.com/slurmspec/slurmspec/cmd/slurmspec" {
+		t.Errorf("go install ./cmd/... would install %q; want slurmspec only", got)
+	}
+}
