@@ -4,11 +4,21 @@
 GO        ?= go
 BIN       := bin/slurmspec
 STATICCHECK_VERSION := v0.8.2
-GOBIN     := $(shell $(GO) env GOPATH)/bin
-STATICCHECK := $(GOBIN)/staticcheck
+# Where staticcheck and cue are installed (not GOBIN: make would export
+# this value as GOBIN to every recipe, make install's too).
+TOOLBIN   := $(shell $(GO) env GOPATH)/bin
+STATICCHECK := $(TOOLBIN)/staticcheck
 DEMO_OUT  ?= out
 
-.PHONY: all build test check demo generate docs bench fuzz pulumi-cli rootfs fidelity clean
+# The Go modules: the root (slurmspec, everything lint and render need:
+# what pre-commit's `go install ./...` builds) and the helpers' nested
+# modules, which link gRPC, the Filestore client and the Pulumi SDK
+# (README.md, Install). Every target that runs the go command on the
+# whole repository runs it in each.
+MODULES   := $(sort $(dir $(shell find . -name go.mod -not -path './.git/*' -not -path '*/testdata/*')))
+HELPERS   := cmd/slurmspec-online cmd/slurmspec-deploy
+
+.PHONY: all build install test check tidy demo generate docs bench fuzz pulumi-cli rootfs fidelity clean
 
 all: build
 
@@ -16,7 +26,19 @@ all: build
 # for lint --online, slurmspec-deploy for deploy) so that the lint path never
 # loads their dependencies (gRPC, the Filestore client, the Pulumi SDK).
 build:
-	$(GO) build -o bin/ ./cmd/slurmspec ./cmd/slurmspec-online ./cmd/slurmspec-deploy
+	$(GO) build -o bin/ ./cmd/slurmspec
+	@for h in $(HELPERS); do echo "$(GO) -C $$h build -o $(CURDIR)/bin/ ."; $(GO) -C $$h build -o $(CURDIR)/bin/ . || exit 1; done
+
+# The three binaries into $$(go env GOBIN) (or GOPATH/bin), from this
+# checkout: the helpers' modules build against it (replace directives), so
+# `go install …@version` installs slurmspec only.
+install:
+	$(GO) install ./cmd/slurmspec
+	@for h in $(HELPERS); do echo "$(GO) -C $$h install ."; $(GO) -C $$h install . || exit 1; done
+
+# go mod tidy in every module.
+tidy:
+	@for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) mod tidy) || exit 1; done
 
 # The Pulumi CLI v3.274.1 and pulumi-language-yaml for the deploy end-to-end
 # test, built once into $$HOME/.cache/slurmspec (12-30 minutes cold).
@@ -38,20 +60,23 @@ FIDELITY_DOC  ?= docs/fidelity.md
 fidelity:
 	$(GO) run ./deploy/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -doc $(FIDELITY_DOC)
 
-# The whole test suite: formatting, vet, staticcheck and every Go test
-# (unit, testscript goldens, generated-code freshness, real Slurm when the
-# packages are installed — with CI=true a missing prerequisite fails).
+# The whole test suite: formatting, vet, staticcheck and every Go test of
+# every module (unit, testscript goldens, generated-code freshness, real
+# Slurm when the packages are installed — with CI=true a missing
+# prerequisite fails).
 test: check
-	$(GO) test -race -count=1 -timeout 45m ./...
+	@for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) test -race -count=1 -timeout 45m ./...) || exit 1; done
 
+# gofmt, then in every module: go mod tidy leaves go.mod and go.sum alone,
+# go vet, staticcheck.
 check: $(STATICCHECK)
 	@fmt=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$fmt" ]; then echo "gofmt needed on:"; echo "$$fmt"; exit 1; fi
-	$(GO) vet ./...
-	$(STATICCHECK) ./...
+	@for m in $(MODULES); do echo "== $$m"; \
+		(cd $$m && $(GO) mod tidy -diff && $(GO) vet ./... && $(STATICCHECK) ./...) || exit 1; done
 
 $(STATICCHECK):
-	$(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	GOBIN=$(TOOLBIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
 # Lint and render the bundled examples.
 demo: build
@@ -92,11 +117,11 @@ fuzz:
 
 # Benchmarks (docs/performance.md): the Go benchmarks of load, schema,
 # compile, lint and render, then the whole-process comparison of
-# `slurmspec lint` with `cue vet` (cmd/slurmspec/internal/benchcmp), which
+# `slurmspec lint` with `cue vet` (tools/benchcmp), which
 # checks the targets and rewrites the results block of docs/performance.md.
 # BENCH_WAIT=10m waits up to that long for a load average below 1.5.
 CUE_VERSION := v0.17.1
-CUE         := $(GOBIN)/cue
+CUE         := $(TOOLBIN)/cue
 BENCH_PKGS  ?= ./compiler/load/ ./schema/... ./compiler/ ./lint/ ./lint/format/ ./render/ ./cmd/slurmspec/cli/
 BENCHTIME   ?= 1s
 BENCH_WAIT  ?= 0
@@ -106,14 +131,14 @@ bench: bench-tools
 	$(GO) build -o $(BIN) ./cmd/slurmspec
 	$(GO) test -run '^$$' -bench . -benchmem -benchtime $(BENCHTIME) $(BENCH_PKGS) 2>&1 | tee $(BENCH_OUT); \
 		! grep -q '^FAIL' $(BENCH_OUT)
-	$(GO) run ./cmd/slurmspec/internal/benchcmp -slurmspec $(BIN) -cue $(CUE) \
+	$(GO) run ./tools/benchcmp -slurmspec $(BIN) -cue $(CUE) \
 		-gobench $(BENCH_OUT) -doc docs/performance.md -wait-max $(BENCH_WAIT)
 
 # cue v0.17.1 for the comparison (about 2 minutes to build, then cached).
 bench-tools: $(CUE)
 
 $(CUE):
-	$(GO) install cuelang.org/go/cmd/cue@$(CUE_VERSION)
+	GOBIN=$(TOOLBIN) $(GO) install cuelang.org/go/cmd/cue@$(CUE_VERSION)
 
 clean:
 	rm -rf bin $(DEMO_OUT)

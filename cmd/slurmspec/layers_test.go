@@ -1,7 +1,9 @@
 package main
 
 import (
+	"io/fs"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -21,6 +23,7 @@ var layers = map[string]int{
 	"render":   2,
 	"deploy":   3,
 	"cmd":      4,
+	"tools":    5, // developer tools (benchcmp), never installed
 }
 
 // knownViolations are the imports that run up the layers today. The list
@@ -33,15 +36,21 @@ var knownViolations = map[string]string{
 }
 
 // TestLayers checks every package's imports (not its tests': a test may
-// use a higher layer's helpers to build its inputs) against the layers.
+// use a higher layer's helpers to build its inputs) against the layers, in
+// every module of the repository.
 func TestLayers(t *testing.T) {
-	out, err := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, module+"...").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, out)
+	var lines []string
+	for _, dir := range modules(t, "../..") {
+		cmd := exec.Command("go", "list", "-f", `{{.ImportPath}}{{range .Imports}} {{.}}{{end}}`, "./...")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list in %s: %v\n%s", dir, err, out)
+		}
+		lines = append(lines, strings.Split(strings.TrimSpace(string(out)), "\n")...)
 	}
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	if len(lines) < 40 {
-		t.Fatalf("go list listed %d packages; want the whole module:\n%s", len(lines), out)
+		t.Fatalf("go list listed %d packages; want the whole repository:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 	found := map[string]bool{}
 	for _, line := range lines {
@@ -81,6 +90,33 @@ func TestLayers(t *testing.T) {
 			t.Errorf("known violation %q (%s) is gone: delete it from knownViolations", v, why)
 		}
 	}
+}
+
+// modules returns the directories under root that hold a go.mod: the root
+// module and the helpers' nested modules (README.md, Install), which
+// `go list ./...` in the root does not enter.
+func modules(t *testing.T, root string) []string {
+	t.Helper()
+	var dirs []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_")) {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && d.Name() == "go.mod" {
+			dirs = append(dirs, filepath.Dir(p))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(dirs) < 5 {
+		t.Fatalf("found the modules %q; want the root and the helpers'", dirs)
+	}
+	return dirs
 }
 
 func top(pkg string) string {

@@ -23,7 +23,7 @@ const Binary = "slurmspec-deploy"
 const EnvBinary = "SLURMSPEC_DEPLOY"
 
 // ErrNotFound is returned by Find when slurmspec-deploy is nowhere.
-var ErrNotFound = errors.New(Binary + " not found next to slurmspec or on PATH; build it with `make build` (or `go build -o bin/" + Binary + " ./cmd/" + Binary + "`) and put it next to slurmspec or on PATH")
+var ErrNotFound = errors.New(Binary + " not found next to slurmspec or on PATH; install it from a clone of slurmspec with `make install` (or `make build`, then put bin/" + Binary + " next to slurmspec or on PATH)")
 
 // Find locates slurmspec-deploy: $SLURMSPEC_DEPLOY, then next to the
 // running executable (as invoked, then with symlinks resolved), then on

@@ -18,8 +18,8 @@ import (
 	sdk "github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 
 	"github.com/slurmspec/slurmspec/deploy/artifacts"
-	"github.com/slurmspec/slurmspec/deploy/pulumitest"
-	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest/fakegcp"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"

@@ -32,7 +32,7 @@ const (
 	DefaultMinHomeCapacityGiB = 1024
 	// EnvEndpoint names the environment variable that points the checker at
 	// a plaintext gRPC server without credentials. It is a testing hook for
-	// a fake Filestore server (lint/online/fakefilestore); never set it
+	// a fake Filestore server (lint/online/checker/fakefilestore); never set it
 	// against the real API.
 	EnvEndpoint = "SLURMSPEC_FILESTORE_ENDPOINT"
 	// HelperName is the name of the helper binary that runs the online

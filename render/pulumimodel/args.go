@@ -6,7 +6,7 @@ package pulumimodel
 // them (PulumiNames); the provider adds the identity (project, region,
 // modelDevelopmentClusterId) and deletionPolicy, keeps nested objects as
 // objects and config maps as maps. A conformance test in
-// deploy/pulumitest/fakegcp compares them with a hand-written description
+// deploy/pulumi/pulumitest/fakegcp compares them with a hand-written description
 // of the real provider. The types are used to check
 // a request body field by field before anything is registered (an unknown
 // field is an error, never silently dropped) and to describe the inputs to

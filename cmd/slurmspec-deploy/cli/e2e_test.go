@@ -12,8 +12,8 @@ import (
 
 	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
 	"github.com/slurmspec/slurmspec/deploy/artifacts"
-	"github.com/slurmspec/slurmspec/deploy/pulumitest"
-	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest/fakegcp"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"

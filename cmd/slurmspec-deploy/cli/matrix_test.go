@@ -14,8 +14,8 @@ import (
 
 	slurmspec "github.com/slurmspec/slurmspec/cmd/slurmspec/cli"
 	"github.com/slurmspec/slurmspec/deploy/pulumi/driver"
-	"github.com/slurmspec/slurmspec/deploy/pulumitest"
-	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest/fakegcp"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 

@@ -17,7 +17,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/online/checker"
-	"github.com/slurmspec/slurmspec/lint/online/fakefilestore"
+	"github.com/slurmspec/slurmspec/lint/online/checker/fakefilestore"
 )
 
 const (

@@ -75,8 +75,8 @@ func Find() (string, error) {
 		return p, nil
 	}
 	return "", online.Errorf(online.KindNotInstalled, err, fmt.Sprintf(
-		"--online needs the %s helper next to slurmspec or on PATH: go install github.com/slurmspec/slurmspec/cmd/%s@latest",
-		online.HelperName, online.HelperName))
+		"--online needs the %s helper next to slurmspec or on PATH: install it from a clone of slurmspec with `make install`",
+		online.HelperName))
 }
 
 // Run runs the helper on the spec file specPath with args (flags, see

@@ -12,8 +12,8 @@ import (
 	deploycli "github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
 	"github.com/slurmspec/slurmspec/cmd/slurmspec/cli"
 	"github.com/slurmspec/slurmspec/lint/online/checker"
-	"github.com/slurmspec/slurmspec/lint/online/fakefilestore"
-	"github.com/slurmspec/slurmspec/lint/online/onlinecmd"
+	"github.com/slurmspec/slurmspec/lint/online/checker/fakefilestore"
+	"github.com/slurmspec/slurmspec/lint/online/checker/onlinecmd"
 )
 
 // TestSameOptionsEverywhere runs `slurmspec lint`, `slurmspec-deploy

@@ -1,4 +1,4 @@
-package render_test
+package pulumi_test
 
 import (
 	"bytes"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/deploy/pulumitest"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
@@ -14,7 +14,7 @@ import (
 
 func compileExample(t *testing.T, file string, opt pipeline.Options) *pipeline.Result {
 	t.Helper()
-	r, err := pipeline.AnalyseFile("../examples/"+file, opt, nil)
+	r, err := pipeline.AnalyseFile("../../examples/"+file, opt, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest/fakegcp"
 )
 
 // Calls reads the provider test double's log. Calls returns every call;

@@ -1,7 +1,7 @@
 // Command pulumi-resource-gcp is the test double of the pulumi-gcp
 // provider plugin (package fakegcp), for the deploy end-to-end tests:
 //
-//	go build -o /tmp/pulumi-resource-gcp ./deploy/pulumitest/fakegcp/pulumi-resource-gcp
+//	go -C deploy/pulumi build -o /tmp/pulumi-resource-gcp ./pulumitest/fakegcp/pulumi-resource-gcp
 //	pulumi plugin install resource gcp v10.5.0 --file /tmp/pulumi-resource-gcp
 package main
 
@@ -9,7 +9,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest/fakegcp"
 )
 
 func main() {

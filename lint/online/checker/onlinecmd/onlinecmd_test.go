@@ -15,12 +15,12 @@ import (
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/online/checker"
-	"github.com/slurmspec/slurmspec/lint/online/fakefilestore"
-	"github.com/slurmspec/slurmspec/lint/online/onlinecmd"
+	"github.com/slurmspec/slurmspec/lint/online/checker/fakefilestore"
+	"github.com/slurmspec/slurmspec/lint/online/checker/onlinecmd"
 )
 
 const (
-	example  = "../../../examples/a4-training.yaml"
+	example  = "../../../../examples/a4-training.yaml"
 	homeName = "projects/acme-ml-prod/locations/us-central1-b/instances/home"
 )
 

@@ -1,8 +1,7 @@
-package dispatch_test
+package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,41 +15,25 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint/online"
+	"github.com/slurmspec/slurmspec/lint/online/checker/fakefilestore"
 	"github.com/slurmspec/slurmspec/lint/online/dispatch"
-	"github.com/slurmspec/slurmspec/lint/online/fakefilestore"
 )
 
-// helperDir holds the slurmspec-online binary built by TestMain.
-var helperDir string
-
-// TestMain builds cmd/slurmspec-online once, so that the tests run the real
-// helper as `slurmspec lint --online` does.
-func TestMain(m *testing.M) {
-	os.Exit(func() int {
-		goCmd, err := exec.LookPath("go")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "dispatch tests need the go command:", err)
-			return 1
-		}
-		dir, err := os.MkdirTemp("", "slurmspec-online-")
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			return 1
-		}
-		defer os.RemoveAll(dir)
-		cmd := exec.Command(goCmd, "build", "-o", filepath.Join(dir, online.HelperName), "github.com/slurmspec/slurmspec/cmd/slurmspec-online")
-		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-		if err := cmd.Run(); err != nil {
-			fmt.Fprintln(os.Stderr, "building slurmspec-online:", err)
-			return 1
-		}
-		helperDir = dir
-		return m.Run()
-	}())
+// helperDir is the directory of the slurmspec-online that TestMain put on
+// PATH: this test binary, which runs as the helper (onlinecmd.Main, as
+// main.go does) when invoked under that name, so that the tests go through
+// a real process as `slurmspec lint --online` does.
+func helperDir(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath(online.HelperName)
+	if err != nil {
+		t.Fatalf("TestMain put no %s on PATH: %v", online.HelperName, err)
+	}
+	return filepath.Dir(p)
 }
 
 const (
-	example  = "../../../examples/a4-training.yaml"
+	example  = "../../examples/a4-training.yaml"
 	homeName = "projects/acme-ml-prod/locations/us-central1-b/instances/home"
 	homePath = "orchestratorSpec.slurmSpec.homeDirectoryStorage"
 )
@@ -58,7 +41,7 @@ const (
 // setup puts the helper on PATH and points it at a fresh fake server.
 func setup(t *testing.T) *fakefilestore.Server {
 	t.Helper()
-	t.Setenv("PATH", helperDir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("PATH", helperDir(t)+string(os.PathListSeparator)+os.Getenv("PATH"))
 	srv := fakefilestore.New()
 	addr, err := srv.Start()
 	if err != nil {
@@ -281,7 +264,7 @@ func TestNoNetwork(t *testing.T) {
 func TestNotInstalled(t *testing.T) {
 	t.Setenv("PATH", t.TempDir())
 	_, err := dispatch.Run(context.Background(), example, nil)
-	if online.KindOf(err) != online.KindNotInstalled || !strings.Contains(err.Error(), "go install github.com/slurmspec/slurmspec/cmd/slurmspec-online@latest") {
+	if online.KindOf(err) != online.KindNotInstalled || !strings.Contains(err.Error(), "make install") {
 		t.Fatalf("err = %v (kind %s), want not-installed", err, online.KindOf(err))
 	}
 }

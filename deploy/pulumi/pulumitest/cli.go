@@ -110,7 +110,7 @@ func Setup(t *testing.T) *Env {
 	t.Setenv("NO_COLOR", "1")
 
 	provider := filepath.Join(dir, "pulumi-resource-gcp")
-	build := exec.Command("go", "build", "-o", provider, "github.com/slurmspec/slurmspec/deploy/pulumitest/fakegcp/pulumi-resource-gcp")
+	build := exec.Command("go", "build", "-o", provider, "github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest/fakegcp/pulumi-resource-gcp")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the provider test double: %v\n%s", err, out)
 	}

@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"runtime/debug"
+	"testing"
+)
+
+func TestBuildVersionOf(t *testing.T) {
+	vcs := func(rev, modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
+	}
+	const rev = "0123456789abcdef0123456789abcdef01234567"
+	for _, tc := range []struct {
+		name   string
+		bi     *debug.BuildInfo
+		ok     bool
+		module string
+		line   string
+	}{
+		{name: "no build info", ok: false, module: "(devel)", line: "(devel)"},
+		{name: "go install at a tag", ok: true,
+			bi:     &debug.BuildInfo{Main: debug.Module{Path: "github.com/slurmspec/slurmspec", Version: "v0.3.0", Sum: "h1:x"}},
+			module: "v0.3.0", line: "v0.3.0"},
+		{name: "clone at a tag", ok: true,
+			bi:     &debug.BuildInfo{Main: debug.Module{Version: "v0.3.0"}, Settings: vcs(rev, "false")},
+			module: "v0.3.0", line: "v0.3.0 (commit 0123456789ab)"},
+		{name: "dirty clone between tags", ok: true,
+			bi:     &debug.BuildInfo{Main: debug.Module{Version: "v0.3.1-0.20261201162900-0123456789ab+dirty"}, Settings: vcs(rev, "true")},
+			module: "v0.3.1-0.20261201162900-0123456789ab+dirty", line: "v0.3.1-0.20261201162900-0123456789ab+dirty (commit 0123456789ab, modified)"},
+		{name: "no VCS stamping", ok: true,
+			bi:     &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}},
+			module: "(devel)", line: "(devel)"},
+		{name: "empty version", ok: true, bi: &debug.BuildInfo{}, module: "(devel)", line: "(devel)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			v := buildVersionOf(tc.bi, tc.ok)
+			if v.module != tc.module {
+				t.Errorf("module version %q, want %q", v.module, tc.module)
+			}
+			if got := v.String(); got != tc.line {
+				t.Errorf("line %q, want %q", got, tc.line)
+			}
+		})
+	}
+}
