@@ -79,7 +79,7 @@ type Options struct {
 	// environment.
 	Color bool
 	// FileSummary makes the text format end each file with a line
-	// "name: N errors, M warnings".
+	// "name: N errors, M warnings[, K notes]" (diag.List.Summary).
 	FileSummary bool
 	// BaseDir, when set, makes the sarif and github formats write file
 	// names under it relative to it, as code-scanning services expect

@@ -20,7 +20,8 @@ import (
 type Text struct {
 	// Color adds ANSI colours (for terminals).
 	Color bool
-	// FileSummary ends each file with "name: N errors, M warnings".
+	// FileSummary ends each file with "name: N errors, M warnings" (and
+	// ", K notes" when there are notes: diag.List.Summary).
 	FileSummary bool
 }
 
