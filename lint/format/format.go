@@ -33,6 +33,11 @@ type Run struct {
 	// ToolVersion is slurmspec's version ("v1.2.3", a pseudo-version or
 	// "(devel)"); it picks the docs a rule's help link points at.
 	ToolVersion string
+	// Failures are checks that could not run, one message each (an
+	// online check that could not reach its API). Like an unreadable
+	// file, a failure makes the run unsuccessful (SARIF's
+	// executionSuccessful): its findings are incomplete.
+	Failures []string
 }
 
 // File is one input and its findings.

@@ -46,9 +46,11 @@ func (s SARIF) Report(r Run) *sarif.Report {
 	run.Tool.Driver.WithRules(rules)
 	// Columns count characters (Unicode code points), in every format.
 	run.WithColumnKind("unicodeCodePoints")
-	ok := true
+	inv := sarif.NewInvocation()
 	for _, f := range files {
-		ok = ok && !f.Error
+		if f.Error {
+			inv.AddToolExecutionNotification(s.unreadable(f))
+		}
 		for _, d := range f.Diags {
 			run.AddResult(s.result(f, d, index))
 		}
@@ -60,8 +62,32 @@ func (s SARIF) Report(r Run) *sarif.Report {
 			run.AddResult(s.result(f, sd.Diagnostic, index).AddSuppression(sup))
 		}
 	}
-	run.AddInvocation(sarif.NewInvocation().WithExecutionSuccessful(ok))
+	for _, msg := range r.Failures {
+		inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel("error").WithMessage(sarif.NewTextMessage(msg)))
+	}
+	// Successful means every check ran on every file: an unreadable file
+	// or a check that could not run leaves the results incomplete.
+	inv.WithExecutionSuccessful(len(inv.ToolExecutionNotifications) == 0)
+	run.AddInvocation(inv)
 	return sarif.NewReport().AddRun(run)
+}
+
+// unreadable is the tool execution notification of a file that could not
+// be read: its error diagnostics' messages, at the file.
+func (s SARIF) unreadable(f File) *sarif.Notification {
+	msg := f.Name + " could not be read"
+	for _, d := range f.Diags {
+		if d.Severity == diag.Error {
+			msg += ": " + d.Message
+			break
+		}
+	}
+	n := sarif.NewNotification().WithLevel("error").WithMessage(sarif.NewTextMessage(msg))
+	if f.Name != "" {
+		n.WithLocations([]*sarif.Location{sarif.NewLocation().WithPhysicalLocation(
+			sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(fileURI(slashName(f.Name, s.BaseDir)))))})
+	}
+	return n
 }
 
 func (s SARIF) result(f File, d diag.Diagnostic, index map[string]int) *sarif.Result {
