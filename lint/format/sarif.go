@@ -219,7 +219,7 @@ func sarifRules(r Run, files []File) ([]*sarif.ReportingDescriptor, map[string]i
 			}
 			help := ri.HelpURI
 			if help == "" {
-				help = InformationURI + "/blob/" + ref + rulesDocPath + "#" + id
+				help = ruleDocURI(ref, id)
 			}
 			rd.WithHelpURI(help)
 			rd.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(ri.Severity)))
@@ -230,6 +230,16 @@ func sarifRules(r Run, files []File) ([]*sarif.ReportingDescriptor, map[string]i
 		out = append(out, rd)
 	}
 	return out, index
+}
+
+// RuleHelpURI is the link to a lint rule's documentation in docs/rules.md,
+// at the docs of the given slurmspec version (a release's tag, a
+// pseudo-version's commit, else main): the helpUri of SARIF output and of
+// `slurmspec rules --format json`.
+func RuleHelpURI(toolVersion, id string) string { return ruleDocURI(docsRef(toolVersion), id) }
+
+func ruleDocURI(ref, id string) string {
+	return InformationURI + "/blob/" + ref + rulesDocPath + "#" + id
 }
 
 // ruleID is the rule id of a diagnostic, never empty.
