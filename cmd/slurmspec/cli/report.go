@@ -113,9 +113,21 @@ func autoColour(e env, w io.Writer) bool {
 
 // fixedCompletion completes a flag's value from a fixed list.
 func fixedCompletion(values ...string) cobra.CompletionFunc {
-	return func(*cobra.Command, []string, string) ([]cobra.Completion, cobra.ShellCompDirective) {
-		return values, cobra.ShellCompDirectiveNoFileComp
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return withPrefix(values, toComplete), cobra.ShellCompDirectiveNoFileComp
 	}
+}
+
+// withPrefix keeps the completions (a "value\tdescription" each) whose
+// value begins with prefix.
+func withPrefix(values []cobra.Completion, prefix string) []cobra.Completion {
+	var out []cobra.Completion
+	for _, v := range values {
+		if strings.HasPrefix(v, prefix) {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 func contains(list []string, s string) bool {
