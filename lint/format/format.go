@@ -79,9 +79,9 @@ func RuleInfos(rules []*lint.Rule) []RuleInfo {
 
 // Options are the settings New passes on to a format.
 type Options struct {
-	// Color adds ANSI colours to the text format. The caller decides (on
-	// a terminal and NO_COLOR unset); formatters never look at the
-	// environment.
+	// Color adds ANSI colours to the text format. The caller decides
+	// (lint's --color, NO_COLOR, FORCE_COLOR, TERM); formatters never look
+	// at the environment.
 	Color bool
 	// FileSummary makes the text format end each file with a line
 	// "name: N errors, M warnings[, K notes]" (diag.List.Summary).
