@@ -86,6 +86,9 @@ func newLintCmd(e env) *cobra.Command {
 			out := e.stdout
 			var report *reportFile
 			if rf.output != "" {
+				if err := notAnInput(rf.output, files); err != nil {
+					return usageError("%v", err)
+				}
 				if report, err = createReport(rf.output); err != nil {
 					return usageError("%v", err)
 				}

@@ -139,6 +139,25 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// notAnInput refuses an --output path that names one of the specs being
+// linted (by device and inode, whatever the spelling): the report would
+// replace the spec.
+func notAnInput(path string, files []string) error {
+	out, err := os.Stat(path)
+	if err != nil {
+		return nil // absent (or unreachable: createReport says why)
+	}
+	for _, f := range files {
+		if f == "-" {
+			continue
+		}
+		if in, err := os.Stat(f); err == nil && os.SameFile(in, out) {
+			return fmt.Errorf("--output %s: is the spec %s; write the report elsewhere", path, f)
+		}
+	}
+	return nil
+}
+
 // reportFile is a report being written to --output FILE: a temporary file
 // in FILE's directory, renamed over FILE when the report is complete, so
 // that FILE is never half written and never written through a symlink.
