@@ -25,15 +25,17 @@ what .slurmspec.yaml's exclude patterns name; its include patterns name
 specs the content test misses. A directory with no spec is an error.
 With --only-specs, named files that are not specs by the same tests are
 skipped (the pre-commit hook passes every changed file). "-" reads
-standard input. Files are linted concurrently and reported in a stable
-order.
+standard input: JSON when it begins with "{" (after a byte order mark
+and comments), else give --input-format. Files are linted concurrently
+and reported in a stable order.
 
 Each finding is printed as "file:line:col: severity: message [rule-id]"
 with the source line, the spec path and a hint, and each file ends with
 "file: N errors, M warnings[, K notes]" (--quiet leaves that line out).
 --output FILE writes the report to FILE instead of standard output: FILE
 is replaced atomically once the report is complete, and refused when it
-is a symlink or lies inside a directory render writes.
+is a symlink, is one of the specs, or lies inside a directory render
+writes.
 
 Exit status: 0 clean, 1 findings of at least the --fail-on severity
 (error by default; warning with --strict), 2 usage or I/O errors, or a
