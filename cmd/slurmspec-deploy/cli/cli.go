@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/slurmspec/slurmspec/cmd/internal/cmdtree"
 	"github.com/slurmspec/slurmspec/compiler/buildinfo"
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint"
@@ -154,6 +155,8 @@ func newRootCmd(e env) *cobra.Command {
 	root.AddCommand(newOpCmd(e, opPreview), newOpCmd(e, opUp), newOpCmd(e, opDestroy), newOpCmd(e, opRefresh))
 	root.Version = buildinfo.Version()
 	root.SetVersionTemplate(buildinfo.Line("slurmspec-deploy"))
+	root.InitDefaultCompletionCmd()
+	cmdtree.Strict(root, func(msg string) error { return &exitError{code: exitUsage, msg: msg} })
 	return root
 }
 

@@ -118,3 +118,13 @@ func TestVersion(t *testing.T) {
 		t.Errorf("--version: exit %d, %q, stderr %q", code, out.String(), errOut.String())
 	}
 }
+
+// TestUnknownSubcommand: an unknown subcommand exits 2, at any depth.
+func TestUnknownSubcommand(t *testing.T) {
+	for _, args := range [][]string{{"bogus"}, {"completion", "nosh"}, {"help", "bogus"}} {
+		var out, errOut strings.Builder
+		if code := cli.Run(args, strings.NewReader(""), &out, &errOut); code != 2 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out.String(), errOut.String())
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/cmd/internal/cmdtree"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 )
 
@@ -103,75 +104,10 @@ slurm.conf, prolog/epilog scripts and API request body the cluster will run with
 	root.AddCommand(newLintCmd(e), newRenderCmd(e), newDiffCmd(e), newImportCmd(e), newSchemaCmd(e), newExplainCmd(e), newRulesCmd(e), newVersionCmd(e), newSandboxCmd(e), newDeployCmd(e))
 	root.Version = toolVersion()
 	root.SetVersionTemplate(versionText())
-	root.SetHelpCommand(newHelpCmd(root))
 	root.InitDefaultCompletionCmd()
-	strictGroups(root)
+	cmdtree.Strict(root, func(msg string) error { return usageError("%s", msg) })
 	registerCompletions(root)
 	return root
-}
-
-// strictGroups makes every command that only groups subcommands (sandbox,
-// schema, completion, ...) refuse an unknown subcommand with a usage error
-// (exit 2), as the root does, instead of printing its help and exiting 0;
-// without arguments it still prints its help.
-func strictGroups(cmd *cobra.Command) {
-	for _, sub := range cmd.Commands() {
-		strictGroups(sub)
-	}
-	if cmd == cmd.Root() || !cmd.HasSubCommands() || cmd.Runnable() {
-		return
-	}
-	cmd.Args = cobra.ArbitraryArgs
-	cmd.RunE = func(c *cobra.Command, args []string) error {
-		if len(args) == 0 {
-			return c.Help()
-		}
-		return unknownCommand(c, args[0])
-	}
-}
-
-// unknownCommand is cobra's "unknown command" error, as a usage error.
-func unknownCommand(c *cobra.Command, name string) error {
-	msg := fmt.Sprintf("unknown command %q for %q", name, c.CommandPath())
-	if s := c.SuggestionsFor(name); len(s) > 0 {
-		msg += "; did you mean " + strings.Join(s, " or ") + "?"
-	}
-	return usageError("%s; see `%s --help`", msg, c.CommandPath())
-}
-
-// newHelpCmd is cobra's help command, except that an unknown topic is a
-// usage error (exit 2) rather than the root's usage and exit 0.
-func newHelpCmd(root *cobra.Command) *cobra.Command {
-	return &cobra.Command{
-		Use:   "help [command]",
-		Short: "Help about any command",
-		Long:  "Help prints the help of any command: slurmspec help [path to command].",
-		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
-			cmd, _, err := root.Find(args)
-			if err != nil {
-				return nil, cobra.ShellCompDirectiveNoFileComp
-			}
-			var out []cobra.Completion
-			for _, sub := range cmd.Commands() {
-				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
-					out = append(out, cobra.CompletionWithDesc(sub.Name(), sub.Short))
-				}
-			}
-			return out, cobra.ShellCompDirectiveNoFileComp
-		},
-		RunE: func(c *cobra.Command, args []string) error {
-			cmd, rest, err := root.Find(args)
-			if err != nil {
-				return usageError("unknown help topic %q; see `slurmspec help`", strings.Join(args, " "))
-			}
-			if len(rest) > 0 {
-				return unknownCommand(cmd, rest[0])
-			}
-			cmd.InitDefaultHelpFlag()
-			cmd.InitDefaultVersionFlag()
-			return cmd.Help()
-		},
-	}
 }
 
 func usageError(format string, args ...any) error {
