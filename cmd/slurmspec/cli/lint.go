@@ -124,6 +124,7 @@ func newLintCmd(e env) *cobra.Command {
 				case r.Failed() || r.Diags.Count(threshold) > 0:
 					code = max(code, exitFindings)
 				}
+				run.Failures = append(run.Failures, checkFailures(r)...)
 				f := formatFile(r)
 				tally.Add(f.Diags)
 				if !perFile {

@@ -32,6 +32,20 @@ func formatFile(r *pipeline.Result) format.File {
 	return f
 }
 
+// checkFailures are the checks that could not run on a spec: a rule or
+// the schema that failed internally (an internal-error diagnostic). They
+// make the report's run unsuccessful (format.Run.Failures); an unreadable
+// file does so by itself.
+func checkFailures(r *pipeline.Result) []string {
+	var out []string
+	for _, d := range r.Diags {
+		if d.Rule == schema.RuleInternal {
+			out = append(out, r.Name()+": "+d.Message)
+		}
+	}
+	return out
+}
+
 // printResult prints one spec's diagnostics in the text format.
 func printResult(w io.Writer, r *pipeline.Result) {
 	_ = format.Text{Color: useColour(w)}.Format(w, format.Run{Files: []format.File{formatFile(r)}})
