@@ -31,3 +31,16 @@ func TestJSONFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestGitHubFailures: a check that could not run is an error annotation
+// without a file, its message escaped; the text format leaves failures to
+// the command's error message.
+func TestGitHubFailures(t *testing.T) {
+	r := Run{Failures: []string{"--online: unreachable\n100%"}}
+	if got, want := string(format(t, "github", Options{}, r)), "::error title=slurmspec::--online: unreachable%0A100%25\n"; got != want {
+		t.Errorf("github: %q, want %q", got, want)
+	}
+	if got := format(t, "text", Options{FileSummary: true}, r); len(got) != 0 {
+		t.Errorf("text printed %q", got)
+	}
+}

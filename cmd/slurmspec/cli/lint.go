@@ -133,15 +133,21 @@ func newLintCmd(e env) *cobra.Command {
 					return nil
 				}
 				one := run
-				one.Files = []format.File{f}
+				one.Files, one.Failures = []format.File{f}, nil
 				if err := formatter.Format(out, one); err != nil {
 					return fmt.Errorf("writing output: %w", err)
 				}
 				return nil
 			})
-			if err == nil && !perFile {
-				if onlineErr != nil {
-					run.Failures = append(run.Failures, "--online: "+onlineErr.Error())
+			if onlineErr != nil {
+				run.Failures = append(run.Failures, "--online: "+onlineErr.Error())
+			}
+			if err == nil && (!perFile || len(run.Failures) > 0) {
+				// The whole document, or after the files printed one by
+				// one, the checks that could not run (as annotations in
+				// the github format; the text format has printed them).
+				if perFile {
+					run.Files = nil
 				}
 				if err = formatter.Format(out, run); err != nil {
 					err = fmt.Errorf("writing output: %w", err)
