@@ -87,7 +87,7 @@ func newLintCmd(e env) *cobra.Command {
 			}
 			out := e.stdout
 			var report *reportFile
-			if rf.output != "" {
+			if cmd.Flags().Changed("output") {
 				if err := notAnInput(rf.output, files); err != nil {
 					return usageError("%v", err)
 				}
