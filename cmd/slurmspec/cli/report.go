@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -63,7 +64,7 @@ func (f *reportFlags) threshold(strict bool) (diag.Severity, error) {
 	if name == "note" {
 		name = "info"
 	}
-	if !contains(failOnLevels, name) {
+	if !slices.Contains(failOnLevels, name) {
 		return 0, usageError("--fail-on: unknown severity %q (%s)", f.failOn,
 			diag.DidYouMean(f.failOn, failOnLevels, "want error, warning or info"))
 	}
@@ -128,15 +129,6 @@ func withPrefix(values []cobra.Completion, prefix string) []cobra.Completion {
 		}
 	}
 	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // notAnInput refuses an --output path that names one of the specs being
