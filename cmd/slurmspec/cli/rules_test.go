@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"sort"
 	"strings"
 	"testing"
 )
@@ -16,6 +17,19 @@ func TestRulesJSON(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := Run([]string{"rules", "--format", "json"}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	// The keys are a contract: written here, not taken from the struct.
+	var raw struct{ Rules []map[string]any }
+	if err := json.Unmarshal(out.Bytes(), &raw); err != nil || len(raw.Rules) == 0 {
+		t.Fatalf("%v", err)
+	}
+	var keys []string
+	for k := range raw.Rules[0] {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	if got := strings.Join(keys, " "); got != "category description disableable guard helpUri id severity summary" {
+		t.Errorf("keys %s", got)
 	}
 	dec := json.NewDecoder(&out)
 	dec.DisallowUnknownFields()
