@@ -6,17 +6,17 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render/diff"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
-// registerCompletions completes the values of the flags that take a word
-// from a fixed set (shell completion, `slurmspec completion SHELL`): the
-// spec flags every command shares (--slurm-version, --disable,
-// --input-format) and each command's own --format and --fail-on, plus
-// explain's and help's argument. A command that registered its own
-// completion for a flag (lint's --format) keeps it.
+// registerCompletions completes the values of the spec flags every
+// command shares (--slurm-version, --disable, --input-format), for shell
+// completion (`slurmspec completion SHELL`), and explain's argument. Each
+// command completes its own flags (--format, --fail-on) where it declares
+// them, from the list it checks them against.
 func registerCompletions(root *cobra.Command) {
 	versions := make([]string, 0, len(catalog.Versions()))
 	for _, v := range catalog.Versions() {
@@ -24,15 +24,8 @@ func registerCompletions(root *cobra.Command) {
 	}
 	shared := map[string]cobra.CompletionFunc{
 		pipeline.FlagSlurmVersion: fixedCompletion(versions...),
-		pipeline.FlagInputFormat:  fixedCompletion("auto", "json", "yaml", "cue"),
+		pipeline.FlagInputFormat:  fixedCompletion(inputFormats()...),
 		pipeline.FlagDisable:      completeDisable,
-	}
-	own := map[string]map[string]cobra.CompletionFunc{
-		"diff": {
-			"format":  fixedCompletion("text", "markdown", "json"),
-			"fail-on": fixedCompletion(impacts()...),
-		},
-		"schema": {"format": fixedCompletion("jsonschema", "cue")},
 	}
 	var walk func(*cobra.Command)
 	walk = func(cmd *cobra.Command) {
@@ -40,9 +33,6 @@ func registerCompletions(root *cobra.Command) {
 			if cmd.Flags().Lookup(name) != nil {
 				_ = cmd.RegisterFlagCompletionFunc(name, f) // an error: already registered
 			}
-		}
-		for name, f := range own[cmd.Name()] {
-			_ = cmd.RegisterFlagCompletionFunc(name, f)
 		}
 		for _, sub := range cmd.Commands() {
 			walk(sub)
@@ -54,6 +44,15 @@ func registerCompletions(root *cobra.Command) {
 			cmd.ValidArgsFunction = completeExplain
 		}
 	}
+}
+
+// inputFormats are the names --input-format takes.
+func inputFormats() []string {
+	var out []string
+	for f := load.FormatAuto; f <= load.FormatCUE; f++ {
+		out = append(out, f.String())
+	}
+	return out
 }
 
 // impacts are the names diff --fail-on takes.

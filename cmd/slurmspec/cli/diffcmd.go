@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,6 +40,9 @@ error. With --fail-on IMPACT, changes exit 1 only when one has at least
 that impact (in-place, reconfigure, restart, replace (any replacement),
 replace-pool, replace-cluster).`
 
+// diffFormats are the names diff --format takes.
+var diffFormats = []string{"text", "markdown", "json"}
+
 func newDiffCmd(e env) *cobra.Command {
 	var (
 		opt     pipeline.Options
@@ -73,7 +77,7 @@ func newDiffCmd(e env) *cobra.Command {
 				"json":     func(r *diff.Report) error { return r.JSON(e.stdout) },
 			}[outFmt]
 			if write == nil {
-				return usageError("--format must be text, markdown or json, not %q", outFmt)
+				return usageError("--format must be %s, not %q", strings.Join(diffFormats, ", "), outFmt)
 			}
 			sch, err := newSchema()
 			if err != nil {
@@ -123,6 +127,8 @@ func newDiffCmd(e env) *cobra.Command {
 	opt.RegisterFlags(cmd.Flags())
 	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: text, markdown (a PR comment) or json")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 only for changes with at least this impact (e.g. replace)")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(diffFormats...))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", fixedCompletion(impacts()...))
 	cmd.Flags().StringVar(&oldName, "old-name", "", "resource name of the old cluster, when its spec has none")
 	cmd.Flags().StringVar(&newName, "new-name", "", "resource name of the new cluster, when its spec has none")
 	return cmd
