@@ -189,11 +189,17 @@ func (l List) Sort() List {
 	})
 }
 
-// Summary is "N errors, M warnings" (warnings exclusive of errors), the
-// count every command prints for a spec.
+// Summary is "N errors, M warnings", followed by ", K notes" when there
+// are info diagnostics: the count every command prints for a spec. Each
+// severity is counted on its own (a warning count excludes errors).
 func (l List) Summary() string {
+	w, n := l.Count(Warning), l.Count(Info)
 	e := l.Count(Error)
-	return Plural(e, "error") + ", " + Plural(l.Count(Warning)-e, "warning")
+	s := Plural(e, "error") + ", " + Plural(w-e, "warning")
+	if n > w {
+		s += ", " + Plural(n-w, "note")
+	}
+	return s
 }
 
 // Plural is "1 noun" or "N nouns".

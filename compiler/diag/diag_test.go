@@ -80,11 +80,15 @@ func TestCountAndSummary(t *testing.T) {
 	if l[0].Message != "e1" || l[0].Severity != Error || l[1].Severity != Warning {
 		t.Errorf("Errorf/Warnf: %v", l)
 	}
-	if got := l.Summary(); got != "1 error, 2 warnings" {
+	if got := l.Summary(); got != "1 error, 2 warnings, 1 note" {
 		t.Errorf("Summary = %q", got)
 	}
 	if got := (List{}).Summary(); got != "0 errors, 0 warnings" {
 		t.Errorf("empty Summary = %q", got)
+	}
+	notes := List{{Rule: "r", Severity: Info}, {Rule: "r", Severity: Info}}
+	if got := notes.Summary(); got != "0 errors, 0 warnings, 2 notes" {
+		t.Errorf("notes-only Summary = %q", got)
 	}
 	if got := Plural(1, "resource") + "/" + Plural(0, "resource") + "/" + Plural(3, "node"); got != "1 resource/0 resources/3 nodes" {
 		t.Errorf("Plural: %q", got)

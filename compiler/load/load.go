@@ -156,7 +156,7 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 	if format == FormatAuto {
 		var ok bool
 		if format, ok = FormatOf(name); !ok {
-			if trimmed := bytes.TrimLeft(data, " \t\r\n"); name == "<stdin>" && len(trimmed) > 0 && trimmed[0] == '{' {
+			if name == "<stdin>" && looksLikeJSON(data) {
 				format = FormatJSON
 			} else {
 				l.Errorf(RuleIO, diag.Pos{File: name}, "", "name the file .json, .jsonc, .yaml, .yml or .cue, or pass --input-format",

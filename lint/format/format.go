@@ -33,6 +33,11 @@ type Run struct {
 	// ToolVersion is slurmspec's version ("v1.2.3", a pseudo-version or
 	// "(devel)"); it picks the docs a rule's help link points at.
 	ToolVersion string
+	// Failures are checks that could not run, one message each (an
+	// online check that could not reach its API). Like an unreadable
+	// file, a failure makes the run unsuccessful (SARIF's
+	// executionSuccessful): its findings are incomplete.
+	Failures []string
 }
 
 // File is one input and its findings.
@@ -74,12 +79,12 @@ func RuleInfos(rules []*lint.Rule) []RuleInfo {
 
 // Options are the settings New passes on to a format.
 type Options struct {
-	// Color adds ANSI colours to the text format. The caller decides (on
-	// a terminal and NO_COLOR unset); formatters never look at the
-	// environment.
+	// Color adds ANSI colours to the text format. The caller decides
+	// (lint's --color, NO_COLOR, FORCE_COLOR, TERM); formatters never look
+	// at the environment.
 	Color bool
 	// FileSummary makes the text format end each file with a line
-	// "name: N errors, M warnings".
+	// "name: N errors, M warnings[, K notes]" (diag.List.Summary).
 	FileSummary bool
 	// BaseDir, when set, makes the sarif and github formats write file
 	// names under it relative to it, as code-scanning services expect

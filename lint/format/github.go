@@ -14,7 +14,8 @@ import (
 // diagnostic, "::error file=F,line=L,col=C,title=RULE::message", which
 // the runner shows as an annotation on the file. Warnings use ::warning and
 // infos ::notice. The message carries the spec path, related positions and
-// the hint on further lines.
+// the hint on further lines. A check that could not run (Run.Failures) is
+// an ::error without a file.
 type GitHub struct {
 	// BaseDir, when set, makes file names under it relative to it.
 	BaseDir string
@@ -27,6 +28,11 @@ func (g GitHub) Format(w io.Writer, r Run) error {
 		for _, d := range f.Diags {
 			g.command(&b, f, d)
 		}
+	}
+	// A check that could not run is an error annotation of the run,
+	// without a file.
+	for _, msg := range r.Failures {
+		fmt.Fprintf(&b, "::error title=slurmspec::%s\n", escapeData(msg))
 	}
 	_, err := w.Write(b.Bytes())
 	return err

@@ -22,6 +22,9 @@ type JSONReport struct {
 	Version int         `json:"version"`
 	Files   []JSONFile  `json:"files"`
 	Summary JSONSummary `json:"summary"`
+	// Failures are the checks that could not run (Run.Failures); an
+	// unreadable file is marked in its JSONFile instead.
+	Failures []string `json:"failures"`
 }
 
 // JSONFile is one input file and its findings.
@@ -85,7 +88,7 @@ type JSONSummary struct {
 
 // Report builds the JSON document of a run.
 func (JSON) Report(r Run) JSONReport {
-	rep := JSONReport{Version: JSONVersion, Files: []JSONFile{}}
+	rep := JSONReport{Version: JSONVersion, Files: []JSONFile{}, Failures: append([]string{}, r.Failures...)}
 	for _, f := range sorted(r) {
 		jf := JSONFile{File: f.Name, Unreadable: f.Error, Diagnostics: []JSONDiagnostic{}}
 		for _, d := range f.Diags {

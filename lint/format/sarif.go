@@ -46,9 +46,11 @@ func (s SARIF) Report(r Run) *sarif.Report {
 	run.Tool.Driver.WithRules(rules)
 	// Columns count characters (Unicode code points), in every format.
 	run.WithColumnKind("unicodeCodePoints")
-	ok := true
+	inv := sarif.NewInvocation()
 	for _, f := range files {
-		ok = ok && !f.Error
+		if f.Error {
+			inv.AddToolExecutionNotification(s.unreadable(f))
+		}
 		for _, d := range f.Diags {
 			run.AddResult(s.result(f, d, index))
 		}
@@ -60,8 +62,32 @@ func (s SARIF) Report(r Run) *sarif.Report {
 			run.AddResult(s.result(f, sd.Diagnostic, index).AddSuppression(sup))
 		}
 	}
-	run.AddInvocation(sarif.NewInvocation().WithExecutionSuccessful(ok))
+	for _, msg := range r.Failures {
+		inv.AddToolExecutionNotification(sarif.NewNotification().WithLevel("error").WithMessage(sarif.NewTextMessage(msg)))
+	}
+	// Successful means every check ran on every file: an unreadable file
+	// or a check that could not run leaves the results incomplete.
+	inv.WithExecutionSuccessful(len(inv.ToolExecutionNotifications) == 0)
+	run.AddInvocation(inv)
 	return sarif.NewReport().AddRun(run)
+}
+
+// unreadable is the tool execution notification of a file that could not
+// be read: its error diagnostics' messages, at the file.
+func (s SARIF) unreadable(f File) *sarif.Notification {
+	msg := f.Name + " could not be read"
+	for _, d := range f.Diags {
+		if d.Severity == diag.Error {
+			msg += ": " + d.Message
+			break
+		}
+	}
+	n := sarif.NewNotification().WithLevel("error").WithMessage(sarif.NewTextMessage(msg))
+	if f.Name != "" {
+		n.WithLocations([]*sarif.Location{sarif.NewLocation().WithPhysicalLocation(
+			sarif.NewPhysicalLocation().WithArtifactLocation(sarif.NewSimpleArtifactLocation(fileURI(slashName(f.Name, s.BaseDir)))))})
+	}
+	return n
 }
 
 func (s SARIF) result(f File, d diag.Diagnostic, index map[string]int) *sarif.Result {
@@ -193,7 +219,7 @@ func sarifRules(r Run, files []File) ([]*sarif.ReportingDescriptor, map[string]i
 			}
 			help := ri.HelpURI
 			if help == "" {
-				help = InformationURI + "/blob/" + ref + rulesDocPath + "#" + id
+				help = ruleDocURI(ref, id)
 			}
 			rd.WithHelpURI(help)
 			rd.WithDefaultConfiguration(sarif.NewReportingConfiguration().WithLevel(sarifLevel(ri.Severity)))
@@ -204,6 +230,16 @@ func sarifRules(r Run, files []File) ([]*sarif.ReportingDescriptor, map[string]i
 		out = append(out, rd)
 	}
 	return out, index
+}
+
+// RuleHelpURI is the link to a lint rule's documentation in docs/rules.md,
+// at the docs of the given slurmspec version (a release's tag, a
+// pseudo-version's commit, else main): the helpUri of SARIF output and of
+// `slurmspec rules --format json`.
+func RuleHelpURI(toolVersion, id string) string { return ruleDocURI(docsRef(toolVersion), id) }
+
+func ruleDocURI(ref, id string) string {
+	return InformationURI + "/blob/" + ref + rulesDocPath + "#" + id
 }
 
 // ruleID is the rule id of a diagnostic, never empty.

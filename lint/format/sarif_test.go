@@ -263,3 +263,60 @@ func TestDocsRef(t *testing.T) {
 		}
 	}
 }
+
+// TestSARIFExecutionSuccessful: a run is successful only when every check
+// ran on every file; an unreadable file and a check that could not run
+// each give an error notification, and the document stays valid SARIF.
+func TestSARIFExecutionSuccessful(t *testing.T) {
+	sch := sarifSchema(t)
+	clean := Run{Files: []File{{Name: "a.yaml", Diags: diag.List{{Rule: "r", Severity: diag.Error, Message: "bad"}}}}}
+	unreadable := Run{Files: []File{{Name: "a.yaml"}, {Name: "gone.yaml", Error: true, Diags: diag.List{{Rule: "read", Severity: diag.Error, Message: "no such file"}}}}}
+	offline := Run{Files: []File{{Name: "a.yaml"}}, Failures: []string{"--online: the Filestore API is unreachable"}}
+	for _, c := range []struct {
+		name string
+		run  Run
+		ok   bool
+		msgs []string
+	}{
+		{"findings", clean, true, nil},
+		{"unreadable", unreadable, false, []string{"gone.yaml could not be read: no such file"}},
+		{"failure", offline, false, []string{"--online: the Filestore API is unreachable"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := format(t, "sarif", Options{}, c.run)
+			if err := validateBytes(t, sch, out); err != nil {
+				t.Errorf("not SARIF 2.1.0: %v", err)
+			}
+			var log struct {
+				Runs []struct {
+					Invocations []struct {
+						ExecutionSuccessful        *bool `json:"executionSuccessful"`
+						ToolExecutionNotifications []struct {
+							Level   string `json:"level"`
+							Message struct {
+								Text string `json:"text"`
+							} `json:"message"`
+						} `json:"toolExecutionNotifications"`
+					} `json:"invocations"`
+				} `json:"runs"`
+			}
+			if err := json.Unmarshal(out, &log); err != nil {
+				t.Fatal(err)
+			}
+			inv := log.Runs[0].Invocations
+			if len(inv) != 1 || inv[0].ExecutionSuccessful == nil || *inv[0].ExecutionSuccessful != c.ok {
+				t.Fatalf("invocations %s", out)
+			}
+			var got []string
+			for _, n := range inv[0].ToolExecutionNotifications {
+				if n.Level != "error" {
+					t.Errorf("notification level %q", n.Level)
+				}
+				got = append(got, n.Message.Text)
+			}
+			if strings.Join(got, "|") != strings.Join(c.msgs, "|") {
+				t.Errorf("notifications %q, want %q", got, c.msgs)
+			}
+		})
+	}
+}

@@ -20,7 +20,8 @@ import (
 type Text struct {
 	// Color adds ANSI colours (for terminals).
 	Color bool
-	// FileSummary ends each file with "name: N errors, M warnings".
+	// FileSummary ends each file with "name: N errors, M warnings" (and
+	// ", K notes" when there are notes: diag.List.Summary).
 	FileSummary bool
 }
 
@@ -132,7 +133,7 @@ func excerpt(b *bytes.Buffer, lines *lineCache, pos diag.Pos) {
 		switch {
 		case r == '\t':
 			return ' '
-		case hidden(r):
+		case Hidden(r):
 			return '?'
 		}
 		return r
@@ -143,10 +144,11 @@ func excerpt(b *bytes.Buffer, lines *lineCache, pos diag.Pos) {
 	fmt.Fprintf(b, "    %s | %s^\n", strings.Repeat(" ", len(num)), pad)
 }
 
-// hidden reports whether a character would forge or reorder output if
+// Hidden reports whether a character would forge or reorder output if
 // printed as is: control characters, line and paragraph separators, and
-// format characters (bidi controls, zero-width characters).
-func hidden(r rune) bool {
+// format characters (bidi controls, zero-width characters). Every format,
+// and the CLI's own messages, escape or replace them.
+func Hidden(r rune) bool {
 	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Cf)
 }
 
@@ -154,12 +156,12 @@ func hidden(r rune) bool {
 // characters (bidi controls, zero-width characters), Go-style ("\n",
 // "\x1b", "\u202e").
 func clean(s string) string {
-	if !strings.ContainsFunc(s, hidden) {
+	if !strings.ContainsFunc(s, Hidden) {
 		return s
 	}
 	var b strings.Builder
 	for _, r := range s {
-		if hidden(r) {
+		if Hidden(r) {
 			q := strconv.QuoteRuneToASCII(r)
 			b.WriteString(q[1 : len(q)-1])
 			continue

@@ -184,7 +184,7 @@ func TestAnalyseAppliesConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{loud + " 6 errors, 0 warnings", plain + " 0 errors, 6 warnings", off + " 0 errors, 0 warnings"}
+	want := []string{loud + " 6 errors, 0 warnings, 1 note", plain + " 0 errors, 6 warnings, 1 note", off + " 0 errors, 0 warnings, 1 note"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Stream: got %q, want %q", got, want)
 	}

@@ -16,8 +16,11 @@ import (
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	"github.com/spf13/cobra"
+
 	"golang.org/x/term"
 
+	"github.com/slurmspec/slurmspec/cmd/internal/cmdtree"
+	"github.com/slurmspec/slurmspec/compiler/buildinfo"
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
@@ -150,6 +153,10 @@ func newRootCmd(e env) *cobra.Command {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	})
 	root.AddCommand(newOpCmd(e, opPreview), newOpCmd(e, opUp), newOpCmd(e, opDestroy), newOpCmd(e, opRefresh))
+	root.Version = buildinfo.Version()
+	root.SetVersionTemplate(buildinfo.Line("slurmspec-deploy"))
+	root.InitDefaultCompletionCmd()
+	cmdtree.Strict(root, func(msg string) error { return &exitError{code: exitUsage, msg: msg} })
 	return root
 }
 

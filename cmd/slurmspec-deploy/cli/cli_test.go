@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
+	"github.com/slurmspec/slurmspec/compiler/buildinfo"
 )
 
 // fakePulumi puts a pulumi that only answers `pulumi version` on PATH.
@@ -104,5 +107,24 @@ func TestCredentialsWarning(t *testing.T) {
 	_, _, errOut := deploy(t, "up", "--stack", "s", "../../../examples/a4-training.yaml")
 	if !strings.Contains(errOut, "warning: no Google Cloud credentials found") {
 		t.Errorf("no credentials warning:\n%s", errOut)
+	}
+}
+
+// TestVersion: --version prints the version line every binary of the
+// module prints (slurmspec version).
+func TestVersion(t *testing.T) {
+	var out, errOut strings.Builder
+	if code := cli.Run([]string{"--version"}, strings.NewReader(""), &out, &errOut); code != 0 || out.String() != buildinfo.Line("slurmspec-deploy") {
+		t.Errorf("--version: exit %d, %q, stderr %q", code, out.String(), errOut.String())
+	}
+}
+
+// TestUnknownSubcommand: an unknown subcommand exits 2, at any depth.
+func TestUnknownSubcommand(t *testing.T) {
+	for _, args := range [][]string{{"bogus"}, {"completion", "nosh"}, {"help", "bogus"}} {
+		var out, errOut strings.Builder
+		if code := cli.Run(args, strings.NewReader(""), &out, &errOut); code != 2 {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q", args, code, out.String(), errOut.String())
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -29,9 +30,18 @@ needs scontrol reconfigure, needs a slurmctld restart, replaces a node pool,
 or replaces the whole cluster; changes that hurt running or pending jobs are
 flagged.
 
-Exit status: 0 no change, 1 changes, 2 error. With --fail-on IMPACT, exit 1
-only when a change has at least that impact (in-place, reconfigure, restart,
-replace (any replacement), replace-pool, replace-cluster).`
+A spec with errors is not compared: its findings are printed on standard
+error and diff exits 1 (with --strict, warnings too). Only an OLD side
+that still compiles is compared despite errors (a rule may have become
+stricter since it was committed); its findings are printed.
+
+Exit status: 0 no change, 1 changes or a spec with errors, 2 usage or I/O
+error. With --fail-on IMPACT, changes exit 1 only when one has at least
+that impact (in-place, reconfigure, restart, replace (any replacement),
+replace-pool, replace-cluster).`
+
+// diffFormats are the names diff --format takes.
+var diffFormats = []string{"text", "markdown", "json"}
 
 func newDiffCmd(e env) *cobra.Command {
 	var (
@@ -67,7 +77,7 @@ func newDiffCmd(e env) *cobra.Command {
 				"json":     func(r *diff.Report) error { return r.JSON(e.stdout) },
 			}[outFmt]
 			if write == nil {
-				return usageError("--format must be text, markdown or json, not %q", outFmt)
+				return usageError("--format must be %s, not %q", strings.Join(diffFormats, ", "), outFmt)
 			}
 			sch, err := newSchema()
 			if err != nil {
@@ -87,7 +97,7 @@ func newDiffCmd(e env) *cobra.Command {
 				if err != nil {
 					return err
 				}
-				if sets[i], names[i], err = renderSide(arg, r, version, e); err != nil {
+				if sets[i], names[i], err = renderSide(arg, r, version, i == 1, e); err != nil {
 					return err
 				}
 			}
@@ -117,6 +127,8 @@ func newDiffCmd(e env) *cobra.Command {
 	opt.RegisterFlags(cmd.Flags())
 	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: text, markdown (a PR comment) or json")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 only for changes with at least this impact (e.g. replace)")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(diffFormats...))
+	_ = cmd.RegisterFlagCompletionFunc("fail-on", fixedCompletion(impacts()...))
 	cmd.Flags().StringVar(&oldName, "old-name", "", "resource name of the old cluster, when its spec has none")
 	cmd.Flags().StringVar(&newName, "new-name", "", "resource name of the new cluster, when its spec has none")
 	return cmd
@@ -170,13 +182,20 @@ func readSide(ctx context.Context, p *pipeline.Pipeline, sch *schema.Schema, arg
 
 // renderSide checks one side and renders it for version. It returns the
 // rendered set and the cluster's resource name when the spec states one.
-func renderSide(arg string, r *pipeline.Result, version string, e env) (render.Set, string, error) {
-	if r.IOError || r.Cluster == nil {
+// A side that cannot be read is a usage error (exit 2). A side with errors
+// is not compared: its findings are printed and diff exits 1, as lint
+// would. The one exception is an old side that still compiles: a rule may
+// have become stricter since it was written, and the change that fixes it
+// deserves its diff; its findings are printed.
+func renderSide(arg string, r *pipeline.Result, version string, isNew bool, e env) (render.Set, string, error) {
+	switch {
+	case r.IOError:
 		printResult(e.stderr, r)
 		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("%s: cannot be compared: %s", arg, r.Summary())}
-	}
-	if r.Diags.HasErrors() {
-		// Still comparable: a rule may have become stricter since OLD.
+	case r.Cluster == nil || isNew && r.Failed():
+		printResult(e.stderr, r)
+		return nil, "", &exitError{code: exitFindings, msg: fmt.Sprintf("%s: not compared: %s (see slurmspec lint)", arg, r.Summary())}
+	case r.Diags.HasErrors():
 		printResult(e.stderr, r)
 	}
 	set, l := render.Render(r.Cluster, render.Options{SlurmVersion: version})

@@ -187,24 +187,50 @@ func keyChanges(p *catalog.Param) []string {
 	return out
 }
 
+const rulesHelp = `List every lint rule: its id, default severity and summary.
+
+--format json prints a versioned document for scripts and editors with
+every diagnostic id slurmspec reports, the lint rules (category "lint")
+and the ids of the stages before them (categories load, schema, compile,
+render, internal and usage), each with its severity, summary, Markdown
+description, the unsafe output it guards against (a guarded rule cannot be
+disabled), whether --disable accepts it, and a link to its documentation.
+--format markdown writes docs/rules.md.`
+
 func newRulesCmd(e env) *cobra.Command {
-	var markdown bool
+	var (
+		markdown bool
+		outFmt   string
+	)
+	formats := []string{"text", "json", "markdown"}
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "List every lint rule (--markdown writes docs/rules.md)",
+		Short: "List every lint rule (--format json for scripts, markdown for docs/rules.md)",
+		Long:  rulesHelp,
 		Example: `  slurmspec rules
-  slurmspec rules --markdown > docs/rules.md`,
+  slurmspec rules --format json | jq -r '.rules[] | select(.category == "lint") | .id'
+  slurmspec rules --format markdown > docs/rules.md`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if markdown {
+				outFmt = "markdown"
+			}
+			switch outFmt {
+			case "markdown":
 				return rules.Markdown(e.stdout, allRules())
+			case "json":
+				return writeRulesJSON(e.stdout, rulesReport(allRules(), toolVersion()))
+			case "text":
+				for _, r := range allRules() {
+					fmt.Fprintf(e.stdout, "%-30s %-7s %s\n", r.ID, r.Severity, r.Summary)
+				}
+				return nil
 			}
-			for _, r := range allRules() {
-				fmt.Fprintf(e.stdout, "%-30s %-7s %s\n", r.ID, r.Severity, r.Summary)
-			}
-			return nil
+			return usageError("--format: unknown format %q (%s)", outFmt, diag.DidYouMean(outFmt, formats, "want text, json or markdown"))
 		},
 	}
-	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the rules reference in Markdown")
+	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: "+strings.Join(formats, ", "))
+	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the rules reference in Markdown (as --format markdown)")
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(formats...))
 	return cmd
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -26,17 +25,26 @@ what .slurmspec.yaml's exclude patterns name; its include patterns name
 specs the content test misses. A directory with no spec is an error.
 With --only-specs, named files that are not specs by the same tests are
 skipped (the pre-commit hook passes every changed file). "-" reads
-standard input. Files are linted concurrently and reported in a stable
-order.
+standard input: JSON when it begins with "{" (after a byte order mark
+and comments), else give --input-format. Files are linted concurrently
+and reported in a stable order.
 
 Each finding is printed as "file:line:col: severity: message [rule-id]"
-with the source line, the spec path and a hint. Exit status: 0 clean,
-1 errors (or warnings with --strict), 2 usage or I/O errors.`
+with the source line, the spec path and a hint, and each file ends with
+"file: N errors, M warnings[, K notes]" (--quiet leaves that line out).
+--output FILE writes the report to FILE instead of standard output: FILE
+is replaced atomically once the report is complete, and refused when it
+is a symlink, is one of the specs, or lies inside a directory render
+writes.
+
+Exit status: 0 clean, 1 findings of at least the --fail-on severity
+(error by default; warning with --strict), 2 usage or I/O errors, or a
+check that could not run.`
 
 func newLintCmd(e env) *cobra.Command {
 	var (
 		opt       pipeline.Options
-		outFormat string
+		rf        reportFlags
 		onl       onlineFlags
 		onlySpecs bool
 	)
@@ -47,7 +55,8 @@ func newLintCmd(e env) *cobra.Command {
 		Example: `  slurmspec lint examples/seed.jsonc
   slurmspec lint --strict --disable placeholder clusters/
   cat cluster.json | slurmspec lint -
-  slurmspec lint --format sarif clusters/ > slurmspec.sarif
+  slurmspec lint --format sarif --output slurmspec.sarif clusters/
+  slurmspec lint --quiet --fail-on warning clusters/
   slurmspec lint --online cluster.yaml   # also check the Filestore instances with the API`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -55,9 +64,15 @@ func newLintCmd(e env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			formatter, err := format.New(outFormat, format.Options{Color: outFormat == "text" && useColour(e.stdout), FileSummary: true})
+			threshold, err := rf.threshold(opt.Strict)
 			if err != nil {
+				return err
+			}
+			if _, err := format.New(rf.format, format.Options{}); err != nil {
 				return usageError("--format: %v", err)
+			}
+			if _, err := rf.colour(e, e.stdout); err != nil {
+				return err
 			}
 			files, err := expandArgs(p, args, onlySpecs)
 			if err != nil {
@@ -70,6 +85,23 @@ func newLintCmd(e env) *cobra.Command {
 					return usageError("%v", err)
 				}
 			}
+			out := e.stdout
+			var report *reportFile
+			if cmd.Flags().Changed("output") {
+				if err := notAnInput(rf.output, files); err != nil {
+					return usageError("%v", err)
+				}
+				if report, err = createReport(rf.output); err != nil {
+					return usageError("%v", err)
+				}
+				defer report.abort() // a no-op after commit
+				out = report
+			}
+			colour, _ := rf.colour(e, out)
+			formatter, err := format.New(rf.format, format.Options{Color: rf.format == "text" && colour, FileSummary: !rf.quiet})
+			if err != nil {
+				return usageError("--format: %v", err)
+			}
 			if e.sizedRun != nil {
 				e.sizedRun(pipeline.TotalSize(files))
 			}
@@ -78,7 +110,7 @@ func newLintCmd(e env) *cobra.Command {
 			// result is printed as soon as it and its predecessors are
 			// done and then dropped; JSON and SARIF are one document, for
 			// which only each file's diagnostics are kept.
-			perFile := outFormat == "text" || outFormat == "github"
+			perFile := rf.format == "text" || rf.format == "github"
 			code := exitOK
 			var onlineErr error
 			var tally format.GitHubTally // GitHub shows only so many annotations
@@ -89,9 +121,10 @@ func newLintCmd(e env) *cobra.Command {
 				switch {
 				case r.IOError:
 					code = max(code, exitUsage)
-				case r.Failed():
+				case r.Failed() || r.Diags.Count(threshold) > 0:
 					code = max(code, exitFindings)
 				}
+				run.Failures = append(run.Failures, checkFailures(r)...)
 				f := formatFile(r)
 				tally.Add(f.Diags)
 				if !perFile {
@@ -100,21 +133,33 @@ func newLintCmd(e env) *cobra.Command {
 					return nil
 				}
 				one := run
-				one.Files = []format.File{f}
-				if err := formatter.Format(e.stdout, one); err != nil {
+				one.Files, one.Failures = []format.File{f}, nil
+				if err := formatter.Format(out, one); err != nil {
 					return fmt.Errorf("writing output: %w", err)
 				}
 				return nil
 			})
-			if err == nil && !perFile {
-				if err = formatter.Format(e.stdout, run); err != nil {
+			if onlineErr != nil {
+				run.Failures = append(run.Failures, "--online: "+onlineErr.Error())
+			}
+			if err == nil && (!perFile || len(run.Failures) > 0) {
+				// The whole document, or after the files printed one by
+				// one, the checks that could not run (as annotations in
+				// the github format; the text format has printed them).
+				if perFile {
+					run.Files = nil
+				}
+				if err = formatter.Format(out, run); err != nil {
 					err = fmt.Errorf("writing output: %w", err)
 				}
 			}
-			if note := tally.Note(); err == nil && outFormat == "github" && note != "" {
-				if _, err = fmt.Fprint(e.stdout, note); err != nil {
+			if note := tally.Note(); err == nil && rf.format == "github" && note != "" {
+				if _, err = fmt.Fprint(out, note); err != nil {
 					err = fmt.Errorf("writing output: %w", err)
 				}
+			}
+			if err == nil && report != nil {
+				err = report.commit()
 			}
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
@@ -129,7 +174,7 @@ func newLintCmd(e env) *cobra.Command {
 		},
 	}
 	opt.RegisterFlags(cmd.Flags())
-	cmd.Flags().StringVar(&outFormat, "format", "text", "output format: "+strings.Join(format.Names(), ", "))
+	rf.register(cmd)
 	cmd.Flags().BoolVar(&onlySpecs, "only-specs", false, "skip named files that are not specs instead of linting them (for the pre-commit hook, which passes every changed YAML and JSON file)")
 	onl.register(cmd)
 	return cmd

@@ -4,8 +4,6 @@ import (
 	"io"
 	"os"
 
-	"golang.org/x/term"
-
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -34,18 +32,28 @@ func formatFile(r *pipeline.Result) format.File {
 	return f
 }
 
+// checkFailures are the checks that could not run on a spec: a rule or
+// the schema that failed internally (an internal-error diagnostic). They
+// make the report's run unsuccessful (format.Run.Failures); an unreadable
+// file does so by itself.
+func checkFailures(r *pipeline.Result) []string {
+	var out []string
+	for _, d := range r.Diags {
+		if d.Rule == schema.RuleInternal {
+			out = append(out, r.Name()+": "+d.Message)
+		}
+	}
+	return out
+}
+
 // printResult prints one spec's diagnostics in the text format.
 func printResult(w io.Writer, r *pipeline.Result) {
 	_ = format.Text{Color: useColour(w)}.Format(w, format.Run{Files: []format.File{formatFile(r)}})
 }
 
-func useColour(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
-		return false
-	}
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
+// useColour is --color auto for the diagnostics render and diff print on
+// standard error.
+func useColour(w io.Writer) bool { return autoColour(env{environ: os.Getenv}, w) }
 
 // analyseOne runs the pipeline on one spec file (render): option and
 // project config errors exit 2.

@@ -68,7 +68,7 @@ func newRenderCmd(e env) *cobra.Command {
 				}
 				if len(diff) > 0 {
 					_, _ = e.stdout.Write(diff)
-					return &exitError{code: exitFindings, msg: out + " is stale: run slurmspec render " + args[0] + " -o " + out}
+					return &exitError{code: exitFindings, msg: out + " is stale: run " + rerunCommand(cmd, args[0], out)}
 				}
 				fmt.Fprintf(e.stdout, "%s is up to date\n", out)
 				return nil

@@ -14,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/cmd/internal/cmdtree"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 )
 
@@ -42,11 +43,22 @@ type env struct {
 	// about to read (standard input counts as small). Main sets it to
 	// pipeline.TuneGC; in-process runs (tests) leave the collector alone.
 	sizedRun func(total int64)
+	// environ reads the environment (NO_COLOR, FORCE_COLOR, TERM); nil
+	// is an empty environment.
+	environ func(string) string
+}
+
+// getenv returns the environment variable name, "" when unset.
+func (e env) getenv(name string) string {
+	if e.environ == nil {
+		return ""
+	}
+	return e.environ(name)
 }
 
 // Main runs the command line with os.Args and returns the exit code.
 func Main() int {
-	return run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, sizedRun: pipeline.TuneGC})
+	return run(os.Args[1:], env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, sizedRun: pipeline.TuneGC, environ: os.Getenv})
 }
 
 func run(args []string, e env) (code int) {
@@ -90,6 +102,11 @@ slurm.conf, prolog/epilog scripts and API request body the cluster will run with
 		return &exitError{code: exitUsage, msg: err.Error()}
 	})
 	root.AddCommand(newLintCmd(e), newRenderCmd(e), newDiffCmd(e), newImportCmd(e), newSchemaCmd(e), newExplainCmd(e), newRulesCmd(e), newVersionCmd(e), newSandboxCmd(e), newDeployCmd(e))
+	root.Version = toolVersion()
+	root.SetVersionTemplate(versionText())
+	root.InitDefaultCompletionCmd()
+	cmdtree.Strict(root, func(msg string) error { return usageError("%s", msg) })
+	registerCompletions(root)
 	return root
 }
 
@@ -100,5 +117,5 @@ func usageError(format string, args ...any) error {
 // Run runs the command line with the given arguments and streams, for
 // tests that call slurmspec in process.
 func Run(args []string, stdout, stderr io.Writer) int {
-	return run(args, env{stdin: strings.NewReader(""), stdout: stdout, stderr: stderr})
+	return run(args, env{stdin: strings.NewReader(""), stdout: stdout, stderr: stderr, environ: os.Getenv})
 }

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"strings"
+
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/schema"
@@ -21,6 +23,9 @@ map the keys of its scope in that release with their value constraints
 (reserved keys refused with their reason). The CUE also checks the references
 between partitions, pools and the default partition. Rules between the tokens
 of one value or between fields, and warnings, are lint's.`
+
+// schemaFormats are the names schema --format takes, the default first.
+var schemaFormats = []string{"jsonschema", "cue"}
 
 func newSchemaCmd(e env) *cobra.Command {
 	var format, version string
@@ -47,7 +52,7 @@ func newSchemaCmd(e env) *cobra.Command {
 			case "cue":
 				out, err = schema.CUESourceFor(v)
 			default:
-				return usageError("--format must be jsonschema or cue, not %q", format)
+				return usageError("--format must be %s, not %q", strings.Join(schemaFormats, " or "), format)
 			}
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
@@ -56,7 +61,8 @@ func newSchemaCmd(e env) *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "jsonschema", "jsonschema or cue")
+	cmd.Flags().StringVar(&format, "format", schemaFormats[0], strings.Join(schemaFormats, " or "))
+	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(schemaFormats...))
 	cmd.Flags().StringVar(&version, "slurm-version", "", "the Slurm release whose slurm.conf keys and values the schema states (default: the newest)")
 	return cmd
 }

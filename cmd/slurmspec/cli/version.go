@@ -17,10 +17,10 @@ func newVersionCmd(e env) *cobra.Command {
 pseudo-version for a clone after it ("+dirty" and "modified" when the
 checkout had uncommitted changes), "(devel)" when Go recorded no version
 (a build with -buildvcs=false outside a release).`,
-		Example: "  slurmspec version",
+		Example: "  slurmspec version\n  slurmspec --version",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			fmt.Fprintf(e.stdout, "slurmspec %s\n", versionLine())
+			fmt.Fprint(e.stdout, versionText())
 			return nil
 		},
 	}
@@ -40,6 +40,10 @@ func versionLine() string {
 	bi, ok := debug.ReadBuildInfo()
 	return buildVersionOf(bi, ok).String()
 }
+
+// versionText is the whole line `slurmspec version` and `slurmspec
+// --version` print.
+func versionText() string { return "slurmspec " + versionLine() + "\n" }
 
 // buildVersion is what the Go toolchain recorded about a build of
 // slurmspec (runtime/debug.ReadBuildInfo).

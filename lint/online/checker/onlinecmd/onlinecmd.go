@@ -29,6 +29,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/slurmspec/slurmspec/compiler/buildinfo"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
@@ -81,8 +82,13 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	spec.RegisterFlags(fs)
 	of.RegisterFlags(fs)
 	help := fs.BoolP("help", "h", false, "print this help")
+	version := fs.Bool("version", false, "print the version (that of slurmspec) and exit")
 	if err := fs.Parse(args); err != nil {
 		return fail(stdout, stderr, online.Errorf(online.KindUsage, err, err.Error()))
+	}
+	if *version {
+		fmt.Fprint(stdout, buildinfo.Line(online.HelperName))
+		return ExitOK
 	}
 	if *help {
 		fmt.Fprintf(stdout, "Usage: %s [flags] [--] SPEC\n\nRuns slurmspec's online Filestore checks on SPEC and prints their findings as JSON.\n\n%s",

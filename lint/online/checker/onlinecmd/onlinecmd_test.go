@@ -12,6 +12,7 @@ import (
 	"cloud.google.com/go/filestore/apiv1/filestorepb"
 	"google.golang.org/grpc/codes"
 
+	"github.com/slurmspec/slurmspec/compiler/buildinfo"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/online/checker"
@@ -89,6 +90,10 @@ func TestUsage(t *testing.T) {
 	code, stdout, _ := run(t, opt, "--help")
 	if code != onlinecmd.ExitOK || !strings.Contains(stdout, "--online-timeout") {
 		t.Errorf("--help: exit %d\n%s", code, stdout)
+	}
+	code, stdout, _ = run(t, opt, "--version")
+	if code != onlinecmd.ExitOK || stdout != buildinfo.Line("slurmspec-online") {
+		t.Errorf("--version: exit %d, %q", code, stdout)
 	}
 }
 
