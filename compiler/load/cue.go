@@ -207,6 +207,12 @@ func fieldPos(f *ast.File, path []string) token.Pos {
 // cueNode converts an evaluated value. A value without a position of its
 // own (computed by a builtin or a comprehension) takes its parent's.
 func cueNode(li *lineIndex, v cue.Value, b *budget, depth int, parent diag.Pos) *Node {
+	// A field written with a default (`*1 | int`) holds the default, as
+	// `cue export` gives it: without this the disjunction has no concrete
+	// kind and would read as null.
+	if d, ok := v.Default(); ok {
+		v = d
+	}
 	n := &Node{Pos: li.cuePos(v.Pos())}
 	if !n.Pos.IsValid() {
 		n.Pos = parent.Start()

@@ -171,3 +171,21 @@ func TestPathRoundTrip(t *testing.T) {
 		t.Error("bad index accepted")
 	}
 }
+
+// A CUE spec may write defaults; the value is the default, as `cue export`
+// gives it (it used to read as null for a disjunction, and as the text
+// "*1 | int" for a number).
+func TestCUEDefaultsAreTheirValue(t *testing.T) {
+	jsonDoc := mustLoad(t, "a.json", `{"a": {"n": 1, "s": "x", "f": 2.5, "b": true, "o": {"k": "v"}}}`)
+	cueDoc := mustLoad(t, "a.cue", "#D: {k: *\"v\" | string}\na: {n: *1 | int, s: *\"x\" | \"y\", f: *2.5 | float, b: *true | bool, o: #D}\n")
+	strip := cmp.FilterPath(func(p cmp.Path) bool {
+		switch p.Last().String() {
+		case ".Pos", ".KeyPos", ".Written":
+			return true
+		}
+		return false
+	}, cmp.Ignore())
+	if d := cmp.Diff(jsonDoc.Root, cueDoc.Root, strip); d != "" {
+		t.Errorf("JSON and CUE with defaults differ (-json +cue):\n%s", d)
+	}
+}
