@@ -165,3 +165,29 @@ func TestWithOption(t *testing.T) {
 		t.Errorf("withOption = %q", got)
 	}
 }
+
+// OOMKillStep belongs to task/cgroup: when the stand-ins remove task/cgroup,
+// the harness removes OOMKillStep too (slurmctld 24.11+ is fatal on it
+// otherwise, about the harness rather than the spec); other parameters stay.
+func TestOverridesDropOOMKillStepWithTaskCgroup(t *testing.T) {
+	for _, tc := range []struct{ param, want string }{
+		{"OOMKillStep", ""},
+		{"Verbose,OOMKillStep", "Verbose"},
+		{"Verbose", "Verbose"},
+	} {
+		rendered := readFixture(t) + "TaskPluginParam=" + tc.param + "\n"
+		c, err := parseConf(rendered)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
+			accounting: true, standIns: []string{"seed-a4-0"}}
+		if err := applyOverrides(c, l); err != nil {
+			t.Fatal(err)
+		}
+		got, ok := c.get("TaskPluginParam")
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("TaskPluginParam=%s: got %q (set %v), want %q", tc.param, got, ok, tc.want)
+		}
+	}
+}

@@ -117,6 +117,22 @@ func applyOverrides(c *conf, l layout) error {
 			kept = []string{"task/none"}
 		}
 		c.set("TaskPlugin", strings.Join(kept, ","), reasonCgroup)
+		// OOMKillStep is task/cgroup's: with task/cgroup gone, slurmctld
+		// (24.11+) is fatal on it, about the harness, not the spec.
+		if params, ok := c.get("TaskPluginParam"); ok {
+			var rest []string
+			for p := range strings.SplitSeq(params, ",") {
+				if !strings.EqualFold(p, "OOMKillStep") {
+					rest = append(rest, p)
+				}
+			}
+			switch {
+			case len(rest) == 0:
+				c.remove("TaskPluginParam", "OOMKillStep needs task/cgroup, which the harness removes: "+reasonCgroup)
+			case len(rest) < len(strings.Split(params, ",")):
+				c.set("TaskPluginParam", strings.Join(rest, ","), "OOMKillStep needs task/cgroup, which the harness removes: "+reasonCgroup)
+			}
+		}
 	}
 	if v, ok := c.get("JobAcctGatherType"); ok && v == "jobacct_gather/cgroup" {
 		c.set("JobAcctGatherType", "jobacct_gather/linux", reasonCgroup)

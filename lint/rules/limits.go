@@ -23,10 +23,12 @@ import (
 var KeepAliveTimeConflict = &lint.Rule{
 	ID:       "keepalive-time-conflict",
 	Severity: diag.Error,
-	Summary:  "KeepAliveTime is ignored: CommunicationParameters keepalivetime= is also set, or it is above 2147483647",
+	Summary:  "KeepAliveTime is ignored: CommunicationParameters keepalivetime= is also set, or it is outside 1..32767",
 	Doc: doc("KeepAliveTime moved to CommunicationParameters=keepalivetime=. When both are set the "+
 		"CommunicationParameters value wins and KeepAliveTime is ignored; a KeepAliveTime above 2147483647 "+
-		"(UNLIMITED included) is ignored with an error (\"KeepAliveTime 4294967295 invalid, ignoring it\"). "+
+		"(UNLIMITED included) is ignored with an error (\"KeepAliveTime 4294967295 invalid, ignoring it\"), and "+
+		"one outside Linux's TCP keepalive range 1..32767 makes every connection log \"Unable to set keepalive "+
+		"socket time: Invalid argument\" (slurmctld 24.11 and 26.05, with 0 and with 40000). "+
 		"Either way the sockets do not use the value written.",
 		`config: {KeepAliveTime: "60", CommunicationParameters: "keepalivetime=30"}`,
 		`config: {CommunicationParameters: "keepalivetime=30"}`),
@@ -41,11 +43,22 @@ var KeepAliveTimeConflict = &lint.Rule{
 				"KeepAliveTime=%s is above 2147483647: slurmctld logs \"KeepAliveTime %d invalid, ignoring it\"", kv.Value.Value, n)
 			return
 		}
+		// From 24.11 slurmctld sets the keepalive on its own connections
+		// (22.05 logs nothing for these values at start: not judged there).
+		if n, ok := slurmUint(kv); ok && e.v >= catalog.V2411 && (n == 0 || n > maxTCPKeepIdle) {
+			reportValue(p, kv, "use CommunicationParameters=keepalivetime=SECONDS between 1 and 32767",
+				"KeepAliveTime=%s is outside Linux's TCP keepalive range 1..32767: every connection logs \"Unable to set keepalive socket time: Invalid argument\"", kv.Value.Value)
+			return
+		}
 		if e.has("CommunicationParameters", "keepalivetime") {
 			reportKey(p, kv, "remove KeepAliveTime", "KeepAliveTime is ignored: CommunicationParameters=%s sets keepalivetime", e.val("CommunicationParameters"))
 		}
 	},
 }
+
+// maxTCPKeepIdle is Linux's MAX_TCP_KEEPIDLE: setsockopt(TCP_KEEPIDLE)
+// refuses 0 and anything above it with EINVAL.
+const maxTCPKeepIdle = 32767
 
 // MCSParametersPlugin reports MCSParameters and MCSPlugin that do not fit
 // (C5).

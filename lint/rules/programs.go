@@ -166,12 +166,14 @@ var TopologyName = &lint.Rule{
 // SlurmdHttpAuthParameters, which load auth/jwt.
 var HTTPAuthNeedsJWT = &lint.Rule{
 	ID:       "http-auth-needs-jwt",
-	Severity: diag.Warning,
-	Summary:  "SlurmctldHttpAuthParameters or SlurmdHttpAuthParameters loads auth/jwt, which Debian ships in its own package",
+	Severity: diag.Error,
+	Summary:  "SlurmctldHttpAuthParameters or SlurmdHttpAuthParameters loads auth/jwt, which needs a signing key a spec cannot supply",
 	Doc: doc("From 26.05 any SlurmctldHttpAuthParameters (SlurmdHttpAuthParameters for slurmd) makes the daemon load "+
-		"every http_auth plugin and auth/jwt (interfaces/http_auth.c); without auth_jwt.so it exits (\"http "+
-		"authentication plugins failed to load\"). Debian ships auth/jwt in slurm-wlm-jwt-plugin, not in "+
-		"slurm-wlm-basic-plugins: the image must install it.",
+		"every http_auth plugin and auth/jwt (interfaces/http_auth.c). auth/jwt reads its key at start, "+
+		"jwt_hs256.key in StateSaveLocation unless AuthAltParameters names jwt_key=; the service writes no such "+
+		"file and a spec cannot supply one, so the daemon exits (\"auth/jwt: cannot stat .../jwt_hs256.key\", "+
+		"seen on slurmctld and slurmd 26.05). Debian also ships auth/jwt in its own package, slurm-wlm-jwt-plugin; "+
+		"without it the daemon exits earlier (\"http authentication plugins failed to load\").",
 		`config: {SlurmctldHttpAuthParameters: "disable_token_creation"}`,
 		`config: {}`),
 	Check: func(p *lint.Pass) {
@@ -181,8 +183,8 @@ var HTTPAuthNeedsJWT = &lint.Rule{
 		}
 		for _, key := range []string{"SlurmctldHttpAuthParameters", "SlurmdHttpAuthParameters"} {
 			if kv := e.user(key); kv != nil && kv.Value.Value != "" {
-				reportKey(p, kv, "install slurm-wlm-jwt-plugin in the image, or remove "+key,
-					"%s makes Slurm 26.05 load auth/jwt, which Debian ships in its own package, slurm-wlm-jwt-plugin: without it the daemon exits", key)
+				reportKey(p, kv, "remove "+key+": a spec cannot supply the JWT signing key auth/jwt reads",
+					"%s makes Slurm 26.05 load auth/jwt, which needs a signing key (jwt_hs256.key in StateSaveLocation) that a spec cannot supply: the daemon exits", key)
 			}
 		}
 	},

@@ -416,11 +416,11 @@ var genParams = [...]Param{
 	{Name: "AcctGatherEnergyType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
 		{Name: "acct_gather_energy/gpu", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Reject: "Slurm 22.05 cannot load this plugin in slurmctld (\"undefined symbol: conf\") and exits; fixed in 23.02", RejectIn: 0x01, Library: "acct_gather_energy_gpu.so"},
 		{Name: "acct_gather_energy/ibmaem", Source: SourcePlugin, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_ibmaem.so"},
-		{Name: "acct_gather_energy/ipmi", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_ipmi.so", Package: "slurm-wlm-ipmi-plugins"},
+		{Name: "acct_gather_energy/ipmi", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_ipmi.so", Package: "slurm-wlm-ipmi-plugins", Needs: "a BMC reachable through IPMI (Compute Engine VMs have none)"},
 		{Name: "acct_gather_energy/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
 		{Name: "acct_gather_energy/pm_counters", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_pm_counters.so"},
 		{Name: "acct_gather_energy/rapl", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_rapl.so"},
-		{Name: "acct_gather_energy/xcc", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_xcc.so", Package: "slurm-wlm-ipmi-plugins"},
+		{Name: "acct_gather_energy/xcc", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_xcc.so", Package: "slurm-wlm-ipmi-plugins", Needs: "a Lenovo XClarity controller reachable through IPMI (Compute Engine VMs have none)"},
 		{Name: "none", Source: SourceCode, PresentIn: 0xfc, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
 	}},
 	{Name: "AcctGatherFilesystemType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
@@ -437,8 +437,8 @@ var genParams = [...]Param{
 	}},
 	{Name: "AcctGatherNodeFreq", Scope: ScopeGlobal, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "AcctGatherProfileType", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
-		{Name: "acct_gather_profile/hdf5", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_profile_hdf5.so", Package: "slurm-wlm-hdf5-plugin"},
-		{Name: "acct_gather_profile/influxdb", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_profile_influxdb.so", Package: "slurm-wlm-influxdb-plugin"},
+		{Name: "acct_gather_profile/hdf5", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_profile_hdf5.so", Package: "slurm-wlm-hdf5-plugin", Needs: "acct_gather.conf naming ProfileHDF5Dir"},
+		{Name: "acct_gather_profile/influxdb", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_profile_influxdb.so", Package: "slurm-wlm-influxdb-plugin", Needs: "acct_gather.conf naming ProfileInfluxDBHost"},
 		{Name: "acct_gather_profile/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_profile_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
 		{Name: "none", Source: SourceCode, PresentIn: 0xfc, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
 	}},
@@ -827,7 +827,7 @@ var genParams = [...]Param{
 	{Name: "JobCompPassScript", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2511, PresentIn: 0xc0, Unknown: UnknownWarn, Documented: true},
 	{Name: "JobCompPort", Scope: ScopeGlobal, Kind: KindUint32, ParserType: "S_P_UINT32", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "JobCompType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
-		{Name: "jobcomp/elasticsearch", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_elasticsearch.so", Package: "slurm-wlm-elasticsearch-plugin"},
+		{Name: "jobcomp/elasticsearch", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_elasticsearch.so", Package: "slurm-wlm-elasticsearch-plugin", Needs: "an Elasticsearch server named by JobCompLoc", NeedsKey: "JobCompLoc"},
 		{Name: "jobcomp/filetxt", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_filetxt.so"},
 		{Name: "jobcomp/kafka", Source: SourcePlugin | SourceMan, PresentIn: 0xfe, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_kafka.so", Package: "slurm-wlm-kafka-plugin", Needs: "a librdkafka configuration file named by JobCompLoc", NeedsKey: "JobCompLoc"},
 		{Name: "jobcomp/lua", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_lua.so", Needs: "jobcomp.lua next to slurm.conf"},
