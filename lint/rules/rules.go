@@ -99,6 +99,7 @@ func All() []*lint.Rule {
 		PartitionAccounts,
 		PowerSaveDisabled,
 		TopologyName,
+		NodeAddressSet,
 		HTTPAuthNeedsJWT,
 		SuspendExcUnknown,
 		EpilogMsgTime,

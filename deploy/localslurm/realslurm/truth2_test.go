@@ -46,6 +46,8 @@ var truthCases2 = []truthCase{
 		logged: []string{"Sockets(8) < Boards(9) resetting Boards=1"}},
 	{name: "CoresPerSocket dividing CPUs", partitions: withNodeSet(`CoresPerSocket: "4"`), accounting: true},
 	// Refused.
+	{name: "BcastAddr list of another length", partitions: withNodeSet(`BcastAddr: "yes,,no"`), rule: "node-address-set", severity: diag.Error,
+		refused: []string{"BcastAddr count must equal that of NodeName records"}},
 	{name: "MaxNodeCount UNLIMITED", config: "MaxNodeCount: UNLIMITED", rule: "max-node-count-select", severity: diag.Error,
 		only: []string{"24.11", "26.05"}, refused: []string{"is higher than the maximum allowed (65536)"}},
 	{name: "AccountingStorageTRES unknown type", config: "AccountingStorageTRES: fidelity", rule: "accounting-tres-type", severity: diag.Error,
