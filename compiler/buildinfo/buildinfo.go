@@ -1,19 +1,82 @@
 // Package buildinfo says which version of slurmspec is running. Every
 // binary of the module (slurmspec, slurmspec-deploy, slurmspec-online)
-// prints it for --version, and slurmspec for `slurmspec version`, so that
-// they all say the same.
+// prints the same line for --version, and slurmspec for `slurmspec
+// version`.
 package buildinfo
 
-import "runtime/debug"
+import (
+	"fmt"
+	"runtime/debug"
+	"strings"
+)
 
-// Version is the module version the running binary was built as
-// ("v1.2.3", a pseudo-version), or "(devel)".
-func Version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
+// Build is what the Go toolchain recorded about a build
+// (runtime/debug.ReadBuildInfo).
+type Build struct {
+	// Module is the main module's version ("v0.3.0", a pseudo-version)
+	// or "(devel)".
+	Module string
+	// Revision is vcs.revision: the commit of a build from a checkout.
+	Revision string
+	// Modified is vcs.modified: the checkout had uncommitted changes.
+	Modified bool
 }
 
-// Line is the version line every binary prints: "NAME VERSION\n".
-func Line(name string) string { return name + " " + Version() + "\n" }
+// Of reads a build's version from its build information (ok false: a
+// binary without any).
+//
+// `go install module/cmd/slurmspec@v0.3.0` records v0.3.0 and no VCS
+// settings (it builds from the module zip). A build in a git checkout
+// records vcs.revision and vcs.modified, and since Go 1.24 stamps the main
+// module's version from the checkout: the tag for a clean checkout at a
+// semver tag, else a pseudo-version, with "+dirty" for uncommitted
+// changes. Without VCS stamping (-buildvcs=false, no git) the version is
+// "(devel)".
+func Of(bi *debug.BuildInfo, ok bool) Build {
+	v := Build{Module: "(devel)"}
+	if !ok || bi == nil {
+		return v
+	}
+	if bi.Main.Version != "" {
+		v.Module = bi.Main.Version
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Revision = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		}
+	}
+	return v
+}
+
+// Current is the running binary's build.
+func Current() Build { return Of(debug.ReadBuildInfo()) }
+
+// String is the module version, followed for a build from a checkout by
+// "(commit REV" (12 hex digits), ", modified" and ")".
+func (v Build) String() string {
+	var b strings.Builder
+	b.WriteString(v.Module)
+	if v.Revision != "" {
+		rev := v.Revision
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		fmt.Fprintf(&b, " (commit %s", rev)
+		if v.Modified {
+			b.WriteString(", modified")
+		}
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+// Version is the running binary's module version, as SARIF's tool
+// version records it.
+func Version() string { return Current().Module }
+
+// Line is the version line every binary prints: "NAME VERSION[ (commit
+// REV[, modified])]\n".
+func Line(name string) string { return name + " " + Current().String() + "\n" }

@@ -1,11 +1,11 @@
-package cli
+package buildinfo
 
 import (
 	"runtime/debug"
 	"testing"
 )
 
-func TestBuildVersionOf(t *testing.T) {
+func TestOf(t *testing.T) {
 	vcs := func(rev, modified string) []debug.BuildSetting {
 		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev}, {Key: "vcs.modified", Value: modified}}
 	}
@@ -33,9 +33,9 @@ func TestBuildVersionOf(t *testing.T) {
 		{name: "empty version", ok: true, bi: &debug.BuildInfo{}, module: "(devel)", line: "(devel)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			v := buildVersionOf(tc.bi, tc.ok)
-			if v.module != tc.module {
-				t.Errorf("module version %q, want %q", v.module, tc.module)
+			v := Of(tc.bi, tc.ok)
+			if v.Module != tc.module {
+				t.Errorf("module version %q, want %q", v.Module, tc.module)
 			}
 			if got := v.String(); got != tc.line {
 				t.Errorf("line %q, want %q", got, tc.line)
