@@ -308,6 +308,8 @@ var cases = []ruleCase{
 	{rule: "job-id-range", spec: spec{Config: "FirstJobId: »\"70000000\""}},
 	{rule: "job-id-range", name: "zero", spec: spec{Config: "FirstJobId: »\"0\"\nMaxStepCount: »\"0\""}},
 	{rule: "job-id-range", name: "count", spec: spec{Config: "FirstJobId: \"100\"\nMaxJobId: \"199\"\nMaxJobCount: »\"1000\""}},
+	{rule: "job-id-range", name: "MaxJobId below the default FirstJobId", version: "24.11", spec: spec{Config: "MaxJobId: »\"0\""}},
+	{rule: "job-id-range", name: "MaxJobId of one", spec: spec{Config: "MaxJobId: \"1\""}},
 	{rule: "job-id-range", spec: spec{Config: "FirstJobId: \"1000\"\nMaxJobCount: \"50000\""}},
 	{rule: "job-id-range", name: "MaxJobId UNLIMITED", spec: spec{Config: "MaxJobId: »UNLIMITED"}},
 	{rule: "job-id-range", name: "MaxJobId at MAX_JOB_ID", spec: spec{Config: "MaxJobId: \"0x03FFFFFF\""}},

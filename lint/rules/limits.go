@@ -122,6 +122,10 @@ var JobIDRange = &lint.Rule{
 				reportValue(p, kv, fmt.Sprintf("use a FirstJobId below MaxJobId (%d)", maxID), "FirstJobId=%d exceeds MaxJobId=%d: slurmctld rejects it", first, maxID)
 			}
 		}
+		if kv := e.user("MaxJobId"); kv != nil && e.user("FirstJobId") == nil && firstOK && first > maxID {
+			reportValue(p, kv, fmt.Sprintf("use a MaxJobId of at least FirstJobId (%d)", first),
+				"MaxJobId=%d is below FirstJobId=%d: slurmctld rejects it (\"FirstJobId > MaxJobId\")", maxID, first)
+		}
 		for _, k := range []string{"MaxJobCount", "MaxStepCount"} {
 			kv := e.user(k)
 			if kv == nil {

@@ -46,6 +46,8 @@ var truthCases2 = []truthCase{
 		logged: []string{"Sockets(8) < Boards(9) resetting Boards=1"}},
 	{name: "CoresPerSocket dividing CPUs", partitions: withNodeSet(`CoresPerSocket: "4"`), accounting: true},
 	// Refused.
+	{name: "MaxJobId below FirstJobId", config: `MaxJobId: "0"`, rule: "job-id-range", severity: diag.Error,
+		refused: []string{"FirstJobId > MaxJobId"}},
 	{name: "BcastAddr list of another length", partitions: withNodeSet(`BcastAddr: "yes,,no"`), rule: "node-address-set", severity: diag.Error,
 		refused: []string{"BcastAddr count must equal that of NodeName records"}},
 	{name: "MaxNodeCount UNLIMITED", config: "MaxNodeCount: UNLIMITED", rule: "max-node-count-select", severity: diag.Error,
