@@ -11,14 +11,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/slurmspec/slurmspec/compiler"
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
-	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
 	"github.com/slurmspec/slurmspec/schema"
@@ -347,26 +344,21 @@ func splitHarness(lines []string, overrides []localslurm.Override) (kept, harnes
 	return kept, harness
 }
 
-// lintSpec runs the pipeline `slurmspec lint --slurm-version` runs: load,
-// schema, compile and every lint rule. It returns the compiled cluster
-// (nil when an earlier stage failed), the error-level findings and the
-// warnings.
+// lintSpec runs the pipeline `slurmspec lint --slurm-version` runs
+// (lint/pipeline: load, schema, compile, every lint rule, suppressions),
+// with the rules in disabled turned off and no project config. It returns
+// the compiled cluster (nil when the loader or the schema reported an
+// error), the error-level findings and the warnings.
 func lintSpec(sch *schema.Schema, name string, data []byte, version string, disabled map[string]bool) (*ir.Cluster, diag.List, diag.List) {
-	doc, l := load.Bytes(name, data, load.Options{Verbatim: sch.Verbatim})
-	if doc == nil || doc.Root == nil || l.HasErrors() {
-		return nil, errorsOf(l), warningsOf(l)
+	p, err := pipeline.New(pipeline.Options{SlurmVersion: version})
+	if err != nil {
+		var l diag.List
+		l.Errorf("internal-error", diag.Pos{File: name, Line: 1, Col: 1}, "", "", "fidelity: %v", err)
+		return nil, l, nil
 	}
-	l = append(l, sch.Check(doc)...)
-	if l.HasErrors() {
-		return nil, errorsOf(l), warningsOf(l)
-	}
-	c, cl := compiler.Compile(doc, compiler.Identity{}, machines.Default())
-	l = append(l, cl...)
-	if l.HasErrors() {
-		return nil, errorsOf(l), warningsOf(l)
-	}
-	l = append(l, lint.Run(c, rules.All(), lint.Config{Options: lint.Options{SlurmVersion: version}, Disabled: disabled})...)
-	return c, errorsOf(l), warningsOf(l)
+	s := &pipeline.Settings{Lint: lint.Config{Options: lint.Options{SlurmVersion: version}, Disabled: disabled}}
+	r := p.AnalyseBytes(sch, name, data, s)
+	return r.Cluster, errorsOf(r.Diags), warningsOf(r.Diags)
 }
 
 func errorsOf(l diag.List) diag.List { return ofSeverity(l, diag.Error) }
