@@ -59,7 +59,10 @@ func CheckValue(p *Param, version Version, value string) []Problem {
 	case KindList:
 		c.checkList(value)
 	}
-	if len(c.probs) == 0 && (p.Kind == KindList || p.Kind == KindEnum) {
+	// The rules between tokens need every token understood: an error
+	// (an unknown token) makes them meaningless, a warning (a defunct or
+	// build-dependent token) does not.
+	if !c.hasError() && (p.Kind == KindList || p.Kind == KindEnum) {
 		c.checkRules(value)
 	}
 	return c.probs
@@ -69,6 +72,15 @@ type checker struct {
 	p     *Param
 	v     Version
 	probs []Problem
+}
+
+func (c *checker) hasError() bool {
+	for _, pr := range c.probs {
+		if pr.Severity == SeverityError {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) add(sev Severity, msg, hint string) {

@@ -337,6 +337,9 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "PrologFlags", V2605, "NoHold,Contain", errs, "NoHold"},
 		{ScopeGlobal, "CommunicationParameters", V2605, "DisableIPv4", errs, "EnableIPv6"},
 		{ScopeGlobal, "CommunicationParameters", V2605, "DisableIPv4,EnableIPv6", clean, ""},
+		// A warning on one token (NoAddrCache is defunct) leaves the rules
+		// between tokens checked (fidelity seed 20261204, 26.05: fatal).
+		{ScopeGlobal, "CommunicationParameters", V2605, "NoAddrCache,NoInAddrAny,DisableIPv4", errs, "EnableIPv6"},
 		{ScopeGlobal, "LaunchParameters", V2605, "enable_nss_slurm,disable_send_gids", errs, "exclude"},
 		{ScopeGlobal, "JobAcctGatherParams", V2605, "UsePss,NoShared", errs, "exclude"},
 		{ScopeGlobal, "HealthCheckNodeState", V2605, "START_ONLY,IDLE", errs, "only value"},
