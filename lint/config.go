@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 
 	"go.yaml.in/yaml/v3"
 
@@ -249,7 +248,7 @@ func FindProjectConfig(specDir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("find project config: %w", err)
 	}
-	root, err := repoRoot(dir)
+	root, err := load.RepoRoot(dir)
 	if err != nil {
 		return "", err
 	}
@@ -269,38 +268,12 @@ func FindProjectConfig(specDir string) (string, error) {
 			return candidate, nil
 		case err == nil:
 			return "", fmt.Errorf("find project config: %s is not a regular file (%s)", candidate, fileKind(st.Mode()))
-		case !notExist(err):
+		case !load.NotExist(err):
 			return "", fmt.Errorf("find project config: %w", err)
 		}
 		if dir == root {
 			return "", nil
 		}
 		dir = filepath.Dir(dir)
-	}
-}
-
-// notExist reports whether err says a path does not exist (a missing
-// file, or a path through a file: the spec itself may be missing, which
-// the loader reports).
-func notExist(err error) bool {
-	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
-}
-
-// repoRoot returns the nearest directory from dir up that holds .git (a
-// directory, or a file as in a linked worktree), or "" when there is none.
-// It only looks at names; nothing is read.
-func repoRoot(dir string) (string, error) {
-	for {
-		switch _, err := os.Lstat(filepath.Join(dir, ".git")); {
-		case err == nil:
-			return dir, nil
-		case !notExist(err):
-			return "", fmt.Errorf("find project config: %w", err)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", nil
-		}
-		dir = parent
 	}
 }

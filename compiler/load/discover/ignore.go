@@ -1,13 +1,10 @@
 package discover
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 
 	"github.com/go-git/go-git/v6/plumbing/format/gitignore"
 
@@ -19,29 +16,6 @@ import (
 // neither the patterns kept nor the matching of every file against them
 // can grow without bound.
 const MaxIgnoreBytes = 1 << 20
-
-// repoRoot returns the nearest directory from dir (absolute) up that holds
-// .git (a directory, or a file as in a linked worktree or a submodule), or
-// "" when there is none. It only looks at names.
-func repoRoot(dir string) (string, error) {
-	for {
-		switch _, err := os.Lstat(filepath.Join(dir, ".git")); {
-		case err == nil:
-			return dir, nil
-		case !notExist(err):
-			return "", fmt.Errorf("find repository root: %w", err)
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", nil
-		}
-		dir = parent
-	}
-}
-
-func notExist(err error) bool {
-	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)
-}
 
 // ignoreScope is the .gitignore state of one directory of the walk: the
 // repository root's path and the directory's path from it, and the
@@ -66,7 +40,7 @@ type ignoreScope struct {
 // them from a work tree: a symbolic link is not followed (it is skipped),
 // and each is bounded.
 func newIgnoreScope(dir string) (*ignoreScope, error) {
-	root, err := repoRoot(dir)
+	root, err := load.RepoRoot(dir)
 	if err != nil || root == "" {
 		return nil, err
 	}
@@ -143,7 +117,7 @@ func (s *ignoreScope) reader(rel []string) func() ([]gitignore.Pattern, error) {
 func readPatterns(path string, domain []string, left *int, above bool) ([]gitignore.Pattern, error) {
 	st, err := os.Lstat(path)
 	switch {
-	case notExist(err):
+	case load.NotExist(err):
 		return nil, nil
 	case err != nil:
 		return nil, fmt.Errorf("read ignore file: %w", err)
