@@ -104,16 +104,16 @@ generate:
 # are whole specs, and the default 60 s would spend the run minimising.
 FUZZTIME ?= 20s
 fuzz:
-	$(GO) test ./compiler/load/ -run '^$$' -fuzz '^FuzzLoad$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./compiler/load/ -run '^$$' -fuzz '^FuzzYAMLRanges$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzRender$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./render/slurmconf/ -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./compiler/hostlist/ -run '^$$' -fuzz '^FuzzExpand$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./compiler/yamlwrite/ -run '^$$' -fuzz '^FuzzStr$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./render/ -run '^$$' -fuzz '^FuzzPulumiYAML$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./render/importconf/ -run '^$$' -fuzz '^FuzzImport$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./lint/suppress/ -run '^$$' -fuzz '^FuzzApply$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
-	$(GO) test ./compiler/load/discover/ -run '^$$' -fuzz '^FuzzLooksLikeSpec$$' -fuzztime $(FUZZTIME) -fuzzminimizetime 5s
+	bash .ci/fuzz.sh ./compiler/load/ FuzzLoad $(FUZZTIME)
+	bash .ci/fuzz.sh ./compiler/load/ FuzzYAMLRanges $(FUZZTIME)
+	bash .ci/fuzz.sh ./render/ FuzzRender $(FUZZTIME)
+	bash .ci/fuzz.sh ./render/slurmconf/ FuzzParse $(FUZZTIME)
+	bash .ci/fuzz.sh ./compiler/hostlist/ FuzzExpand $(FUZZTIME)
+	bash .ci/fuzz.sh ./compiler/yamlwrite/ FuzzStr $(FUZZTIME)
+	bash .ci/fuzz.sh ./render/ FuzzPulumiYAML $(FUZZTIME)
+	bash .ci/fuzz.sh ./render/importconf/ FuzzImport $(FUZZTIME)
+	bash .ci/fuzz.sh ./lint/suppress/ FuzzApply $(FUZZTIME)
+	bash .ci/fuzz.sh ./compiler/load/discover/ FuzzLooksLikeSpec $(FUZZTIME)
 
 # Benchmarks (docs/performance.md): the Go benchmarks of load, schema,
 # compile, lint and render, then the whole-process comparison of
