@@ -29,6 +29,44 @@ var GresSharedWithoutGPU = &lint.Rule{
 	},
 }
 
+// GresSharingUnsupported reports mps or shard in GresTypes next to gpu: the
+// sharing GRES are counted in gres.conf (Name=mps Count=…, Name=shard
+// Count=…), which the service writes with gpu lines only and a spec cannot
+// extend, so no node ever offers them (S9, found by the fidelity oracle).
+var GresSharingUnsupported = &lint.Rule{
+	ID:       "gres-sharing-unsupported",
+	Severity: diag.Error,
+	Summary:  "GresTypes lists mps or shard, whose counts only gres.conf can give",
+	Doc: doc("GPU sharing (mps, shard) needs gres.conf lines that give each GPU node its count "+
+		"(Name=mps Count=…, Name=shard Count=…). The service writes gres.conf with gpu lines only and a spec "+
+		"cannot add any, so no node offers the shared GRES and jobs asking for them never run; slurmctld "+
+		"logs \"SHARING configuration lacks \"File\" specification\" for every autoscaled GPU node at start "+
+		"(Slurm 22.05, 24.11 and 26.05, gres_c_s.c). Request whole GPUs instead.",
+		`config: {GresTypes: "gpu,mps"}`,
+		`config: {GresTypes: gpu}`),
+	Check: func(p *lint.Pass) {
+		kv := effective(p).user("GresTypes")
+		if kv == nil || !hasToken(kv.Value.Value, "gpu") {
+			return // without gpu, gres-shared-without-gpu reports it
+		}
+		var shared, kept []string
+		for _, t := range strings.Split(kv.Value.Value, ",") {
+			switch strings.ToLower(strings.TrimSpace(t)) {
+			case "mps", "shard":
+				shared = append(shared, strings.TrimSpace(t))
+			default:
+				kept = append(kept, strings.TrimSpace(t))
+			}
+		}
+		if len(shared) == 0 {
+			return
+		}
+		reportValue(p, kv, "GresTypes: "+strings.Join(kept, ","),
+			"GresTypes=%s lists %s, but the counts of shared GPUs come only from gres.conf lines the service does not write and a spec cannot add: no node offers %s, and slurmctld logs \"SHARING configuration lacks \"File\" specification\"",
+			kv.Value.Value, strings.Join(shared, " and "), strings.Join(shared, " or "))
+	},
+}
+
 // GresTypeNotDeclared reports node GRES whose type GresTypes lacks.
 var GresTypeNotDeclared = &lint.Rule{
 	ID:       "gres-type-not-declared",

@@ -62,6 +62,7 @@ func All() []*lint.Rule {
 		PluginNeedsFile,
 		PartitionSelectParamsIgnored,
 		GresSharedWithoutGPU,
+		GresSharingUnsupported,
 		GresTypeNotDeclared,
 		NodeCPUTopology,
 		CoreSpecConflict,

@@ -309,3 +309,36 @@ func TestRepeatedKeys(t *testing.T) {
 	fixed := decide(t, spec, map[string]string{LoginMachinePlaceholder: "n2-standard-8", "TODO-choose-n2-standard-16-or-n4-standard-16": "n2-standard-16"})
 	compile(t, "fixed.yaml", fixed, compiler.Identity{})
 }
+
+// TestSharedGresLeftOut: mps and shard leave GresTypes with a note (lint
+// refuses them: gres-sharing-unsupported), the rest of the list stays
+// (GresTypes=gpu is the service default, so it is not written), and a list
+// of shared GRES only is dropped.
+func TestSharedGresLeftOut(t *testing.T) {
+	for _, c := range []struct{ value, want, note string }{
+		{"gpu,mps", "", "GresTypes=gpu,mps: mps left out"}, // gpu is the service default
+		{"shard,gpu,nic", "GresTypes: gpu,nic\n", "GresTypes=shard,gpu,nic: shard left out"},
+		{"gpu,MPS,shard", "", "MPS and shard left out"},
+		{"mps,shard", "", "GresTypes=mps,shard dropped"},
+		{"gpu,nic", "GresTypes: gpu,nic\n", ""},
+	} {
+		conf := "ClusterName=g\nGresTypes=" + c.value + "\nNodeName=gpu[1-2] CPUs=224 RealMemory=3943792 Gres=gpu:b200:8\nPartitionName=p Nodes=gpu[1-2]\n"
+		spec, notes, err := Import([]byte(conf), nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := specBody(spec)
+		if c.want != "" && !strings.Contains(body, c.want) {
+			t.Errorf("%s: spec lacks %q\n%s", c.value, c.want, body)
+		}
+		if c.want == "" && strings.Contains(body, "GresTypes") {
+			t.Errorf("%s: spec keeps GresTypes\n%s", c.value, body)
+		}
+		if c.note != "" && !hasNote(notes, c.note) {
+			t.Errorf("%s: no note %q in %v", c.value, c.note, notes)
+		}
+		if c.note == "" && hasNote(notes, "GresTypes") {
+			t.Errorf("%s: a note about GresTypes: %v", c.value, notes)
+		}
+	}
+}

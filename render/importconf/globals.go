@@ -91,6 +91,9 @@ func (im *importer) globals(f *slurmconf.File) error {
 		if err != nil {
 			return err
 		}
+		if keep {
+			value, keep = im.sharedGres(line, canon, value)
+		}
 		if !keep {
 			continue
 		}
@@ -200,6 +203,37 @@ func (im *importer) rewriteNames(line int, key, value string) (string, bool, err
 		return im.rewritten(line, key, value, strings.Join(out, ","), "partitions the spec does not keep", unknown)
 	}
 	return value, true, nil
+}
+
+// sharedGres leaves mps and shard out of GresTypes: the counts of shared
+// GPUs come only from gres.conf lines (Name=mps Count=…), which the service
+// does not write and a spec cannot add, so lint refuses them
+// (gres-sharing-unsupported) and the node lines' mps and shard entries are
+// not imported either. keep is false when nothing is left.
+func (im *importer) sharedGres(line int, key, value string) (string, bool) {
+	if !strings.EqualFold(key, "GresTypes") {
+		return value, true
+	}
+	var kept, dropped []string
+	for _, t := range strings.Split(value, ",") {
+		switch strings.ToLower(strings.TrimSpace(t)) {
+		case "":
+		case "mps", "shard":
+			dropped = append(dropped, strings.TrimSpace(t))
+		default:
+			kept = append(kept, strings.TrimSpace(t))
+		}
+	}
+	if len(dropped) == 0 {
+		return value, true
+	}
+	const why = "the service's gres.conf gives shared GPUs no counts and a spec cannot add the lines (Name=mps Count=…) they need"
+	if len(kept) == 0 {
+		im.note(line, "GresTypes=%s dropped: %s; the service writes GresTypes=gpu for GPU pools", value, why)
+		return "", false
+	}
+	im.note(line, "GresTypes=%s: %s left out, %s; GresTypes is %s", value, strings.Join(dropped, " and "), why, strings.Join(kept, ","))
+	return strings.Join(kept, ","), true
 }
 
 func (im *importer) rewritten(line int, key, old, new, what string, unknown []string) (string, bool, error) {
