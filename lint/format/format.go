@@ -132,6 +132,16 @@ func fileOf(p diag.Pos, f File) string {
 	return f.Name
 }
 
+// end returns where the range pos starts ends, and whether the formats
+// write it: only when the start is known to the column and the end is a
+// known line and column after it. JSON then leaves endLine and endColumn
+// out, and SARIF its region's, whose endLine may not precede startLine.
+func end(pos diag.Pos) (diag.Pos, bool) {
+	e := pos.End()
+	return e, pos.Col > 0 && e.IsValid() && e.Col > 0 &&
+		(e.Line > pos.Line || e.Line == pos.Line && e.Col > pos.Col)
+}
+
 // slashName returns name with forward slashes, relative to base when it
 // lies under base.
 func slashName(name, base string) string {

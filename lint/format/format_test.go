@@ -135,7 +135,7 @@ func TestDeterministic(t *testing.T) {
 
 func TestEmptyRun(t *testing.T) {
 	got := format(t, "json", Options{}, Run{})
-	want := "{\n  \"version\": 1,\n  \"files\": [],\n  \"summary\": {\n    \"errors\": 0,\n    \"warnings\": 0,\n    \"infos\": 0\n  },\n  \"failures\": []\n}\n"
+	want := "{\n  \"version\": 2,\n  \"files\": [],\n  \"summary\": {\n    \"errors\": 0,\n    \"warnings\": 0,\n    \"infos\": 0\n  },\n  \"failures\": []\n}\n"
 	if string(got) != want {
 		t.Errorf("empty run:\n%s\nwant\n%s", got, want)
 	}
