@@ -157,8 +157,9 @@ func slashName(name, base string) string {
 	return name
 }
 
-// counts returns the number of errors, warnings and infos in l.
-func counts(l diag.List) (errors, warnings, infos int) {
+// counts returns the number of errors, warnings and notes (info
+// findings) in l.
+func counts(l diag.List) (errors, warnings, notes int) {
 	for _, d := range l {
 		switch d.Severity {
 		case diag.Error:
@@ -166,8 +167,8 @@ func counts(l diag.List) (errors, warnings, infos int) {
 		case diag.Warning:
 			warnings++
 		default:
-			infos++
+			notes++
 		}
 	}
-	return errors, warnings, infos
+	return errors, warnings, notes
 }

@@ -10,7 +10,8 @@ import (
 // JSONVersion is the version of the JSON shape. It changes only when a
 // field is removed or changes meaning; new fields may appear without it.
 // Version 2 leaves endLine and endColumn out when the end is unknown
-// (version 1 wrote 0).
+// (version 1 wrote 0) and names the count of info findings "notes"
+// (version 1: "infos").
 const JSONVersion = 2
 
 // JSON is the machine format: one JSONReport, indented, with keys in a
@@ -79,11 +80,12 @@ type JSONRelated struct {
 	Message   string `json:"message"`
 }
 
-// JSONSummary counts the findings of the whole run by severity.
+// JSONSummary counts the findings of the whole run by severity. A finding
+// of severity info is a note, as in the text summary and SARIF's level.
 type JSONSummary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
-	Infos    int `json:"infos"`
+	Notes    int `json:"notes"`
 	// Suppressed counts the findings suppression comments silenced (not
 	// counted above; absent when none).
 	Suppressed int `json:"suppressed,omitempty"`
@@ -101,10 +103,10 @@ func (JSON) Report(r Run) JSONReport {
 			jf.Suppressed = append(jf.Suppressed, JSONSuppressed{jsonDiagnostic(f, sd.Diagnostic), sd.Justification, sd.Directive.Line})
 		}
 		rep.Summary.Suppressed += len(f.Suppressed)
-		e, w, i := counts(f.Diags)
+		e, w, n := counts(f.Diags)
 		rep.Summary.Errors += e
 		rep.Summary.Warnings += w
-		rep.Summary.Infos += i
+		rep.Summary.Notes += n
 		rep.Files = append(rep.Files, jf)
 	}
 	return rep
