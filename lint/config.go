@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -72,23 +71,6 @@ func LoadProjectConfig(path string) (ProjectConfig, error) {
 		return ProjectConfig{}, fmt.Errorf("read project config: %w", err)
 	}
 	return ParseProjectConfig(path, data)
-}
-
-// fileKind names a file type that is not a regular file.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }
 
 // ParseProjectConfig checks the content of a project configuration file;
@@ -267,7 +249,7 @@ func FindProjectConfig(specDir string) (string, error) {
 		case err == nil && st.Mode().IsRegular():
 			return candidate, nil
 		case err == nil:
-			return "", fmt.Errorf("find project config: %s is not a regular file (%s)", candidate, fileKind(st.Mode()))
+			return "", fmt.Errorf("find project config: %s is not a regular file (%s)", candidate, load.FileKind(st.Mode()))
 		case !load.NotExist(err):
 			return "", fmt.Errorf("find project config: %w", err)
 		}

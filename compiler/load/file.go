@@ -3,6 +3,7 @@ package load
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 )
 
@@ -53,7 +54,7 @@ func openRegular(name string) (*os.File, error) {
 		return nil, fmt.Errorf("%s is a directory, not a file", name)
 	case !m.IsRegular():
 		f.Close()
-		return nil, fmt.Errorf("%s is not a regular file (%s); slurmspec reads only regular files", name, kindOf(m))
+		return nil, fmt.Errorf("%s is not a regular file (%s); slurmspec reads only regular files", name, FileKind(m))
 	}
 	return f, nil
 }
@@ -62,16 +63,27 @@ func errSymlink(name string) error {
 	return fmt.Errorf("%s is a symbolic link; slurmspec reads only regular files (name the file it points to)", name)
 }
 
-func kindOf(m os.FileMode) string {
+// FileKind names the type of a file from its mode, with an article, in the
+// words every refusal of a file that is not a regular file uses: "a
+// symbolic link", "a directory", "a FIFO", "a socket", "a device", else
+// "a special file" ("a regular file" for a regular file). Take the mode
+// from os.Lstat, so that a symbolic link is named as one.
+func FileKind(m fs.FileMode) string {
 	switch {
-	case m&os.ModeNamedPipe != 0:
+	case m.IsRegular():
+		return "a regular file"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
 		return "a FIFO"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	case m&os.ModeSocket != 0:
+	case m&fs.ModeSocket != 0:
 		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
 	}
-	return "mode " + m.String()
+	return "a special file"
 }
 
 func sizeString(n int64) string {

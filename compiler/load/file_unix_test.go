@@ -3,6 +3,8 @@
 package load
 
 import (
+	"io/fs"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -49,5 +51,44 @@ func TestOnlyRegularFiles(t *testing.T) {
 	}
 	if b, err := ReadFile(reg, 11); err != nil || string(b) != "12345678901" {
 		t.Errorf("at the limit: %q %v", b, err)
+	}
+}
+
+// FileKind names each type of file as os.Lstat reports it, in the words
+// the refusals use.
+func TestFileKind(t *testing.T) {
+	dir := t.TempDir()
+	reg := filepath.Join(dir, "r")
+	if err := os.WriteFile(reg, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "l")
+	if err := os.Symlink(reg, link); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "f")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "s")
+	ln, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for path, want := range map[string]string{
+		reg: "a regular file", link: "a symbolic link", dir: "a directory",
+		fifo: "a FIFO", sock: "a socket", "/dev/null": "a device",
+	} {
+		st, err := os.Lstat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := FileKind(st.Mode()); got != want {
+			t.Errorf("FileKind(%s, mode %v) = %q, want %q", path, st.Mode(), got, want)
+		}
+	}
+	if got := FileKind(fs.ModeIrregular); got != "a special file" {
+		t.Errorf("FileKind(irregular) = %q", got)
 	}
 }

@@ -132,6 +132,16 @@ func fileOf(p diag.Pos, f File) string {
 	return f.Name
 }
 
+// end returns where the range pos starts ends, and whether the formats
+// write it: only when the start is known to the column and the end is a
+// known line and column after it. JSON then leaves endLine and endColumn
+// out, and SARIF its region's, whose endLine may not precede startLine.
+func end(pos diag.Pos) (diag.Pos, bool) {
+	e := pos.End()
+	return e, pos.Col > 0 && e.IsValid() && e.Col > 0 &&
+		(e.Line > pos.Line || e.Line == pos.Line && e.Col > pos.Col)
+}
+
 // slashName returns name with forward slashes, relative to base when it
 // lies under base.
 func slashName(name, base string) string {
@@ -147,8 +157,9 @@ func slashName(name, base string) string {
 	return name
 }
 
-// counts returns the number of errors, warnings and infos in l.
-func counts(l diag.List) (errors, warnings, infos int) {
+// counts returns the number of errors, warnings and notes (info
+// findings) in l.
+func counts(l diag.List) (errors, warnings, notes int) {
 	for _, d := range l {
 		switch d.Severity {
 		case diag.Error:
@@ -156,8 +167,8 @@ func counts(l diag.List) (errors, warnings, infos int) {
 		case diag.Warning:
 			warnings++
 		default:
-			infos++
+			notes++
 		}
 	}
-	return errors, warnings, infos
+	return errors, warnings, notes
 }

@@ -135,7 +135,7 @@ func TestDeterministic(t *testing.T) {
 
 func TestEmptyRun(t *testing.T) {
 	got := format(t, "json", Options{}, Run{})
-	want := "{\n  \"version\": 1,\n  \"files\": [],\n  \"summary\": {\n    \"errors\": 0,\n    \"warnings\": 0,\n    \"infos\": 0\n  },\n  \"failures\": []\n}\n"
+	want := "{\n  \"version\": 2,\n  \"files\": [],\n  \"summary\": {\n    \"errors\": 0,\n    \"warnings\": 0,\n    \"notes\": 0\n  },\n  \"failures\": []\n}\n"
 	if string(got) != want {
 		t.Errorf("empty run:\n%s\nwant\n%s", got, want)
 	}
@@ -179,7 +179,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	if !bytes.Equal(b.Bytes(), out) {
 		t.Errorf("round trip differs:\n%s\n---\n%s", b.Bytes(), out)
 	}
-	if rep.Version != JSONVersion || rep.Summary != (JSONSummary{Errors: 5, Warnings: 1, Infos: 1}) {
+	if rep.Version != JSONVersion || rep.Summary != (JSONSummary{Errors: 5, Warnings: 1, Notes: 1}) {
 		t.Errorf("version %d, summary %+v", rep.Version, rep.Summary)
 	}
 	if d := rep.Files[2].Diagnostics[0]; d.File != "c.cue" || d.Line != 0 || d.Related == nil {

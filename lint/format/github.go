@@ -13,7 +13,7 @@ import (
 // GitHub is the GitHub Actions format: one workflow command per
 // diagnostic, "::error file=F,line=L,col=C,title=RULE::message", which
 // the runner shows as an annotation on the file. Warnings use ::warning and
-// infos ::notice. The message carries the spec path, related positions and
+// notes (info findings) ::notice. The message carries the spec path, related positions and
 // the hint on further lines. A check that could not run (Run.Failures) is
 // an ::error without a file.
 type GitHub struct {

@@ -20,14 +20,14 @@ const (
 // GitHubTally counts the findings a github-format run printed, for the
 // note at its end (the format prints file by file and cannot count the
 // run itself).
-type GitHubTally struct{ errors, warnings, notices int }
+type GitHubTally struct{ errors, warnings, notes int }
 
 // Add counts a file's findings.
 func (t *GitHubTally) Add(l diag.List) {
-	e, w, i := counts(l)
+	e, w, n := counts(l)
 	t.errors += e
 	t.warnings += w
-	t.notices += i
+	t.notes += n
 }
 
 // Note is what to print after the run when GitHub cannot show every
@@ -36,14 +36,14 @@ func (t *GitHubTally) Add(l diag.List) {
 // log line. Every finding is in the log either way.
 func (t GitHubTally) Note() string {
 	n := GitHubAnnotationsPerKind
-	if t.errors <= n && t.warnings <= n && t.notices <= n {
+	if t.errors <= n && t.warnings <= n && t.notes <= n {
 		return ""
 	}
 	msg := fmt.Sprintf("slurmspec found %s, %s and %s; GitHub shows at most %d annotations of each kind per step, "+
 		"so only the first are annotated: every finding is in this step's log, "+
 		"and `slurmspec lint --format sarif` uploaded to code scanning shows them all (docs/output-formats.md)",
-		diag.Plural(t.errors, "error"), diag.Plural(t.warnings, "warning"), diag.Plural(t.notices, "notice"), n)
-	if t.notices < n {
+		diag.Plural(t.errors, "error"), diag.Plural(t.warnings, "warning"), diag.Plural(t.notes, "note"), n)
+	if t.notes < n {
 		return "::notice title=" + escapeProperty("slurmspec: annotation limit") + "::" + escapeData(msg) + "\n"
 	}
 	return msg + "\n"

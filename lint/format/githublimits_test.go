@@ -30,17 +30,17 @@ func TestGitHubTally(t *testing.T) {
 	}
 	tally.Add(findings(diag.Error, 1))
 	n := tally.Note()
-	if !strings.HasPrefix(n, "::notice title=slurmspec%3A annotation limit::slurmspec found 11 errors, 10 warnings and 0 notices;") || strings.Count(n, "\n") != 1 {
+	if !strings.HasPrefix(n, "::notice title=slurmspec%3A annotation limit::slurmspec found 11 errors, 10 warnings and 0 notes;") || strings.Count(n, "\n") != 1 {
 		t.Errorf("got %q", n)
 	}
 	tally.Add(findings(diag.Info, 10))
-	if n := tally.Note(); strings.HasPrefix(n, "::") || !strings.HasPrefix(n, "slurmspec found 11 errors, 10 warnings and 10 notices;") {
+	if n := tally.Note(); strings.HasPrefix(n, "::") || !strings.HasPrefix(n, "slurmspec found 11 errors, 10 warnings and 10 notes;") {
 		t.Errorf("no notice annotation is left: want a plain log line, got %q", n)
 	}
 }
 
 // TestGitHubNoteDocumented: docs/output-formats.md shows the note exactly
-// as a run with 12 warnings and 2 notices prints it.
+// as a run with 12 warnings and 2 notes prints it.
 func TestGitHubNoteDocumented(t *testing.T) {
 	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "output-formats.md"))
 	if err != nil {

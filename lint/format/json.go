@@ -9,7 +9,10 @@ import (
 
 // JSONVersion is the version of the JSON shape. It changes only when a
 // field is removed or changes meaning; new fields may appear without it.
-const JSONVersion = 1
+// Version 2 leaves endLine and endColumn out when the end is unknown
+// (version 1 wrote 0) and names the count of info findings "notes"
+// (version 1: "infos").
+const JSONVersion = 2
 
 // JSON is the machine format: one JSONReport, indented, with keys in a
 // fixed order. docs/output-formats.md documents it.
@@ -49,38 +52,40 @@ type JSONSuppressed struct {
 
 // JSONDiagnostic is one finding. Line and Column are 1-based; 0 means
 // unknown. EndLine and EndColumn are where the value ends, the column just
-// after its last character; 0 when the end is unknown. Path, Hint are ""
-// when absent; Related is never null.
+// after its last character; both are left out (0 once decoded) when the
+// end is unknown. Path, Hint are "" when absent; Related is never null.
 type JSONDiagnostic struct {
 	Rule      string        `json:"rule"`
 	Severity  string        `json:"severity"`
 	File      string        `json:"file"`
 	Line      int           `json:"line"`
 	Column    int           `json:"column"`
-	EndLine   int           `json:"endLine"`
-	EndColumn int           `json:"endColumn"`
+	EndLine   int           `json:"endLine,omitempty"`
+	EndColumn int           `json:"endColumn,omitempty"`
 	Path      string        `json:"path"`
 	Message   string        `json:"message"`
 	Hint      string        `json:"hint"`
 	Related   []JSONRelated `json:"related"`
 }
 
-// JSONRelated is a secondary position that helps explain a finding.
+// JSONRelated is a secondary position that helps explain a finding; its
+// fields are as JSONDiagnostic's.
 type JSONRelated struct {
 	File      string `json:"file"`
 	Line      int    `json:"line"`
 	Column    int    `json:"column"`
-	EndLine   int    `json:"endLine"`
-	EndColumn int    `json:"endColumn"`
+	EndLine   int    `json:"endLine,omitempty"`
+	EndColumn int    `json:"endColumn,omitempty"`
 	Path      string `json:"path"`
 	Message   string `json:"message"`
 }
 
-// JSONSummary counts the findings of the whole run by severity.
+// JSONSummary counts the findings of the whole run by severity. A finding
+// of severity info is a note, as in the text summary and SARIF's level.
 type JSONSummary struct {
 	Errors   int `json:"errors"`
 	Warnings int `json:"warnings"`
-	Infos    int `json:"infos"`
+	Notes    int `json:"notes"`
 	// Suppressed counts the findings suppression comments silenced (not
 	// counted above; absent when none).
 	Suppressed int `json:"suppressed,omitempty"`
@@ -98,10 +103,10 @@ func (JSON) Report(r Run) JSONReport {
 			jf.Suppressed = append(jf.Suppressed, JSONSuppressed{jsonDiagnostic(f, sd.Diagnostic), sd.Justification, sd.Directive.Line})
 		}
 		rep.Summary.Suppressed += len(f.Suppressed)
-		e, w, i := counts(f.Diags)
+		e, w, n := counts(f.Diags)
 		rep.Summary.Errors += e
 		rep.Summary.Warnings += w
-		rep.Summary.Infos += i
+		rep.Summary.Notes += n
 		rep.Files = append(rep.Files, jf)
 	}
 	return rep
@@ -111,16 +116,21 @@ func jsonDiagnostic(f File, d diag.Diagnostic) JSONDiagnostic {
 	jd := JSONDiagnostic{
 		Rule: d.Rule, Severity: d.Severity.String(),
 		File: fileOf(d.Pos, f), Line: d.Pos.Line, Column: d.Pos.Col,
-		EndLine: d.Pos.End().Line, EndColumn: d.Pos.End().Col,
 		Path: d.Path, Message: d.Message, Hint: d.Hint,
 		Related: []JSONRelated{},
 	}
+	if e, ok := end(d.Pos); ok {
+		jd.EndLine, jd.EndColumn = e.Line, e.Col
+	}
 	for _, rel := range d.Related {
-		jd.Related = append(jd.Related, JSONRelated{
+		jr := JSONRelated{
 			File: fileOf(rel.Pos, f), Line: rel.Pos.Line, Column: rel.Pos.Col,
-			EndLine: rel.Pos.End().Line, EndColumn: rel.Pos.End().Col,
 			Path: rel.Path, Message: rel.Message,
-		})
+		}
+		if e, ok := end(rel.Pos); ok {
+			jr.EndLine, jr.EndColumn = e.Line, e.Col
+		}
+		jd.Related = append(jd.Related, jr)
 	}
 	return jd
 }

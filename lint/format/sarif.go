@@ -148,8 +148,8 @@ func (s SARIF) physical(file string, pos diag.Pos) *sarif.PhysicalLocation {
 		if pos.Col > 0 {
 			reg.WithStartColumn(pos.Col)
 		}
-		if end := pos.End(); end.IsValid() && pos.Col > 0 {
-			reg.WithEndLine(end.Line).WithEndColumn(end.Col)
+		if e, ok := end(pos); ok {
+			reg.WithEndLine(e.Line).WithEndColumn(e.Col)
 		}
 		pl.WithRegion(reg)
 	}

@@ -83,12 +83,12 @@ func prepare(cfg config) (data, error) {
 		return d, fmt.Errorf("slurmspec lint --format json %s: %w", d.gen1000, err)
 	}
 	var rep struct {
-		Summary struct{ Errors, Warnings, Infos int }
+		Summary struct{ Errors, Warnings, Notes int }
 	}
 	if err := json.Unmarshal(out, &rep); err != nil {
 		return d, fmt.Errorf("slurmspec lint --format json: %w", err)
 	}
-	d.findings1000 = rep.Summary.Errors + rep.Summary.Warnings + rep.Summary.Infos
+	d.findings1000 = rep.Summary.Errors + rep.Summary.Warnings + rep.Summary.Notes
 	if d.findings1000 < 1000 {
 		return d, fmt.Errorf("the 1000-pool spec gives %d findings, the many-findings case needs 1000", d.findings1000)
 	}

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/render/output"
 )
@@ -170,7 +171,7 @@ func createReport(path string) (*reportFile, error) {
 		return nil, fmt.Errorf("--output %q: want a file name", path)
 	}
 	if fi, err := os.Lstat(path); err == nil && !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("--output %s: is a %s, not a regular file; slurmspec replaces only regular files", path, modeName(fi.Mode()))
+		return nil, fmt.Errorf("--output %s: is not a regular file (%s); slurmspec replaces only regular files", path, load.FileKind(fi.Mode()))
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("--output %s: %w", path, err)
 	}
@@ -182,7 +183,7 @@ func createReport(path string) (*reportFile, error) {
 			}
 			prefix := filepath.Join(parts[:i+1]...)
 			if fi, err := os.Lstat(prefix); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-				return nil, fmt.Errorf("--output %s: %s is a symlink; pass the real path", path, prefix)
+				return nil, fmt.Errorf("--output %s: %s is a symbolic link; pass the real path", path, prefix)
 			}
 		}
 	}
@@ -207,22 +208,6 @@ func createReport(path string) (*reportFile, error) {
 		return nil, fmt.Errorf("--output %s: cannot create a file in %s: %w", path, filepath.Dir(path), err)
 	}
 	return &reportFile{tmp: tmp, path: abs}, nil
-}
-
-func modeName(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeSymlink != 0:
-		return "symlink"
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
 }
 
 // Write implements io.Writer.

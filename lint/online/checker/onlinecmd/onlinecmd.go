@@ -12,7 +12,7 @@
 // On success the helper prints a format.JSONReport and exits 0, whatever it
 // found. When the online check cannot run it prints
 //
-//	{"version": 1, "error": {"kind": "permission-denied", "message": "..."}}
+//	{"version": 2, "error": {"kind": "permission-denied", "message": "..."}}
 //
 // on standard output, the message as one line on standard error, and exits
 // 2. The kinds are the names of online.Kind.
