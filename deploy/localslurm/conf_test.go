@@ -191,3 +191,28 @@ func TestOverridesDropOOMKillStepWithTaskCgroup(t *testing.T) {
 		}
 	}
 }
+
+// TestOverridesDropCrayWithTaskCgroup: task/cray_aries needs task/cgroup
+// after it (slurmd exits otherwise), so it leaves with task/cgroup; without
+// task/cgroup in the value it stays, for slurmd to judge.
+func TestOverridesDropCrayWithTaskCgroup(t *testing.T) {
+	for _, tc := range []struct{ plugins, want string }{
+		{"task/none,task/cray_aries,task/cgroup", "task/none"},
+		{"task/cray_aries,task/cgroup", "task/none"},
+		{"task/affinity,task/cgroup", "task/affinity"},
+		{"task/cray_aries", "task/cray_aries"},
+	} {
+		c, err := parseConf(readFixture(t) + "TaskPlugin=" + tc.plugins + "\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
+			accounting: true, standIns: []string{"seed-a4-0"}}
+		if err := applyOverrides(c, l); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := c.get("TaskPlugin"); got != tc.want {
+			t.Errorf("TaskPlugin=%s: got %q, want %q", tc.plugins, got, tc.want)
+		}
+	}
+}

@@ -108,15 +108,28 @@ func applyOverrides(c *conf, l layout) error {
 	}
 	if v, ok := c.get("TaskPlugin"); ok {
 		var kept []string
+		cgroup := false
 		for p := range strings.SplitSeq(v, ",") {
 			if p != "task/cgroup" && p != "cgroup" {
 				kept = append(kept, p)
+			} else {
+				cgroup = true
+			}
+		}
+		reason := reasonCgroup
+		if cgroup {
+			// task/cray_aries exits unless task/cgroup follows it
+			// (task_cray_aries.c init): about the harness, not the spec.
+			before := len(kept)
+			kept = slices.DeleteFunc(kept, func(p string) bool { return p == "task/cray_aries" || p == "cray_aries" })
+			if len(kept) < before {
+				reason += "; task/cray_aries goes with it (slurmd exits when task/cgroup does not follow it)"
 			}
 		}
 		if len(kept) == 0 {
 			kept = []string{"task/none"}
 		}
-		c.set("TaskPlugin", strings.Join(kept, ","), reasonCgroup)
+		c.set("TaskPlugin", strings.Join(kept, ","), reason)
 		// OOMKillStep is task/cgroup's: with task/cgroup gone, slurmctld
 		// (24.11+) is fatal on it, about the harness, not the spec.
 		if params, ok := c.get("TaskPluginParam"); ok {

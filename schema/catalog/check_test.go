@@ -335,6 +335,11 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "TaskPluginParam", V2605, "Cores,autobind=numa", errs, `got "numa"`},
 		{ScopeGlobal, "TaskPluginParam", V2205, "autobind=Cores", clean, ""},
 		{ScopeGlobal, "PrologFlags", V2605, "NoHold,Contain", errs, "NoHold"},
+		// task_cray_aries.c init: slurmd exits unless cgroup follows cray
+		// (fidelity seed 20261205, 22.05).
+		{ScopeGlobal, "TaskPlugin", V2205, "task/cray_aries", errs, "listed after it"},
+		{ScopeGlobal, "TaskPlugin", V2205, "task/cgroup,task/cray_aries", errs, "listed after it"},
+		{ScopeGlobal, "TaskPlugin", V2205, "task/affinity,task/cray_aries,task/cgroup", clean, ""},
 		{ScopeGlobal, "CommunicationParameters", V2605, "DisableIPv4", errs, "EnableIPv6"},
 		{ScopeGlobal, "CommunicationParameters", V2605, "DisableIPv4,EnableIPv6", clean, ""},
 		// A warning on one token (NoAddrCache is defunct) leaves the rules
@@ -410,6 +415,8 @@ func isRuleError(p *Param, tok string) bool {
 		return tok == "SUSPEND" || tok == "on"
 	case p.Name == "CommunicationParameters":
 		return tok == "DisableIPv4"
+	case p.Name == "TaskPlugin":
+		return tok == "task/cray_aries" || tok == "cray_aries" // needs task/cgroup after it
 	}
 	return false
 }

@@ -84,6 +84,16 @@ func (c *checker) checkRules(value string) {
 		if has("runinjob") && has("serial") {
 			c.add(SeverityError, "PrologFlags: Serial is incompatible with RunInJob (slurmctld logs an error)", "")
 		}
+	case strings.EqualFold(p.Name, "TaskPlugin"):
+		// task_cray_aries.c init (22.05-23.11): fatal unless "cgroup"
+		// occurs in the value after "cray" (xstrstr on the whole value).
+		if has("task/cray_aries", "cray_aries") {
+			cray, cg := strings.Index(value, "cray"), strings.Index(value, "cgroup")
+			if cg < 0 || cg < cray {
+				c.add(SeverityError, fmt.Sprintf("TaskPlugin=%s: task/cray_aries needs task/cgroup listed after it; slurmd exits (\"task/cgroup must be used with, and listed after, task/cray in TaskPlugin\")", value),
+					"write task/cray_aries,task/cgroup")
+			}
+		}
 	case strings.EqualFold(p.Name, "CommunicationParameters"):
 		// C1.
 		if has("disableipv4") && !has("enableipv6") {
