@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // pluginsTSV is the catalog's list of the plugin libraries each release's
@@ -330,5 +332,109 @@ func TestDiffPlugins(t *testing.T) {
 	}
 	if got := diffPlugins(shipped[:4], shipped[:4]); len(got) != 0 {
 		t.Errorf("equal lists differ: %q", got)
+	}
+}
+
+// overridesTSV holds the catalog's overrides, among them the libraries of
+// plugin values whose shared object is not named after the value.
+const overridesTSV = "../../schema/catalog/data/overrides.tsv"
+
+// libraryAlternatives reads the "library" overrides of global keys: the
+// shared objects that provide a value ("job_container_tmpfs.so|
+// namespace_tmpfs.so": any one of them), by "Key=value". The catalog's
+// EnumValue.Library keeps only the first.
+func libraryAlternatives(p string) (map[string][]string, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, fmt.Errorf("read overrides: %w", err)
+	}
+	out := map[string][]string{}
+	for i, l := range strings.Split(string(data), "\n") {
+		f := strings.Split(l, "\t")
+		if i == 0 || len(f) < 5 || f[0] != "global" || f[3] != "library" {
+			continue
+		}
+		out[f[1]+"="+f[2]] = strings.Split(f[4], "|")
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no library overrides", p)
+	}
+	return out, nil
+}
+
+// TestCatalogPluginsOnRealRoots checks what the generated catalog
+// concludes about each plugin value against the release's real plugin
+// directory: a value present in a release whose library the root has is
+// not marked NotShipped, and names the package that really ships it
+// (Package, "" for slurm-wlm-basic-plugins); a value whose library the
+// root lacks is marked NotShipped, but for the "none" plugins, which
+// Slurm has built in from 23.11. A release whose root is not there is
+// skipped with one line, or fails under CI=true.
+func TestCatalogPluginsOnRealRoots(t *testing.T) {
+	for _, series := range Releases() {
+		t.Run(series, func(t *testing.T) {
+			root, err := resolveRoot(series)
+			if err != nil {
+				msg := err.Error()
+				var pe *PrereqError
+				if errors.As(err, &pe) {
+					msg = pe.Summary()
+				}
+				if os.Getenv("CI") == "true" {
+					t.Fatalf("localslurm: CI=true and %s", msg)
+				}
+				t.Skipf("localslurm: %s", msg)
+			}
+			v, err := catalog.ParseVersion(series)
+			if err != nil {
+				t.Fatal(err)
+			}
+			noneBuiltIn, err := catalog.ParseVersion("23.11")
+			if err != nil {
+				t.Fatal(err)
+			}
+			shipped, _, err := shippedPlugins(root, series)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pkgOf := map[string]string{}
+			for _, r := range shipped {
+				pkgOf[r.lib], _, _ = strings.Cut(r.pkg, "=")
+			}
+			alts, err := libraryAlternatives(overridesTSV)
+			if err != nil {
+				t.Fatal(err)
+			}
+			checked := 0
+			for _, p := range catalog.Default().Params(catalog.ScopeGlobal) {
+				for _, ev := range p.Values {
+					if ev.Library == "" || ev.Library == "builtin" || !ev.PresentIn.Has(v) {
+						continue
+					}
+					checked++
+					libs := alts[p.Name+"="+ev.Name]
+					if len(libs) == 0 {
+						libs = []string{ev.Library}
+					}
+					var pkg string
+					has := slices.ContainsFunc(libs, func(l string) bool { pkg = pkgOf[l]; return pkg != "" })
+					builtinNone := (ev.Name == "none" || strings.HasSuffix(ev.Name, "/none")) && !v.Before(noneBuiltIn)
+					switch {
+					case has && ev.NotShipped.Has(v):
+						t.Errorf("%s=%s: the catalog says Debian's %s packages do not ship %s, but %s has %s (%s)", p.Name, ev.Name, series, ev.Library, root, strings.Join(libs, " or "), pkg)
+					case has && pkg != "slurm-wlm-basic-plugins" && ev.Package != pkg:
+						t.Errorf("%s=%s: %s comes from %s, the catalog says %q", p.Name, ev.Name, ev.Library, pkg, ev.Package)
+					case has && pkg == "slurm-wlm-basic-plugins" && ev.Package != "":
+						t.Errorf("%s=%s: %s comes from slurm-wlm-basic-plugins, the catalog says %s", p.Name, ev.Name, ev.Library, ev.Package)
+					case !has && !ev.NotShipped.Has(v) && !builtinNone:
+						t.Errorf("%s=%s: %s is not in %s's plugin directory, but the catalog does not mark it NotShipped for %s", p.Name, ev.Name, strings.Join(libs, " or "), root, series)
+					}
+				}
+			}
+			t.Logf("Slurm %s: %d plugin values of the catalog checked against %s", series, checked, root)
+			if checked == 0 {
+				t.Error("no plugin value checked")
+			}
+		})
 	}
 }
