@@ -165,7 +165,9 @@ func TestVerdicts(t *testing.T) {
 // tls/s2n", "Failed to initialize tls plugin"); the oracle finds
 // tls_s2n.so absent from the release's plugin directory and gives the
 // build verdict, not a false negative. TLSType=tls/none, which the
-// packages ship, both accept.
+// packages ship, both accept. With PreemptMode=SUSPEND without GANG as
+// well (its rule disabled), slurmctld stops on that line first: a false
+// negative, the absent plugin notwithstanding.
 func TestBuildVerdictOnRealSlurm(t *testing.T) {
 	for _, rel := range []string{"24.11", "26.05"} {
 		t.Run(rel, func(t *testing.T) {
@@ -183,17 +185,22 @@ func TestBuildVerdictOnRealSlurm(t *testing.T) {
 			cases := []Case{
 				{Index: 0, Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/s2n"}}},
 				{Index: 1, Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/none"}}},
+				// The same warning, but slurmctld stops on another setting
+				// first (the rule that catches it disabled): a false
+				// negative, not the plugin's.
+				{Index: 2, Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/s2n"},
+					{Scope: catalog.ScopeGlobal, Key: "PreemptType", Value: "preempt/partition_prio"}, {Scope: catalog.ScopeGlobal, Key: "PreemptMode", Value: "SUSPEND"}}},
 			}
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			rep, err := Run(ctx, Options{Release: rel, Cases: cases})
+			rep, err := Run(ctx, Options{Release: rel, Cases: cases, Disabled: map[string]bool{"preempt-suspend-needs-gang": true}})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if len(rep.Results) != len(cases) {
 				t.Fatalf("%d results for %d cases", len(rep.Results), len(cases))
 			}
-			s2n, none := rep.Results[0], rep.Results[1]
+			s2n, none, other := rep.Results[0], rep.Results[1], rep.Results[2]
 			t.Logf("%s: %s, absent %v\n  slurm: %s", s2n.Case, s2n.Verdict, s2n.Absent, strings.Join(s2n.Slurm, "\n  slurm: "))
 			if s2n.Verdict != WarnedBuild || s2n.Up || !slices.Equal(s2n.Absent, []string{"tls_s2n.so"}) {
 				t.Errorf("%s: %s (up %v, absent %v), want %s, refused, tls_s2n.so absent\n  lint: %v\n  warnings: %v\n  slurm: %v",
@@ -205,7 +212,12 @@ func TestBuildVerdictOnRealSlurm(t *testing.T) {
 			if none.Verdict != BothAccept || len(none.Absent) != 0 {
 				t.Errorf("%s: %s (absent %v), want %s\n  warnings: %v\n  slurm: %v", none.Case, none.Verdict, none.Absent, BothAccept, none.Warned, none.Slurm)
 			}
-			if tab := Table([]*Report{rep}); !strings.Contains(tab, "| 2 | 2 | 1 | 0 | 1 | 0 |") {
+			t.Logf("%s: %s, absent %v\n  slurm: %s", other.Case, other.Verdict, other.Absent, strings.Join(other.Slurm, "\n  slurm: "))
+			if other.Verdict != FalseNegative || !slices.Equal(other.Absent, []string{"tls_s2n.so"}) ||
+				!strings.Contains(strings.Join(other.Slurm, "\n"), "PreemptMode=SUSPEND requires GANG too") {
+				t.Errorf("%s: %s (absent %v), want %s with the PreemptMode line\n  slurm: %v", other.Case, other.Verdict, other.Absent, FalseNegative, other.Slurm)
+			}
+			if tab := Table([]*Report{rep}); !strings.Contains(tab, "| 3 | 3 | 1 | 0 | 1 | 1 |") {
 				t.Errorf("table:\n%s", tab)
 			}
 		})

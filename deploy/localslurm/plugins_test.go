@@ -207,6 +207,27 @@ func diffPlugins(listed, shipped []pluginRow) []string {
 	return out
 }
 
+// requireRoot returns the root file system a release runs from ("/" for
+// the host's Slurm). When it is not there, the test is skipped with one
+// line, or fails under CI=true.
+func requireRoot(t *testing.T, series string) string {
+	t.Helper()
+	root, err := resolveRoot(series)
+	if err == nil {
+		return root
+	}
+	msg := err.Error()
+	var pe *PrereqError
+	if errors.As(err, &pe) {
+		msg = pe.Summary()
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("localslurm: CI=true and %s", msg)
+	}
+	t.Skipf("localslurm: %s", msg)
+	return ""
+}
+
 // TestDebianPluginsMatchPackages checks schema/catalog/data/
 // debian_plugins.tsv against the packages themselves: for each release
 // (the host's Slurm and the root file systems of .ci/build-rootfs.sh), the
@@ -221,18 +242,7 @@ func TestDebianPluginsMatchPackages(t *testing.T) {
 	}
 	for _, series := range Releases() {
 		t.Run(series, func(t *testing.T) {
-			root, err := resolveRoot(series)
-			if err != nil {
-				msg := err.Error()
-				var pe *PrereqError
-				if errors.As(err, &pe) {
-					msg = pe.Summary()
-				}
-				if os.Getenv("CI") == "true" {
-					t.Fatalf("localslurm: CI=true and %s", msg)
-				}
-				t.Skipf("localslurm: %s", msg)
-			}
+			root := requireRoot(t, series)
 			shipped, missing, err := shippedPlugins(root, series)
 			if err != nil {
 				t.Fatal(err)
@@ -373,18 +383,7 @@ func libraryAlternatives(p string) (map[string][]string, error) {
 func TestCatalogPluginsOnRealRoots(t *testing.T) {
 	for _, series := range Releases() {
 		t.Run(series, func(t *testing.T) {
-			root, err := resolveRoot(series)
-			if err != nil {
-				msg := err.Error()
-				var pe *PrereqError
-				if errors.As(err, &pe) {
-					msg = pe.Summary()
-				}
-				if os.Getenv("CI") == "true" {
-					t.Fatalf("localslurm: CI=true and %s", msg)
-				}
-				t.Skipf("localslurm: %s", msg)
-			}
+			root := requireRoot(t, series)
 			v, err := catalog.ParseVersion(series)
 			if err != nil {
 				t.Fatal(err)
