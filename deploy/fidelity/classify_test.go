@@ -1,6 +1,10 @@
 package fidelity
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
@@ -15,6 +19,15 @@ func TestClassify(t *testing.T) {
 	dep := []Warning{{Rule: "deprecated-config-key", Key: "KeepAliveTime"}}
 	warned := WarnedRules()
 	moved := "slurmctld: error: KeepAliveTime parameter has moved to CommunicationParameters."
+	tls := Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/s2n"}}}
+	s2n := []Warning{{Rule: "invalid-config-value", Key: "TLSType", Message: "TLSType=tls/s2n: Debian's Slurm 26.05 packages do not ship this plugin (tls_s2n.so); it exists only where Slurm was built with what it depends on"}}
+	s2nLines := []string{
+		"slurmctld: error: Couldn't find the specified plugin name for tls/s2n looking at all files",
+		"slurmctld: error: cannot find tls plugin for tls/s2n",
+		"slurmctld: error: cannot create tls context for tls/s2n",
+		"slurmctld: fatal: Failed to initialize tls plugin",
+	}
+	lua := []Warning{{Rule: "invalid-config-value", Key: "JobSubmitPlugins", Message: "JobSubmitPlugins=lua: Debian's Slurm 24.11 packages do not ship this plugin (job_submit_lua.so); it exists only where Slurm was built with what it depends on"}}
 	for _, tc := range []struct {
 		name string
 		res  Result
@@ -37,6 +50,26 @@ func TestClassify(t *testing.T) {
 		{"group warning", Result{Case: Case{Settings: []Setting{{Scope: catalog.ScopePartition, Key: "AllowGroups", Value: "lab"}}}, Warned: []Warning{{Rule: "partition-groups", Key: "AllowGroups"}}, Up: true, Slurm: []string{"slurmctld: error: _get_group_members: Could not find configured group lab"}}, WarnedLogged},
 		// A warning about another key of the case does not count.
 		{"warning about another key", Result{Case: keep, Warned: []Warning{{Rule: "deprecated-config-key", Key: "MinJobAge"}}, Up: true, Slurm: []string{moved}}, FalseNegative},
+		// A plugin the release's packages lack, absent from its root: every
+		// line names it (tls/s2n, "tls plugin"), refused start or not.
+		{"build lacks the plugin", Result{Case: tls, Warned: s2n, Absent: []string{"tls_s2n.so"}, Slurm: s2nLines}, WarnedBuild},
+		{"build lacks the plugin, up", Result{Case: tls, Warned: s2n, Absent: []string{"tls_s2n.so"}, Up: true, Slurm: s2nLines[:2]}, WarnedBuild},
+		// The library is in the plugin directory after all: the catalog
+		// was wrong, so the warning does not explain the refusal.
+		{"plugin present", Result{Case: tls, Warned: s2n, Slurm: s2nLines}, FalseNegative},
+		{"another plugin absent", Result{Case: tls, Warned: s2n, Absent: []string{"tls_none.so"}, Slurm: s2nLines}, FalseNegative},
+		// A line about something else is not the missing plugin's.
+		{"build lacks the plugin, another error too", Result{Case: tls, Warned: s2n, Absent: []string{"tls_s2n.so"}, Slurm: append(slices.Clone(s2nLines), "slurmctld: error: MinJobAge must be at least 2")}, FalseNegative},
+		{"another plugin type's line", Result{Case: tls, Warned: s2n, Absent: []string{"tls_s2n.so"}, Slurm: []string{"slurmctld: fatal: Failed to initialize cred plugin"}}, FalseNegative},
+		// Without the warning (another warning, or none) it stays a false
+		// negative, absent library or not.
+		{"no not-shipped warning", Result{Case: tls, Warned: []Warning{{Rule: "invalid-config-value", Key: "TLSType", Message: "TLSType value \"tls/s2n\" is not an option of its own"}}, Absent: []string{"tls_s2n.so"}, Slurm: s2nLines}, FalseNegative},
+		{"no warning", Result{Case: tls, Absent: []string{"tls_s2n.so"}, Slurm: s2nLines}, FalseNegative},
+		// A lint error makes it lint-refused.
+		{"lint error and the plugin", Result{Case: tls, Lint: []string{"x: y"}, Warned: s2n, Absent: []string{"tls_s2n.so"}, Slurm: s2nLines}, BothRefuse},
+		// A bare plugin value: the line names type/value.
+		{"bare value", Result{Warned: lua, Absent: []string{"job_submit_lua.so"}, Slurm: []string{"slurmctld: error: cannot find job_submit plugin for job_submit/lua", "slurmctld: fatal: failed to initialize job_submit plugin"}}, WarnedBuild},
+		{"bare value, lua alone", Result{Warned: lua, Absent: []string{"job_submit_lua.so"}, Slurm: []string{"slurmctld: error: lua: no such file"}}, FalseNegative},
 	} {
 		if got := classify(&tc.res, warned); got != tc.want {
 			t.Errorf("%s: %s, want %s", tc.name, got, tc.want)
@@ -89,5 +122,105 @@ func TestSplitHarness(t *testing.T) {
 	kept, harness = splitHarness([]string{contain, memspec, other}, nil)
 	if len(kept) != 3 || len(harness) != 0 {
 		t.Errorf("without overrides: kept %q, harness %q", kept, harness)
+	}
+}
+
+// TestNotShippedWarning: the warning lint gives for TLSType=tls/s2n on
+// 24.11 and 26.05 (Debian builds no s2n) is the one the oracle reads; the
+// test fails when the catalog's wording changes.
+func TestNotShippedWarning(t *testing.T) {
+	sch, err := schema.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/s2n"}}}
+	for _, rel := range []string{"24.11", "26.05"} {
+		_, errs, warns := lintSpec(sch, "k.yaml", k.Spec(), rel, nil)
+		if len(errs) > 0 {
+			t.Fatalf("%s: errors: %v", rel, errs)
+		}
+		var got []buildPlugin
+		for _, w := range warns {
+			if p, ok := notShipped(w.Message); ok {
+				got = append(got, p)
+				if key := k.keyOf(w.Path); key != "TLSType" {
+					t.Errorf("%s: the warning is about %q, want TLSType", rel, key)
+				}
+			}
+		}
+		if want := (buildPlugin{Key: "TLSType", Value: "tls/s2n", Library: "tls_s2n.so"}); len(got) != 1 || got[0] != want {
+			t.Errorf("%s: not-shipped warnings %+v, want %+v (warnings: %v)", rel, got, want, warns)
+		}
+	}
+	// TLSType=tls/none ships: no such warning.
+	k.Settings[0].Value = "tls/none"
+	_, _, warns := lintSpec(sch, "k.yaml", k.Spec(), "26.05", nil)
+	for _, w := range warns {
+		if _, ok := notShipped(w.Message); ok {
+			t.Errorf("tls/none: %s", w.Message)
+		}
+	}
+}
+
+// TestPluginAbsent: absence is read from the plugin directories
+// (colon-separated PluginDir) under the root; a missing directory or a
+// library name that is a path is an error, never "absent".
+func TestPluginAbsent(t *testing.T) {
+	root := t.TempDir()
+	for _, d := range []string{"usr/lib/slurm", "opt/slurm"} {
+		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(root, "opt/slurm/tls_none.so"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/nowhere", filepath.Join(root, "usr/lib/slurm/auth_jwt.so")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		dir, lib string
+		absent   bool
+		err      string
+	}{
+		{"/usr/lib/slurm:/opt/slurm", "tls_s2n.so", true, ""},
+		{"/usr/lib/slurm:/opt/slurm", "tls_none.so", false, ""},
+		{"/usr/lib/slurm", "tls_none.so", true, ""},
+		{"/usr/lib/slurm", "auth_jwt.so", false, ""}, // a link is there, even dangling
+		{"/usr/lib/nosuch", "tls_s2n.so", false, "plugin directory"},
+		{"", "tls_s2n.so", false, "no PluginDir"},
+		{"usr/lib/slurm", "tls_s2n.so", false, "not absolute"},
+		{"/usr/lib/slurm", "../../../etc/passwd", false, "not a file name"},
+	} {
+		absent, err := pluginAbsent(root, tc.dir, tc.lib)
+		if absent != tc.absent || (tc.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.err)) {
+			t.Errorf("pluginAbsent(%q, %q) = %v, %v; want %v, error %q", tc.dir, tc.lib, absent, err, tc.absent, tc.err)
+		}
+	}
+}
+
+// TestReportBuildVerdict: the table counts the build verdict in its own
+// column and as lint-clean, and the findings list the case with its
+// warning and Slurm's lines.
+func TestReportBuildVerdict(t *testing.T) {
+	tls := Case{Index: 7, Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/s2n", How: "enum value"}}}
+	r := &Report{Release: "26.05", Version: "26.05.5", Seed: 3, Results: []Result{
+		{Case: tls, Verdict: WarnedBuild, Warned: []Warning{{Rule: "invalid-config-value", Message: "TLSType=tls/s2n: Debian's Slurm 26.05 packages do not ship this plugin (tls_s2n.so)"}}, Slurm: []string{"slurmctld: fatal: Failed to initialize tls plugin"}},
+		{Verdict: BothAccept, Up: true},
+		{Verdict: FalseNegative},
+		{Verdict: BothRefuse, Lint: []string{"x: y"}},
+	}}
+	table := Table([]*Report{r})
+	if !strings.Contains(table, "| warned, slurmctld logs an error | warned, this build lacks the plugin | false negatives |") ||
+		!strings.Contains(table, "| 26.05 | 26.05.5 | 3 | 4 | 3 | 1 | 0 | 1 | 1 | 1 | 1 | 0 |") {
+		t.Errorf("table:\n%s", table)
+	}
+	f := Findings([]*Report{r})
+	want := "\n### warned, this build lacks the plugin\n\n- **26.05**, case 7: `TLSType=tls/s2n` (global, enum value);\n" +
+		"  - lint warning: invalid-config-value: TLSType=tls/s2n: Debian's Slurm 26.05 packages do not ship this plugin (tls_s2n.so)\n" +
+		"  - Slurm did not come up (slurmctld, or the slurmd did not register)\n" +
+		"  - Slurm: `slurmctld: fatal: Failed to initialize tls plugin`\n"
+	if !strings.Contains(f, want) {
+		t.Errorf("findings:\n%s\nwant a section\n%s", f, want)
 	}
 }

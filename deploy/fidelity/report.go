@@ -11,24 +11,24 @@ import (
 // Table returns the Markdown table of the reports, one row per release.
 func Table(reps []*Report) string {
 	var b strings.Builder
-	b.WriteString("| release | slurmctld | seed | N | lint-clean | accepted | warned, slurmctld logs an error | false negatives | lint errors | refused by both | false positives (candidates) | time |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| release | slurmctld | seed | N | lint-clean | accepted | warned, slurmctld logs an error | warned, this build lacks the plugin | false negatives | lint errors | refused by both | false positives (candidates) | time |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range reps {
-		clean := r.Count(BothAccept) + r.Count(WarnedLogged) + r.Count(FalseNegative)
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
-			r.Release, r.Version, r.Seed, len(r.Results), clean, r.Count(BothAccept), r.Count(WarnedLogged), r.Count(FalseNegative),
+		clean := r.Count(BothAccept) + r.Count(WarnedLogged) + r.Count(WarnedBuild) + r.Count(FalseNegative)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
+			r.Release, r.Version, r.Seed, len(r.Results), clean, r.Count(BothAccept), r.Count(WarnedLogged), r.Count(WarnedBuild), r.Count(FalseNegative),
 			len(r.Results)-clean, r.Count(BothRefuse), r.Count(FalsePositive), r.Elapsed.Round(1e9))
 	}
 	return b.String()
 }
 
 // Findings returns every false negative, warned case slurmctld logs an
-// error for, and false-positive candidate, as Markdown list items: the
-// release, the settings, lint's errors (and, for the warned ones, its
-// warnings) and slurmctld's lines.
+// error for, warned case whose build lacks the plugin, and false-positive
+// candidate, as Markdown list items: the release, the settings, lint's
+// errors (and, for the warned ones, its warnings) and slurmctld's lines.
 func Findings(reps []*Report) string {
 	var b strings.Builder
-	for _, v := range []Verdict{FalseNegative, WarnedLogged, FalsePositive} {
+	for _, v := range []Verdict{FalseNegative, WarnedLogged, WarnedBuild, FalsePositive} {
 		fmt.Fprintf(&b, "\n### %s\n\n", v)
 		n := 0
 		for _, r := range reps {
@@ -45,7 +45,7 @@ func Findings(reps []*Report) string {
 				for _, l := range x.Lint {
 					fmt.Fprintf(&b, "  - lint: %s\n", oneLine(l))
 				}
-				if v == WarnedLogged {
+				if v == WarnedLogged || v == WarnedBuild {
 					for _, w := range x.Warned {
 						fmt.Fprintf(&b, "  - lint warning: %s: %s\n", w.Rule, oneLine(w.Message))
 					}

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,6 +46,14 @@ const (
 	// false negatives. A refused start is always a false negative,
 	// warning or not.
 	WarnedLogged Verdict = "warned, slurmctld logs an error"
+	// WarnedBuild: lint clean but for the warning that the release's
+	// Debian packages do not ship a plugin the case sets (the plugin
+	// depends on the build, issue 16), the library is really absent from
+	// the plugin directory of the release's root (Result.Absent), and
+	// every error line of Slurm names that plugin: its name (tls/s2n) or
+	// its type ("tls plugin"). Slurm may refuse to start. Counted as
+	// lint-clean, reported apart from the false negatives.
+	WarnedBuild Verdict = "warned, this build lacks the plugin"
 )
 
 // WarnedRule is a lint rule whose warning is accepted as the right answer
@@ -88,6 +97,8 @@ func classify(res *Result, warned map[string]WarnedRule) Verdict {
 		return BothAccept
 	case lintOK && res.Up && warnedExplains(res, warned):
 		return WarnedLogged
+	case lintOK && buildLacks(res):
+		return WarnedBuild
 	case lintOK:
 		return FalseNegative
 	case slurmOK:
@@ -121,6 +132,27 @@ func warnedExplains(res *Result, warned map[string]WarnedRule) bool {
 	return true
 }
 
+// buildLacks reports whether every error line Slurm logged names a plugin
+// that a warning of the case says the release's Debian packages do not
+// ship and that Run found absent from the release's plugin directory.
+func buildLacks(res *Result) bool {
+	var lacking []buildPlugin
+	for _, w := range res.Warned {
+		if p, ok := notShipped(w.Message); ok && slices.Contains(res.Absent, p.Library) {
+			lacking = append(lacking, p)
+		}
+	}
+	if len(lacking) == 0 || len(res.Slurm) == 0 {
+		return false
+	}
+	for _, line := range res.Slurm {
+		if !slices.ContainsFunc(lacking, func(p buildPlugin) bool { return p.namedBy(line) }) {
+			return false
+		}
+	}
+	return true
+}
+
 // Warning is one lint warning on a case: its rule, the setting's key it is
 // about ("" when it is about none of them) and its message.
 type Warning struct {
@@ -143,6 +175,10 @@ type Result struct {
 	// Harness holds the error lines left out of Slurm because the harness
 	// caused them (splitHarness).
 	Harness []string
+	// Absent holds the libraries of the case's not-shipped warnings that
+	// Run found missing from the plugin directory (PluginDir) of the
+	// release's root file system.
+	Absent []string
 	Verdict
 }
 
@@ -243,6 +279,11 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 	if errs := append(cl.LogErrors(), cl.SlurmdErrors(slurmdNode)...); len(errs) > 0 {
 		return nil, fmt.Errorf("fidelity: slurmctld or slurmd %s logs errors for the base spec:\n%s", o.Release, strings.Join(errs, "\n"))
 	}
+	cfg, err := cl.ShowConfig()
+	if err != nil {
+		return nil, fmt.Errorf("fidelity: Slurm %s on the base spec: %w", o.Release, err)
+	}
+	pluginDir, root := cfg["PluginDir"], cl.Release().Root
 	rep := &Report{Release: o.Release, Version: cl.Release().Version, Seed: o.Seed}
 	logf("running %s, seed %d", cl.Release(), o.Seed)
 
@@ -261,6 +302,17 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 		}
 		for _, d := range w {
 			res.Warned = append(res.Warned, Warning{Rule: d.Rule, Key: k.keyOf(d.Path), Message: d.Message})
+			p, ok := notShipped(d.Message)
+			if !ok || k.sets(catalog.ScopeGlobal, "PluginDir") {
+				continue // a case's own PluginDir is not the one checked
+			}
+			absent, err := pluginAbsent(root, pluginDir, p.Library)
+			if err != nil {
+				logf("  %s: cannot tell whether %s has %s: %v", k, root, p.Library, err)
+			}
+			if absent && !slices.Contains(res.Absent, p.Library) {
+				res.Absent = append(res.Absent, p.Library)
+			}
 		}
 		dir := filepath.Join(work, fmt.Sprintf("case-%d", k.Index))
 		if c != nil && len(l) == 0 {

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -63,6 +64,8 @@ func TestSampleOnRealSlurm(t *testing.T) {
 						x.Case, rel, map[bool]string{true: "logs errors", false: "refuses it"}[x.Up], strings.Join(x.Slurm, "\n  "))
 				case WarnedLogged:
 					t.Logf("warned, slurmctld logs an error (accepted, docs/fidelity.md): %s\n  slurmctld: %s", x.Case, strings.Join(x.Slurm, "\n  slurmctld: "))
+				case WarnedBuild:
+					t.Logf("warned, this build lacks the plugin (%s): %s\n  slurmctld: %s", strings.Join(x.Absent, ", "), x.Case, strings.Join(x.Slurm, "\n  slurmctld: "))
 				case FalsePositive:
 					t.Logf("false-positive candidate: %s: lint says %s; slurmctld starts it without an error line", x.Case, strings.Join(x.Lint, "; "))
 				}
@@ -153,5 +156,70 @@ func TestVerdicts(t *testing.T) {
 	}
 	if sd := rep.Results[4]; !strings.Contains(strings.Join(sd.Slurm, "\n"), "slurmd: error: cannot find task plugin for task/nosuch") {
 		t.Errorf("the slurmd-only case lacks slurmd's error line: up %v, %v", sd.Up, sd.Slurm)
+	}
+}
+
+// TestBuildVerdictOnRealSlurm: on 24.11 and 26.05, whose Debian packages
+// build no tls/s2n, TLSType=tls/s2n lints clean with the not-shipped
+// warning and slurmctld refuses to start ("cannot create tls context for
+// tls/s2n", "Failed to initialize tls plugin"); the oracle finds
+// tls_s2n.so absent from the release's plugin directory and gives the
+// build verdict, not a false negative. TLSType=tls/none, which the
+// packages ship, both accept. With PreemptMode=SUSPEND without GANG as
+// well (its rule disabled), slurmctld stops on that line first: a false
+// negative, the absent plugin notwithstanding.
+func TestBuildVerdictOnRealSlurm(t *testing.T) {
+	for _, rel := range []string{"24.11", "26.05"} {
+		t.Run(rel, func(t *testing.T) {
+			if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
+				msg := err.Error()
+				var pe *localslurm.PrereqError
+				if errors.As(err, &pe) {
+					msg = pe.Summary()
+				}
+				if os.Getenv("CI") == "true" {
+					t.Fatalf("fidelity: CI=true and %s", msg)
+				}
+				t.Skipf("fidelity: %s", msg)
+			}
+			cases := []Case{
+				{Index: 0, Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/s2n"}}},
+				{Index: 1, Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/none"}}},
+				// The same warning, but slurmctld stops on another setting
+				// first (the rule that catches it disabled): a false
+				// negative, not the plugin's.
+				{Index: 2, Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/s2n"},
+					{Scope: catalog.ScopeGlobal, Key: "PreemptType", Value: "preempt/partition_prio"}, {Scope: catalog.ScopeGlobal, Key: "PreemptMode", Value: "SUSPEND"}}},
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			rep, err := Run(ctx, Options{Release: rel, Cases: cases, Disabled: map[string]bool{"preempt-suspend-needs-gang": true}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(rep.Results) != len(cases) {
+				t.Fatalf("%d results for %d cases", len(rep.Results), len(cases))
+			}
+			s2n, none, other := rep.Results[0], rep.Results[1], rep.Results[2]
+			t.Logf("%s: %s, absent %v\n  slurm: %s", s2n.Case, s2n.Verdict, s2n.Absent, strings.Join(s2n.Slurm, "\n  slurm: "))
+			if s2n.Verdict != WarnedBuild || s2n.Up || !slices.Equal(s2n.Absent, []string{"tls_s2n.so"}) {
+				t.Errorf("%s: %s (up %v, absent %v), want %s, refused, tls_s2n.so absent\n  lint: %v\n  warnings: %v\n  slurm: %v",
+					s2n.Case, s2n.Verdict, s2n.Up, s2n.Absent, WarnedBuild, s2n.Lint, s2n.Warned, s2n.Slurm)
+			}
+			if !slices.ContainsFunc(s2n.Slurm, func(l string) bool { return strings.Contains(l, "Failed to initialize tls plugin") }) {
+				t.Errorf("slurmctld's lines lack its fatal line: %v", s2n.Slurm)
+			}
+			if none.Verdict != BothAccept || len(none.Absent) != 0 {
+				t.Errorf("%s: %s (absent %v), want %s\n  warnings: %v\n  slurm: %v", none.Case, none.Verdict, none.Absent, BothAccept, none.Warned, none.Slurm)
+			}
+			t.Logf("%s: %s, absent %v\n  slurm: %s", other.Case, other.Verdict, other.Absent, strings.Join(other.Slurm, "\n  slurm: "))
+			if other.Verdict != FalseNegative || !slices.Equal(other.Absent, []string{"tls_s2n.so"}) ||
+				!strings.Contains(strings.Join(other.Slurm, "\n"), "PreemptMode=SUSPEND requires GANG too") {
+				t.Errorf("%s: %s (absent %v), want %s with the PreemptMode line\n  slurm: %v", other.Case, other.Verdict, other.Absent, FalseNegative, other.Slurm)
+			}
+			if tab := Table([]*Report{rep}); !strings.Contains(tab, "| 3 | 3 | 1 | 0 | 1 | 1 |") {
+				t.Errorf("table:\n%s", tab)
+			}
+		})
 	}
 }

@@ -119,3 +119,14 @@ func (c Case) keyOf(path string) string {
 	}
 	return ""
 }
+
+// sets reports whether the case sets a key (case-insensitive, as Slurm
+// reads keys) in a scope.
+func (c Case) sets(sc catalog.Scope, key string) bool {
+	for _, s := range c.Settings {
+		if s.Scope == sc && strings.EqualFold(s.Key, key) {
+			return true
+		}
+	}
+	return false
+}
