@@ -340,6 +340,9 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "TaskPlugin", V2205, "task/cray_aries", errs, "listed after it"},
 		{ScopeGlobal, "TaskPlugin", V2205, "task/cgroup,task/cray_aries", errs, "listed after it"},
 		{ScopeGlobal, "TaskPlugin", V2205, "task/affinity,task/cray_aries,task/cgroup", clean, ""},
+		// 23.02+ sort the list (cray_aries before cgroup) before the check.
+		{ScopeGlobal, "TaskPlugin", V2302, "task/cgroup,task/cray_aries", clean, ""},
+		{ScopeGlobal, "TaskPlugin", V2311, "task/cray_aries", errs, "listed after it"},
 		{ScopeGlobal, "CommunicationParameters", V2605, "DisableIPv4", errs, "EnableIPv6"},
 		{ScopeGlobal, "CommunicationParameters", V2605, "DisableIPv4,EnableIPv6", clean, ""},
 		// A warning on one token (NoAddrCache is defunct) leaves the rules

@@ -87,9 +87,12 @@ func (c *checker) checkRules(value string) {
 	case strings.EqualFold(p.Name, "TaskPlugin"):
 		// task_cray_aries.c init (22.05-23.11): fatal unless "cgroup"
 		// occurs in the value after "cray" (xstrstr on the whole value).
+		// From 23.02 read_config.c sorts the list in reverse alphabetical
+		// order first (_sort_task_plugin), so only the order of 22.05
+		// matters.
 		if has("task/cray_aries", "cray_aries") {
 			cray, cg := strings.Index(value, "cray"), strings.Index(value, "cgroup")
-			if cg < 0 || cg < cray {
+			if cg < 0 || (c.v < V2302 && cg < cray) {
 				c.add(SeverityError, fmt.Sprintf("TaskPlugin=%s: task/cray_aries needs task/cgroup listed after it; slurmd exits (\"task/cgroup must be used with, and listed after, task/cray in TaskPlugin\")", value),
 					"write task/cray_aries,task/cgroup")
 			}
