@@ -337,6 +337,10 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "PrologFlags", V2605, "NoHold,Contain", errs, "NoHold"},
 		// task_cray_aries.c init: slurmd exits unless cgroup follows cray
 		// (fidelity seed 20261205, 22.05).
+		// read_config.c parse_slurmd_params: numa_node_as_socket ignored
+		// with an error line (fidelity seed 20261205, 24.11).
+		{ScopeGlobal, "SlurmdParameters", V2411, "numa_node_as_socket,l3cache_as_socket", errs, "ignore numa_node_as_socket"},
+		{ScopeGlobal, "SlurmdParameters", V2411, "l3cache_as_socket", clean, ""},
 		{ScopeGlobal, "TaskPlugin", V2205, "task/cray_aries", errs, "listed after it"},
 		{ScopeGlobal, "TaskPlugin", V2205, "task/cgroup,task/cray_aries", errs, "listed after it"},
 		{ScopeGlobal, "TaskPlugin", V2205, "task/affinity,task/cray_aries,task/cgroup", clean, ""},

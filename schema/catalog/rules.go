@@ -114,8 +114,11 @@ func (c *checker) checkRules(value string) {
 		}
 	case strings.EqualFold(p.Name, "SlurmdParameters"):
 		// T14.
+		// slurmctld and slurmd log "... are mutually exclusive. Ignoring
+		// numa_node_as_socket." and run without it: an error, as the
+		// value written is not the one used (docs/fidelity.md).
 		if has("l3cache_as_socket") && has("numa_node_as_socket") && c.v >= V2405 {
-			c.add(SeverityWarning, "SlurmdParameters: l3cache_as_socket and numa_node_as_socket exclude each other; numa_node_as_socket is dropped", "")
+			c.add(SeverityError, "SlurmdParameters: l3cache_as_socket and numa_node_as_socket exclude each other; slurmctld and slurmd ignore numa_node_as_socket", "keep one of them")
 		}
 	case strings.EqualFold(p.Name, "CpuBind"):
 		// slurm_resource_info.c xlate_cpu_bind_str: one binding type at

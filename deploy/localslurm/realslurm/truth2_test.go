@@ -44,6 +44,9 @@ var truthCases2 = []truthCase{
 		logged: []string{"match no Sockets, Sockets*CoresPerSocket or Sockets*CoresPerSocket*ThreadsPerCore. Resetting CPUs."}},
 	{name: "Boards above the sockets", partitions: withNodeSet(`Boards: "9"`), rule: "node-cpu-topology", severity: diag.Error,
 		logged: []string{"Sockets(8) < Boards(9) resetting Boards=1"}},
+	{name: "SlurmdParameters l3cache and numa as socket", config: `SlurmdParameters: "numa_node_as_socket,l3cache_as_socket"`,
+		rule: "invalid-config-value", severity: diag.Error, only: []string{"24.11", "26.05"},
+		logged: []string{"l3cache_as_socket and numa_node_as_socket are mutually exclusive. Ignoring numa_node_as_socket."}},
 	{name: "CoresPerSocket dividing CPUs", partitions: withNodeSet(`CoresPerSocket: "4"`), accounting: true},
 	// Refused.
 	{name: "MaxJobId below FirstJobId", config: `MaxJobId: "0"`, rule: "job-id-range", severity: diag.Error,
