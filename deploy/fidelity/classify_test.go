@@ -224,3 +224,16 @@ func TestReportBuildVerdict(t *testing.T) {
 		t.Errorf("findings:\n%s\nwant a section\n%s", f, want)
 	}
 }
+
+// TestCountedLines: a line Slurm logs again and again is listed once with
+// its count, in the order lines were first seen, after the timestamps that
+// make repeats differ are left out.
+func TestCountedLines(t *testing.T) {
+	got := countedLines([]string{
+		"[2026-12-01T19:38:52.668] error: a", "error: b", "[2026-12-01T19:38:53.001] error: a", "error: a",
+	})
+	want := []string{"`error: a` (×3)", "`error: b`"}
+	if !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -53,8 +53,8 @@ func Findings(reps []*Report) string {
 				if !x.Up {
 					b.WriteString("  - Slurm did not come up (slurmctld, or the slurmd did not register)\n")
 				}
-				for _, l := range x.Slurm {
-					fmt.Fprintf(&b, "  - Slurm: `%s`\n", oneLine(l))
+				for _, l := range countedLines(x.Slurm) {
+					fmt.Fprintf(&b, "  - Slurm: %s\n", l)
 				}
 			}
 		}
@@ -63,6 +63,29 @@ func Findings(reps []*Report) string {
 		}
 	}
 	return b.String()
+}
+
+// countedLines returns Slurm's lines as Markdown code spans, each line once
+// in the order first seen, with "(×N)" after one logged N times (a
+// connection error can repeat a hundred times in one start).
+func countedLines(lines []string) []string {
+	var order []string
+	count := map[string]int{}
+	for _, l := range lines {
+		l = oneLine(l)
+		if count[l] == 0 {
+			order = append(order, l)
+		}
+		count[l]++
+	}
+	out := make([]string, len(order))
+	for i, l := range order {
+		out[i] = "`" + l + "`"
+		if n := count[l]; n > 1 {
+			out[i] += fmt.Sprintf(" (×%d)", n)
+		}
+	}
+	return out
 }
 
 // Parts of slurmctld's lines that change from run to run, left out so that
