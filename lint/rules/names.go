@@ -92,9 +92,11 @@ var PluginNeedsFile = &lint.Rule{
 	Doc: doc("Some plugins read a file next to slurm.conf or call a tool: job_submit/lua (job_submit.lua), "+
 		"burst_buffer/lua, jobcomp/lua, node_features/helpers (helpers.conf), topology/tree, block, hypercube and "+
 		"ring (topology.conf), burst_buffer/datawarp (Cray DataWarp), topology/3d_torus (3-D node names), "+
-		"jobcomp/script without JobCompLoc. The service writes none of these files and a spec cannot supply "+
-		"them: slurmctld exits (topology.conf after waiting 60 s) or logs errors, as seen on Slurm 22.05, 24.11 "+
-		"and 26.05. The facts are the catalog's (schema/catalog/data/overrides.tsv, needs).",
+		"jobcomp/script without JobCompLoc, jobcomp/mysql without JobCompHost; energy plugins read hardware "+
+		"counters a Compute Engine VM lacks (ipmi, xcc, rapl, pm_counters, ibmaem). The service writes none of these "+
+		"files and a spec cannot supply them: slurmctld or slurmd exits (topology.conf after waiting 60 s) or logs "+
+		"errors, as seen on Slurm 22.05, 24.11 and 26.05. The facts are the catalog's "+
+		"(schema/catalog/data/overrides.tsv, needs).",
 		"config: {TopologyPlugin: topology/tree, JobSubmitPlugins: lua}",
 		"config: {JobCompType: jobcomp/script, JobCompLoc: /usr/local/sbin/jobcomp.sh}"),
 	Check: func(p *lint.Pass) {
@@ -116,7 +118,7 @@ var PluginNeedsFile = &lint.Rule{
 				if ev.NeedsKey != "" {
 					hint = "set " + ev.NeedsKey + ", or remove it"
 				}
-				reportValue(p, k.kv, hint, "%s=%s needs %s, which the service does not provide: slurmctld exits or logs errors",
+				reportValue(p, k.kv, hint, "%s=%s needs %s, which the service does not provide: slurmctld or slurmd exits or logs errors",
 					k.kv.Key.Value, strings.TrimSpace(tok), ev.Needs)
 			}
 		}

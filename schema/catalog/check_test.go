@@ -224,7 +224,8 @@ func TestCheckEnumsAndLists(t *testing.T) {
 		{ScopeGlobal, "DebugFlags", V2605, "Backfill,backfillmap,CPU_Bind", clean, ""},
 		{ScopeGlobal, "DebugFlags", V2605, "Backfil", errs, "did you mean Backfill?"},
 		{ScopeGlobal, "DebugFlags", V2605, "Backfill,,Gang", warns, "empty list item"},
-		{ScopeGlobal, "DebugFlags", V2605, "Task", warns, "use CPU_Bind"},
+		// debug_str2flags logs the removed flag and sets nothing: ignored, so an error.
+		{ScopeGlobal, "DebugFlags", V2605, "Task", errs, "use CPU_Bind"},
 		{ScopeGlobal, "PriorityFlags", V2205, "MAX_TRES_GRES", errs, "exists in 25.05+"},
 		{ScopeGlobal, "PriorityFlags", V2505, "MAX_TRES_GRES,NO_FAIR_TREE", clean, ""},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval=30,bf_continue,defer,max_rpc_cnt=150", clean, ""},
