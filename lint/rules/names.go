@@ -93,8 +93,10 @@ var PluginNeedsFile = &lint.Rule{
 		"burst_buffer/lua, jobcomp/lua, node_features/helpers (helpers.conf), topology/tree, block, hypercube and "+
 		"ring (topology.conf), burst_buffer/datawarp (Cray DataWarp), topology/3d_torus (3-D node names), "+
 		"jobcomp/script without JobCompLoc. The service writes none of these files and a spec cannot supply "+
-		"them: slurmctld exits (topology.conf after waiting 60 s) or logs errors, as seen on Slurm 22.05, 24.11 "+
-		"and 26.05. The facts are the catalog's (schema/catalog/data/overrides.tsv, needs).",
+		"them: slurmctld exits (topology.conf after waiting 60 s) or logs errors (slurmd, for the energy plugins "+
+		"that read the node's BMC), as seen on Slurm 22.05, 24.11 and 26.05; where a release starts without "+
+		"a word (22.05's jobcomp/elasticsearch without JobCompLoc) the plugin does nothing, which is an error too. "+
+		"The facts are the catalog's (schema/catalog/data/overrides.tsv, needs).",
 		"config: {TopologyPlugin: topology/tree, JobSubmitPlugins: lua}",
 		"config: {JobCompType: jobcomp/script, JobCompLoc: /usr/local/sbin/jobcomp.sh}"),
 	Check: func(p *lint.Pass) {
@@ -116,8 +118,12 @@ var PluginNeedsFile = &lint.Rule{
 				if ev.NeedsKey != "" {
 					hint = "set " + ev.NeedsKey + ", or remove it"
 				}
-				reportValue(p, k.kv, hint, "%s=%s needs %s, which the service does not provide: slurmctld exits or logs errors",
-					k.kv.Key.Value, strings.TrimSpace(tok), ev.Needs)
+				effect := "slurmctld or slurmd exits or logs errors"
+				if ev.NeedsSilentIn.Has(e.v) {
+					effect = fmt.Sprintf("slurmctld %s starts without it and logs nothing, and the plugin does nothing", e.v)
+				}
+				reportValue(p, k.kv, hint, "%s=%s needs %s, which the service does not provide: %s",
+					k.kv.Key.Value, strings.TrimSpace(tok), ev.Needs, effect)
 			}
 		}
 	},
