@@ -46,7 +46,7 @@ var truthCases3 = []truthCase{
 	// and slurmctld refuses the file.
 	{name: "SlurmctldHttpAuthParameters without a key", config: "SlurmctldHttpAuthParameters: disable_token_creation",
 		rule: "http-auth-needs-jwt", severity: diag.Error, only: []string{"26.05"}, refused: []string{"auth/jwt: cannot stat", "jwt_hs256.key"}},
-	{name: "SlurmdHttpAuthParameters without a key", config: "SlurmdHttpAuthParameters: disable_token_creation", standIn: "t-cpu-0",
+	{name: "SlurmdHttpAuthParameters without a key", config: "SlurmdHttpAuthParameters: disable_token_creation", standIn: "t-cpu-0", refusedBy: "slurmd",
 		rule: "http-auth-needs-jwt", severity: diag.Error, only: []string{"26.05"}, refused: []string{"auth/jwt: cannot stat", "jwt_hs256.key"}},
 	{name: "SlurmctldHttpAuthParameters before 26.05", config: "SlurmctldHttpAuthParameters: disable_token_creation",
 		rule: "config-key-version", severity: diag.Error, only: []string{"22.05", "24.11"}, refused: []string{"unrecognized key: SlurmctldHttpAuthParameters"}},

@@ -48,6 +48,9 @@ type truthCase struct {
 	// (localslurm.Options.StandIns), for lines only slurmd logs: logged
 	// and refused are then looked for in slurmd's error lines too.
 	standIn string
+	// refusedBy is the start stage that must fail when refused is set:
+	// "" is slurmctld, "slurmd" the stand-in slurmd.
+	refusedBy string
 }
 
 // truthSpec is the spec of every truthCase: cluster "t", one static CPU
@@ -207,7 +210,11 @@ func testTruth(t *testing.T, c truthCase, release string) {
 		o.ReadyTimeout = c.timeout
 	}
 	if len(c.refused) > 0 {
-		refusedWith(t, dir, o, c.timeout, c.refused)
+		stage := "slurmctld"
+		if c.refusedBy == "slurmd" {
+			stage = "slurmd-" + c.standIn
+		}
+		refusedWith(t, dir, o, c.timeout, stage, c.refused)
 		return
 	}
 	cl := start(t, dir, o)
@@ -254,10 +261,11 @@ func allText(l diag.List) string {
 	return strings.Join(lines, "\n")
 }
 
-// refusedWith is expectRefused with options (accounting, a longer wait):
-// Start must fail at the slurmctld stage with a fatal line and each of
-// wants among slurmctld's error lines, leaving nothing running.
-func refusedWith(t *testing.T, dir string, o localslurm.Options, timeout time.Duration, wants []string) {
+// refusedWith is expectRefused with options (accounting, a longer wait,
+// stand-ins): Start must fail at stage (slurmctld, or a stand-in's
+// "slurmd-NODE") with each of wants among the error lines of slurmctld and
+// the stand-ins, leaving nothing running.
+func refusedWith(t *testing.T, dir string, o localslurm.Options, timeout time.Duration, stage string, wants []string) {
 	t.Helper()
 	parent, err := os.MkdirTemp("", "realslurm-truth-")
 	if err != nil {
@@ -284,15 +292,13 @@ func refusedWith(t *testing.T, dir string, o localslurm.Options, timeout time.Du
 		t.Fatalf("Start: %v; want a *localslurm.StartError", err)
 	}
 	lines := se.LogErrors
-	stages := []string{"slurmctld"}
 	for _, n := range o.StandIns {
 		lines = append(lines, slurmdErrorLines(t, filepath.Join(o.WorkDir, "log", "slurmd-"+n+".out"))...)
-		stages = append(stages, "slurmd-"+n)
 	}
 	joined := strings.Join(lines, "\n")
 	t.Logf("refused after %v (stage %s); error lines:\n  %s", time.Since(began).Round(time.Second), se.Stage, strings.ReplaceAll(joined, "\n", "\n  "))
-	if !slices.Contains(stages, se.Stage) {
-		t.Errorf("failed stage %q, want one of %v: %v", se.Stage, stages, err)
+	if se.Stage != stage {
+		t.Errorf("failed stage %q, want %s: %v", se.Stage, stage, err)
 	}
 	if !strings.Contains(joined, "fatal") {
 		t.Logf("slurmctld's error lines have no fatal line (it exited or never came up)")
