@@ -254,8 +254,8 @@ type EnumValue struct {
 	// names (JobCompLoc for jobcomp/script).
 	NeedsKey string
 	// NeedsSilentIn is the set of series whose slurmctld starts without
-	// what Needs names and logs nothing: the plugin then does nothing
-	// (22.05's jobcomp/elasticsearch without JobCompLoc).
+	// what Needs names and logs no error: the plugin then delivers
+	// nothing (22.05's jobcomp/elasticsearch without JobCompLoc).
 	NeedsSilentIn VersionSet
 	// Note is the reference data's note.
 	Note string

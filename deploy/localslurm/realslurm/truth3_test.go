@@ -28,8 +28,9 @@ var truthCases3 = []truthCase{
 	{name: "profile hdf5 without acct_gather.conf", config: "AcctGatherProfileType: acct_gather_profile/hdf5",
 		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"ProfileHDF5Dir"}},
 	// 24.11 and 26.05 refuse jobcomp/elasticsearch without a server; 22.05
-	// starts without an error line and a finished job's record goes
-	// nowhere (an error still: the setting does nothing).
+	// starts without an error line, then posts each finished job's record
+	// to the default JobCompLoc, a file path, and keeps it for retries
+	// (measured with srun and DebugFlags=Elasticsearch): an error still.
 	{name: "jobcomp elasticsearch without JobCompLoc", config: "JobCompType: jobcomp/elasticsearch",
 		rule: "plugin-needs-file", severity: diag.Error, only: []string{"24.11", "26.05"},
 		refused: []string{"JobCompLoc parameter not configured"}},
