@@ -94,7 +94,7 @@ var PluginNeedsFile = &lint.Rule{
 		"ring (topology.conf), burst_buffer/datawarp (Cray DataWarp), topology/3d_torus (3-D node names), "+
 		"jobcomp/script without JobCompLoc. The service writes none of these files and a spec cannot supply "+
 		"them: slurmctld exits (topology.conf after waiting 60 s) or logs errors (slurmd, for the energy plugins "+
-		"that read the node's BMC), as seen on Slurm 22.05, 24.11 and 26.05; where a release starts without "+
+		"that read hardware a VM lacks), as seen on Slurm 22.05, 24.11 and 26.05; where a release starts without "+
 		"an error (22.05's jobcomp/elasticsearch without JobCompLoc) the plugin delivers nothing, which is an error too. "+
 		"The facts are the catalog's (schema/catalog/data/overrides.tsv, needs).",
 		"config: {TopologyPlugin: topology/tree, JobSubmitPlugins: lua}",
@@ -120,7 +120,7 @@ var PluginNeedsFile = &lint.Rule{
 				}
 				effect := "slurmctld or slurmd exits or logs errors"
 				if ev.NeedsSilentIn.Has(e.v) {
-					effect = fmt.Sprintf("slurmctld %s starts without it and logs no error, but never delivers a record (it retries each against the default JobCompLoc, a file path)", e.v)
+					effect = fmt.Sprintf("slurmctld %s starts without it and logs no error, but the plugin delivers nothing", e.v)
 				}
 				reportValue(p, k.kv, hint, "%s=%s needs %s, which the service does not provide: %s",
 					k.kv.Key.Value, strings.TrimSpace(tok), ev.Needs, effect)

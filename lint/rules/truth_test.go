@@ -70,7 +70,7 @@ var truthCases = []truthCase{
 	{name: "jobcomp/elasticsearch without JobCompLoc exits", version: "24.11", spec: spec{Config: "JobCompType: jobcomp/elasticsearch"},
 		rule: "plugin-needs-file", severity: diag.Error, msg: "exits or logs errors"},
 	{name: "jobcomp/elasticsearch without JobCompLoc is silent in 22.05", version: "22.05", spec: spec{Config: "JobCompType: jobcomp/elasticsearch"},
-		rule: "plugin-needs-file", severity: diag.Error, msg: "slurmctld 22.05 starts without it and logs no error, but never delivers a record"},
+		rule: "plugin-needs-file", severity: diag.Error, msg: "slurmctld 22.05 starts without it and logs no error, but the plugin delivers nothing"},
 	{name: "energy ipmi: slurmd logs errors", version: "26.05", spec: spec{Config: "AcctGatherEnergyType: acct_gather_energy/ipmi"},
 		rule: "plugin-needs-file", severity: diag.Error, msg: "slurmctld or slurmd exits or logs errors"},
 	{name: "MessageTimeout above 100 is used", version: "24.11", spec: spec{Config: `MessageTimeout: "120"`},
