@@ -95,8 +95,9 @@ var PluginNeedsFile = &lint.Rule{
 		"jobcomp/script without JobCompLoc, jobcomp/mysql without JobCompHost; energy plugins read hardware "+
 		"counters a Compute Engine VM lacks (ipmi, xcc, rapl, pm_counters, ibmaem). The service writes none of these "+
 		"files and a spec cannot supply them: slurmctld or slurmd exits (topology.conf after waiting 60 s) or logs "+
-		"errors, as seen on Slurm 22.05, 24.11 and 26.05. The facts are the catalog's "+
-		"(schema/catalog/data/overrides.tsv, needs).",
+		"errors, as seen on Slurm 22.05, 24.11 and 26.05; where a release starts without an error (22.05's "+
+		"jobcomp/elasticsearch without JobCompLoc) the plugin delivers nothing, which is an error too. "+
+		"The facts are the catalog's (schema/catalog/data/overrides.tsv, needs).",
 		"config: {TopologyPlugin: topology/tree, JobSubmitPlugins: lua}",
 		"config: {JobCompType: jobcomp/script, JobCompLoc: /usr/local/sbin/jobcomp.sh}"),
 	Check: func(p *lint.Pass) {
@@ -118,8 +119,12 @@ var PluginNeedsFile = &lint.Rule{
 				if ev.NeedsKey != "" {
 					hint = "set " + ev.NeedsKey + ", or remove it"
 				}
-				reportValue(p, k.kv, hint, "%s=%s needs %s, which the service does not provide: slurmctld or slurmd exits or logs errors",
-					k.kv.Key.Value, strings.TrimSpace(tok), ev.Needs)
+				effect := "slurmctld or slurmd exits or logs errors"
+				if ev.NeedsSilentIn.Has(e.v) {
+					effect = fmt.Sprintf("slurmctld %s starts without it and logs no error, but the plugin delivers nothing", e.v)
+				}
+				reportValue(p, k.kv, hint, "%s=%s needs %s, which the service does not provide: %s",
+					k.kv.Key.Value, strings.TrimSpace(tok), ev.Needs, effect)
 			}
 		}
 	},

@@ -63,6 +63,16 @@ var truthCases = []truthCase{
 		rule: "plugin-needs-file", severity: diag.Error, msg: "TopologyPlugin=topology/tree"},
 	{name: "jobcomp/kafka needs JobCompLoc", version: "26.05", spec: spec{Config: "JobCompType: jobcomp/kafka"},
 		rule: "plugin-needs-file", severity: diag.Error, msg: "librdkafka"},
+	// jobcomp/elasticsearch without JobCompLoc: 24.11 and 26.05 exit
+	// ("JobCompLoc parameter not configured"); 22.05 starts without an
+	// error line and retries each record against the default JobCompLoc,
+	// a file path, for ever (realslurm TestLintAgreesWithSlurmctld3).
+	{name: "jobcomp/elasticsearch without JobCompLoc exits", version: "24.11", spec: spec{Config: "JobCompType: jobcomp/elasticsearch"},
+		rule: "plugin-needs-file", severity: diag.Error, msg: "exits or logs errors"},
+	{name: "jobcomp/elasticsearch without JobCompLoc is silent in 22.05", version: "22.05", spec: spec{Config: "JobCompType: jobcomp/elasticsearch"},
+		rule: "plugin-needs-file", severity: diag.Error, msg: "slurmctld 22.05 starts without it and logs no error, but the plugin delivers nothing"},
+	{name: "energy ipmi: slurmd logs errors", version: "26.05", spec: spec{Config: "AcctGatherEnergyType: acct_gather_energy/ipmi"},
+		rule: "plugin-needs-file", severity: diag.Error, msg: "slurmctld or slurmd exits or logs errors"},
 	{name: "MessageTimeout above 100 is used", version: "24.11", spec: spec{Config: `MessageTimeout: "120"`},
 		rule: "message-timeout", severity: diag.Warning, msg: "too high"},
 	{name: "MaxArraySize above 4000001 is used", version: "24.11", spec: spec{Config: `MaxArraySize: "4000002"`},

@@ -827,7 +827,7 @@ var genParams = [...]Param{
 	{Name: "JobCompPassScript", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2511, PresentIn: 0xc0, Unknown: UnknownWarn, Documented: true},
 	{Name: "JobCompPort", Scope: ScopeGlobal, Kind: KindUint32, ParserType: "S_P_UINT32", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "JobCompType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
-		{Name: "jobcomp/elasticsearch", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_elasticsearch.so", Package: "slurm-wlm-elasticsearch-plugin", Needs: "an Elasticsearch server named by JobCompLoc", NeedsKey: "JobCompLoc"},
+		{Name: "jobcomp/elasticsearch", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_elasticsearch.so", Package: "slurm-wlm-elasticsearch-plugin", Needs: "an Elasticsearch server named by JobCompLoc", NeedsKey: "JobCompLoc", NeedsSilentIn: 0x01},
 		{Name: "jobcomp/filetxt", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_filetxt.so"},
 		{Name: "jobcomp/kafka", Source: SourcePlugin | SourceMan, PresentIn: 0xfe, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_kafka.so", Package: "slurm-wlm-kafka-plugin", Needs: "a librdkafka configuration file named by JobCompLoc", NeedsKey: "JobCompLoc"},
 		{Name: "jobcomp/lua", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "jobcomp_lua.so", Needs: "jobcomp.lua next to slurm.conf"},

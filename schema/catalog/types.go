@@ -253,6 +253,10 @@ type EnumValue struct {
 	// NeedsKey, when not empty, is a key whose setting provides what Needs
 	// names (JobCompLoc for jobcomp/script).
 	NeedsKey string
+	// NeedsSilentIn is the set of series whose slurmctld starts without
+	// what Needs names and logs no error: the plugin then delivers
+	// nothing (22.05's jobcomp/elasticsearch without JobCompLoc).
+	NeedsSilentIn VersionSet
 	// Note is the reference data's note.
 	Note string
 }

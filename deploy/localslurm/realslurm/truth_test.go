@@ -42,6 +42,15 @@ type truthCase struct {
 	serviceLines []string
 	// only lists the releases the case applies to; empty means all.
 	only []string
+	// pools are further items of nodePools, YAML (such as a GPU pool).
+	pools string
+	// standIn names a rendered node for which a local slurmd runs
+	// (localslurm.Options.StandIns), for lines only slurmd logs: logged
+	// and refused are then looked for in slurmd's error lines too.
+	standIn string
+	// refusedBy is the start stage that must fail when refused is set:
+	// "" is slurmctld, "slurmd" the stand-in slurmd.
+	refusedBy string
 }
 
 // truthSpec is the spec of every truthCase: cluster "t", one static CPU
@@ -56,6 +65,9 @@ func truthSpec(c truthCase) spec {
 	b.WriteString("nodePools:\n")
 	b.WriteString("- {id: cpu, machineSpec: {machineType: n2-standard-8}, scalingSpec: {minNodeCount: 1, maxNodeCount: 2}, zone: us-central1-a}\n")
 	b.WriteString("- {id: login, machineSpec: {machineType: n2-standard-4}, scalingSpec: {minNodeCount: 1, maxNodeCount: 1}, zone: us-central1-a}\n")
+	if c.pools != "" {
+		b.WriteString(c.pools + "\n")
+	}
 	b.WriteString("orchestratorSpec:\n  slurmSpec:\n")
 	b.WriteString("    homeDirectoryStorage: projects/my-project/locations/us-central1-a/instances/home\n")
 	b.WriteString("    loginNodePoolId: login\n")
@@ -191,27 +203,41 @@ func testTruth(t *testing.T, c truthCase, release string) {
 		appendLines(t, filepath.Join(dir, "slurm.conf"), c.serviceLines)
 	}
 	o := localslurm.Options{Accounting: c.accounting, Release: release}
+	if c.standIn != "" {
+		o.StandIns = []string{c.standIn}
+	}
 	if c.timeout > 0 {
 		o.ReadyTimeout = c.timeout
 	}
 	if len(c.refused) > 0 {
-		refusedWith(t, dir, o, c.timeout, c.refused)
+		stage := "slurmctld"
+		if c.refusedBy == "slurmd" {
+			stage = "slurmd-" + c.standIn
+		}
+		refusedWith(t, dir, o, c.timeout, stage, c.refused)
 		return
 	}
 	cl := start(t, dir, o)
-	errs := strings.Join(cl.LogErrors(), "\n")
+	errorLines := func() string {
+		l := cl.LogErrors()
+		if c.standIn != "" {
+			l = append(l, cl.SlurmdErrors(c.standIn)...)
+		}
+		return strings.Join(l, "\n")
+	}
+	errs := errorLines()
 	for _, w := range c.logged {
 		deadline := time.Now().Add(15 * time.Second)
 		for !strings.Contains(errs, w) && time.Now().Before(deadline) {
 			time.Sleep(250 * time.Millisecond)
-			errs = strings.Join(cl.LogErrors(), "\n")
+			errs = errorLines()
 		}
 		if !strings.Contains(errs, w) {
 			t.Errorf("slurmctld's error lines lack %q:\n%s", w, errs)
 		}
 	}
 	if len(c.logged) == 0 && errs != "" {
-		t.Errorf("slurmctld logged error lines:\n%s", errs)
+		t.Errorf("slurmctld or the stand-in slurmd logged error lines:\n%s", errs)
 	}
 	t.Logf("slurmctld started; error lines:\n%s", errs)
 	t.Run("stop leaves no process", cl.stopAndCheck)
@@ -235,10 +261,11 @@ func allText(l diag.List) string {
 	return strings.Join(lines, "\n")
 }
 
-// refusedWith is expectRefused with options (accounting, a longer wait):
-// Start must fail at the slurmctld stage with a fatal line and each of
-// wants among slurmctld's error lines, leaving nothing running.
-func refusedWith(t *testing.T, dir string, o localslurm.Options, timeout time.Duration, wants []string) {
+// refusedWith is expectRefused with options (accounting, a longer wait,
+// stand-ins): Start must fail at stage (slurmctld, or a stand-in's
+// "slurmd-NODE") with each of wants among the error lines of slurmctld and
+// the stand-ins, leaving nothing running.
+func refusedWith(t *testing.T, dir string, o localslurm.Options, timeout time.Duration, stage string, wants []string) {
 	t.Helper()
 	parent, err := os.MkdirTemp("", "realslurm-truth-")
 	if err != nil {
@@ -264,10 +291,14 @@ func refusedWith(t *testing.T, dir string, o localslurm.Options, timeout time.Du
 	if !errors.As(err, &se) {
 		t.Fatalf("Start: %v; want a *localslurm.StartError", err)
 	}
-	joined := strings.Join(se.LogErrors, "\n")
-	t.Logf("refused after %v; slurmctld's error lines:\n  %s", time.Since(began).Round(time.Second), strings.ReplaceAll(joined, "\n", "\n  "))
-	if se.Stage != "slurmctld" {
-		t.Errorf("failed stage %q, want slurmctld: %v", se.Stage, err)
+	lines := se.LogErrors
+	for _, n := range o.StandIns {
+		lines = append(lines, slurmdErrorLines(t, filepath.Join(o.WorkDir, "log", "slurmd-"+n+".out"))...)
+	}
+	joined := strings.Join(lines, "\n")
+	t.Logf("refused after %v (stage %s); error lines:\n  %s", time.Since(began).Round(time.Second), se.Stage, strings.ReplaceAll(joined, "\n", "\n  "))
+	if se.Stage != stage {
+		t.Errorf("failed stage %q, want %s: %v", se.Stage, stage, err)
 	}
 	if !strings.Contains(joined, "fatal") {
 		t.Logf("slurmctld's error lines have no fatal line (it exited or never came up)")
@@ -294,4 +325,24 @@ func appendLines(t *testing.T, path string, lines []string) {
 		t.Fatal(err)
 	}
 	t.Logf("appended to %s, as the service writes them: %s", filepath.Base(path), strings.Join(lines, " "))
+}
+
+// slurmdErrorLines returns the error and fatal lines of a stand-in slurmd's
+// output file, which a refused cluster leaves in its work directory.
+func slurmdErrorLines(t *testing.T, path string) []string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatalf("read the stand-in slurmd's output: %v", err)
+	}
+	var out []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, "error:") || strings.Contains(l, "fatal:") {
+			out = append(out, l)
+		}
+	}
+	return out
 }

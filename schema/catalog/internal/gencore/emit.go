@@ -221,6 +221,9 @@ func (g *generator) emitValue(b *bytes.Buffer, v *value) {
 	if v.needsKey != "" {
 		f = append(f, "NeedsKey: "+strconv.Quote(v.needsKey))
 	}
+	if v.needsSilentIn != 0 {
+		f = append(f, "NeedsSilentIn: "+setLit(v.needsSilentIn))
+	}
 	if v.note != "" {
 		f = append(f, "Note: "+strconv.Quote(v.note))
 	}

@@ -30,6 +30,7 @@ type value struct {
 	pkg            string
 	needs          string
 	needsKey       string
+	needsSilentIn  uint16
 	note           string
 	listSemantics  string
 }

@@ -116,6 +116,12 @@ func (g *generator) applyOverride(r row) error {
 		v.needs = set
 	case "needs_key":
 		v.needsKey = set
+	case "needs_silent_in":
+		rs, err := g.rel.set(set)
+		if err != nil {
+			return fmt.Errorf("needs_silent_in: %w", err)
+		}
+		v.needsSilentIn = rs
 	case "reject_in":
 		rs, err := g.rel.set(set)
 		if err != nil {

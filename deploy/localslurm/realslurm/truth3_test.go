@@ -1,0 +1,85 @@
+package realslurm
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/deploy/localslurm"
+)
+
+// gpuPool is an autoscaled A4 pool (8 GPUs a node): with minNodeCount 0
+// all its nodes are State=CLOUD, whose GRES slurmctld loads at start.
+const gpuPool = "- {id: gpu, machineSpec: {machineType: a4-highgpu-8g}, provisioningModel: SPOT, bootDisk: {bootDiskType: hyperdisk-balanced, bootDiskSizeGb: 200}, " +
+	"scalingSpec: {minNodeCount: 0, maxNodeCount: 2}, zone: us-central1-a}"
+
+// gpuPartitions puts the GPU pool in a partition of its own.
+const gpuPartitions = "- {id: debug, nodePoolIds: [cpu]}\n- {id: gpu, nodePoolIds: [gpu]}"
+
+// truthCases3 are lint rows the differential oracle (deploy/fidelity) led
+// to from its logs alone, each now decided by the real daemons of every
+// release it concerns.
+var truthCases3 = []truthCase{
+	// The profile plugins read acct_gather.conf, which the service does
+	// not write: slurmctld of every release is fatal.
+	{name: "profile influxdb without acct_gather.conf", config: "AcctGatherProfileType: acct_gather_profile/influxdb",
+		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"No ProfileInfluxDBHost in your acct_gather.conf file"}},
+	{name: "profile hdf5 without acct_gather.conf", config: "AcctGatherProfileType: acct_gather_profile/hdf5",
+		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"ProfileHDF5Dir"}},
+	// 24.11 and 26.05 refuse jobcomp/elasticsearch without a server; 22.05
+	// starts without an error line, then posts each finished job's record
+	// to the default JobCompLoc, a file path, and keeps it for retries
+	// (measured with srun and DebugFlags=Elasticsearch): an error still.
+	{name: "jobcomp elasticsearch without JobCompLoc", config: "JobCompType: jobcomp/elasticsearch",
+		rule: "plugin-needs-file", severity: diag.Error, only: []string{"24.11", "26.05"},
+		refused: []string{"JobCompLoc parameter not configured"}},
+	{name: "jobcomp elasticsearch without JobCompLoc", config: "JobCompType: jobcomp/elasticsearch",
+		rule: "plugin-needs-file", severity: diag.Error, only: []string{"22.05"}, accounting: true},
+	// slurmd (not slurmctld) reads the node's BMC; a VM has none.
+	{name: "energy ipmi without a BMC", config: "AcctGatherEnergyType: acct_gather_energy/ipmi", standIn: "t-cpu-0",
+		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"ipmi_monitoring_sensor_readings_by_record_id: internal system error"}},
+	{name: "energy xcc without a BMC", config: "AcctGatherEnergyType: acct_gather_energy/xcc", standIn: "t-cpu-0",
+		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"_init_ipmi_config: error on ipmi_ctx_find_inband"}},
+	// From 26.05 either key loads auth/jwt in its daemon (slurmctld, or
+	// slurmd: slurmctld then starts), which is fatal without
+	// StateSaveLocation/jwt_hs256.key; before 26.05 the keys are unknown
+	// and slurmctld refuses the file.
+	{name: "SlurmctldHttpAuthParameters without a key", config: "SlurmctldHttpAuthParameters: disable_token_creation",
+		rule: "http-auth-needs-jwt", severity: diag.Error, only: []string{"26.05"}, refused: []string{"auth/jwt: cannot stat", "jwt_hs256.key"}},
+	{name: "SlurmdHttpAuthParameters without a key", config: "SlurmdHttpAuthParameters: disable_token_creation", standIn: "t-cpu-0", refusedBy: "slurmd",
+		rule: "http-auth-needs-jwt", severity: diag.Error, only: []string{"26.05"}, refused: []string{"auth/jwt: cannot stat", "jwt_hs256.key"}},
+	{name: "SlurmctldHttpAuthParameters before 26.05", config: "SlurmctldHttpAuthParameters: disable_token_creation",
+		rule: "config-key-version", severity: diag.Error, only: []string{"22.05", "24.11"}, refused: []string{"unrecognized key: SlurmctldHttpAuthParameters"}},
+	{name: "SlurmdHttpAuthParameters before 26.05", config: "SlurmdHttpAuthParameters: disable_token_creation",
+		rule: "config-key-version", severity: diag.Error, only: []string{"22.05", "24.11"}, refused: []string{"unrecognized key: SlurmdHttpAuthParameters"}},
+	// The defunct NoAddrCache (a warning from 23.11) must not hide
+	// DisableIPv4 without EnableIPv6, fatal on every release.
+	{name: "DisableIPv4 after a defunct token", config: `CommunicationParameters: "NoAddrCache,NoInAddrAny,DisableIPv4"`,
+		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Both IPv4 and IPv6 support disabled, cannot communicate"}},
+	// mps and shard need a gres.conf with File= for the GPUs they share,
+	// which the service does not write: slurmctld logs it for the CLOUD
+	// GPU nodes at start (gres_c_s.c, _build_sharing_list). gpu alone logs
+	// nothing (the negative control).
+	{name: "GresTypes gpu mps", config: `GresTypes: "gpu,mps"`, pools: gpuPool, partitions: gpuPartitions,
+		rule: "gres-sharing-unsupported", severity: diag.Error, logged: []string{`SHARING configuration lacks "File" specification`}},
+	{name: "GresTypes gpu shard", config: `GresTypes: "gpu,shard"`, pools: gpuPool, partitions: gpuPartitions,
+		rule: "gres-sharing-unsupported", severity: diag.Error, logged: []string{`SHARING configuration lacks "File" specification`}},
+	{name: "GresTypes gpu", config: "GresTypes: gpu", pools: gpuPool, partitions: gpuPartitions, accounting: true},
+}
+
+// TestLintAgreesWithSlurmctld3 runs each of truthCases3 on real Slurm of
+// every release, as TestLintAgreesWithSlurmctld runs truthCases.
+func TestLintAgreesWithSlurmctld3(t *testing.T) {
+	for _, release := range localslurm.Releases() {
+		t.Run(release, func(t *testing.T) {
+			requirePrereqsFor(t, release)
+			for _, c := range truthCases3 {
+				if len(c.only) > 0 && !slices.Contains(c.only, release) {
+					continue
+				}
+				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) { testTruth(t, c, release) })
+			}
+		})
+	}
+}
