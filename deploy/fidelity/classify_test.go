@@ -113,14 +113,15 @@ func TestWarningKeys(t *testing.T) {
 func TestSplitHarness(t *testing.T) {
 	contain := "slurmctld: error: If using PrologFlags=Contain for pam_slurm_adopt, proctrack/cgroup is required. If not using pam_slurm_adopt, please ignore error."
 	memspec := "slurmd: error: Resource spec: Limited MemSpecLimit support. Slurmd daemon not memory constrained. Reserved 432 MB"
+	contain2205 := "slurmctld: error: If using PrologFlags=Contain for pam_slurm_adopt, either proctrack/cgroup or proctrack/cray_aries is required.  If not using pam_slurm_adopt, please ignore error."
 	other := "slurmctld: error: MinJobAge must be at least 2"
 	ovs := []localslurm.Override{{Key: "ProctrackType"}, {Key: "TaskPlugin"}}
-	kept, harness := splitHarness([]string{contain, memspec, other}, ovs)
-	if len(kept) != 1 || kept[0] != other || len(harness) != 2 {
+	kept, harness := splitHarness([]string{contain, memspec, other, contain2205}, ovs)
+	if len(kept) != 1 || kept[0] != other || len(harness) != 3 {
 		t.Errorf("with the overrides: kept %q, harness %q", kept, harness)
 	}
-	kept, harness = splitHarness([]string{contain, memspec, other}, nil)
-	if len(kept) != 3 || len(harness) != 0 {
+	kept, harness = splitHarness([]string{contain, memspec, other, contain2205}, nil)
+	if len(kept) != 4 || len(harness) != 0 {
 		t.Errorf("without overrides: kept %q, harness %q", kept, harness)
 	}
 }

@@ -385,7 +385,9 @@ func splitHarness(lines []string, overrides []localslurm.Override) (kept, harnes
 	}
 	for _, l := range lines {
 		switch {
-		case overridden["proctracktype"] && strings.Contains(l, "PrologFlags=Contain") && strings.Contains(l, "proctrack/cgroup is required"):
+		case overridden["proctracktype"] && strings.Contains(l, "PrologFlags=Contain") && strings.Contains(l, "proctrack/cgroup") && strings.Contains(l, "is required"):
+			// 22.05: "either proctrack/cgroup or proctrack/cray_aries is
+			// required"; 24.11+: "proctrack/cgroup is required".
 			harness = append(harness, l)
 		case overridden["taskplugin"] && (strings.Contains(l, "Limited MemSpecLimit support") || strings.Contains(l, "cgroup job confinement not configured")):
 			harness = append(harness, l)

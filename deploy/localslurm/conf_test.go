@@ -216,3 +216,27 @@ func TestOverridesDropCrayWithTaskCgroup(t *testing.T) {
 		}
 	}
 }
+
+// TestOverridesProctrackWithX11: the stand-in replaces proctrack/cgroup by
+// proctrack/linuxproc, but by proctrack/pgid when PrologFlags has X11,
+// which slurmctld refuses with linuxproc.
+func TestOverridesProctrackWithX11(t *testing.T) {
+	for _, tc := range []struct{ flags, want string }{
+		{"", "proctrack/linuxproc"},
+		{"PrologFlags=Alloc,x11\n", "proctrack/pgid"},
+		{"PrologFlags=Alloc\n", "proctrack/linuxproc"},
+	} {
+		c, err := parseConf(readFixture(t) + "ProctrackType=proctrack/cgroup\n" + tc.flags)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
+			accounting: true, standIns: []string{"seed-a4-0"}}
+		if err := applyOverrides(c, l); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := c.get("ProctrackType"); got != tc.want {
+			t.Errorf("%q: ProctrackType %q, want %q", tc.flags, got, tc.want)
+		}
+	}
+}

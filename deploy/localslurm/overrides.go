@@ -104,7 +104,13 @@ func applyOverrides(c *conf, l layout) error {
 		return err
 	}
 	if v, ok := c.get("ProctrackType"); !ok || v == "proctrack/cgroup" {
-		c.set("ProctrackType", "proctrack/linuxproc", reasonCgroup)
+		// PrologFlags=X11 with proctrack/linuxproc is fatal
+		// (read_config.c), about the harness, not the spec: pgid then.
+		stand := "proctrack/linuxproc"
+		if flags, _ := c.get("PrologFlags"); slices.ContainsFunc(strings.Split(flags, ","), func(f string) bool { return strings.EqualFold(strings.TrimSpace(f), "X11") }) {
+			stand = "proctrack/pgid"
+		}
+		c.set("ProctrackType", stand, reasonCgroup)
 	}
 	if v, ok := c.get("TaskPlugin"); ok {
 		var kept []string
