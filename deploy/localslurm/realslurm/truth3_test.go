@@ -41,6 +41,25 @@ var truthCases3 = []truthCase{
 		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"ipmi_monitoring_sensor_readings_by_record_id: internal system error"}},
 	{name: "energy xcc without a BMC", config: "AcctGatherEnergyType: acct_gather_energy/xcc", standIn: "t-cpu-0",
 		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"_init_ipmi_config: error on ipmi_ctx_find_inband"}},
+	// The energy plugins that read hardware counters a Compute Engine VM
+	// lacks: slurmd logs it (fidelity seed 20261205, then every catalog
+	// value alone).
+	{name: "energy rapl without MSR", config: "AcctGatherEnergyType: acct_gather_energy/rapl", standIn: "t-cpu-0",
+		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"MSR register problem (/dev/cpu/0/msr)"}},
+	{name: "energy pm_counters off Cray", config: "AcctGatherEnergyType: acct_gather_energy/pm_counters", standIn: "t-cpu-0",
+		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"unable to open /sys/cray/pm_counters/energy"}},
+	{name: "energy ibmaem off IBM", config: "AcctGatherEnergyType: acct_gather_energy/ibmaem", standIn: "t-cpu-0",
+		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"unable to open /sys/devices/platform/aem.0/energy1_input"}},
+	// jobcomp/mysql connects at start (24.11+) and exits without a server.
+	{name: "jobcomp mysql without JobCompHost", config: "JobCompType: jobcomp/mysql", only: []string{"24.11", "26.05"},
+		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"mysql_real_connect failed", "You haven't inited this storage yet"}},
+	// debug_str2flags logs the removed flag and sets none.
+	{name: "DebugFlags Task removed", config: "DebugFlags: Task", rule: "invalid-config-value", severity: diag.Error,
+		logged: []string{"DebugFlag Task has been removed, please use CPU_Bind"}},
+	// task_cray_aries.c init: slurmd exits unless task/cgroup follows.
+	{name: "TaskPlugin cray_aries without cgroup", config: "TaskPlugin: task/cray_aries", standIn: "t-cpu-0", refusedBy: "slurmd",
+		only: []string{"22.05"}, rule: "invalid-config-value", severity: diag.Error,
+		refused: []string{"task/cgroup must be used with, and listed after, task/cray in TaskPlugin"}},
 	// From 26.05 either key loads auth/jwt in its daemon (slurmctld, or
 	// slurmd: slurmctld then starts), which is fatal without
 	// StateSaveLocation/jwt_hs256.key; before 26.05 the keys are unknown
