@@ -48,6 +48,9 @@ func TestClassify(t *testing.T) {
 		{"another rule's warning", Result{Case: keep, Warned: []Warning{{Rule: "rendered-key-override", Key: "KeepAliveTime"}}, Up: true, Slurm: []string{moved}}, FalseNegative},
 		// A rule whose line names the group, not the key.
 		{"group warning", Result{Case: Case{Settings: []Setting{{Scope: catalog.ScopePartition, Key: "AllowGroups", Value: "lab"}}}, Warned: []Warning{{Rule: "partition-groups", Key: "AllowGroups"}}, Up: true, Slurm: []string{"slurmctld: error: _get_group_members: Could not find configured group lab"}}, WarnedLogged},
+		// A line that names no key, which the rule predicts as such.
+		{"unnamed line", Result{Case: Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "SlurmctldParameters", Value: "enable_rpc_queue"}}}, Warned: []Warning{{Rule: "invalid-config-value", Key: "SlurmctldParameters"}}, Up: true, Slurm: []string{"slurmctld: error: enabled experimental rpc queuing system"}}, WarnedLogged},
+		{"unnamed line, no warning", Result{Case: Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "SlurmctldParameters", Value: "enable_rpc_queue"}}}, Up: true, Slurm: []string{"slurmctld: error: enabled experimental rpc queuing system"}}, FalseNegative},
 		// A warning about another key of the case does not count.
 		{"warning about another key", Result{Case: keep, Warned: []Warning{{Rule: "deprecated-config-key", Key: "MinJobAge"}}, Up: true, Slurm: []string{moved}}, FalseNegative},
 		// A plugin the release's packages lack, absent from its root: every

@@ -64,6 +64,10 @@ const (
 type WarnedRule struct {
 	Logs     *regexp.Regexp
 	NamesKey bool
+	// Unnamed, when set, matches lines the rule's warnings predict that
+	// name no key although the rule's other lines do (SlurmctldParameters
+	// enable_rpc_queue: "enabled experimental rpc queuing system").
+	Unnamed *regexp.Regexp
 }
 
 // WarnedRules returns the accepted rules by id, as the rules' owner decided
@@ -75,7 +79,7 @@ func WarnedRules() map[string]WarnedRule {
 	return map[string]WarnedRule{
 		"deprecated-config-key":    {Logs: re(`(?i)renamed|has moved|deprecated|obsolete|defunct|no longer`), NamesKey: true},
 		"config-key-version":       {Logs: re(`(?i)Ignoring obsolete|obsolete|defunct|no longer`), NamesKey: true},
-		"invalid-config-value":     {Logs: re(`(?i)is defunct|Translating obsolete|obsolete|has been removed`), NamesKey: true},
+		"invalid-config-value":     {Logs: re(`(?i)is defunct|Translating obsolete|obsolete|has been removed`), NamesKey: true, Unnamed: re(`enabled experimental rpc queuing system`)},
 		"message-timeout":          {Logs: re(`MessageTimeout is too high|UnkillableStepTimeout must be at least 5 times|The default value for UnkillableStepTimeout`)},
 		"max-array-size":           {Logs: re(`MaxArraySize value \(\d+\) is greater than 4000001`), NamesKey: true},
 		"health-check-timeout":     {Logs: re(`must be less than HealthCheckInterval`), NamesKey: true},
@@ -120,7 +124,10 @@ func warnedExplains(res *Result, warned map[string]WarnedRule) bool {
 		explained := false
 		for _, w := range res.Warned {
 			r, ok := warned[w.Rule]
-			if ok && w.Key != "" && (!r.NamesKey || strings.Contains(lower, strings.ToLower(w.Key))) && r.Logs.MatchString(line) {
+			if !ok || w.Key == "" {
+				continue
+			}
+			if r.Unnamed != nil && r.Unnamed.MatchString(line) || (!r.NamesKey || strings.Contains(lower, strings.ToLower(w.Key))) && r.Logs.MatchString(line) {
 				explained = true
 				break
 			}

@@ -174,6 +174,8 @@ func TestOverridesDropOOMKillStepWithTaskCgroup(t *testing.T) {
 		{"OOMKillStep", ""},
 		{"Verbose,OOMKillStep", "Verbose"},
 		{"Verbose", "Verbose"},
+		{"SlurmdSpecOverride,Verbose", "Verbose"},
+		{"OOMKillStep,SlurmdSpecOverride", ""},
 	} {
 		rendered := readFixture(t) + "TaskPluginParam=" + tc.param + "\n"
 		c, err := parseConf(rendered)
@@ -237,6 +239,30 @@ func TestOverridesProctrackWithX11(t *testing.T) {
 		}
 		if got, _ := c.get("ProctrackType"); got != tc.want {
 			t.Errorf("%q: ProctrackType %q, want %q", tc.flags, got, tc.want)
+		}
+	}
+}
+
+// TestOverridesKeepTokensTheReleaseLacks: OOMKillStep (24.11+) and
+// SlurmdSpecOverride (25.05+) stay for a release that lacks them, whose
+// slurmctld then judges the token itself.
+func TestOverridesKeepTokensTheReleaseLacks(t *testing.T) {
+	for _, tc := range []struct{ series, param, want string }{
+		{"22.05", "OOMKillStep", "OOMKillStep"},
+		{"24.11", "OOMKillStep,SlurmdSpecOverride", "SlurmdSpecOverride"},
+		{"26.05", "OOMKillStep,SlurmdSpecOverride,Verbose", "Verbose"},
+	} {
+		c, err := parseConf(readFixture(t) + "TaskPluginParam=" + tc.param + "\n")
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
+			accounting: true, standIns: []string{"seed-a4-0"}, series: tc.series}
+		if err := applyOverrides(c, l); err != nil {
+			t.Fatal(err)
+		}
+		if got, _ := c.get("TaskPluginParam"); got != tc.want {
+			t.Errorf("%s TaskPluginParam=%s: got %q, want %q", tc.series, tc.param, got, tc.want)
 		}
 	}
 }

@@ -217,6 +217,10 @@ func (c *Cluster) start(ctx context.Context) error {
 		standInPort: ports[3:],
 		accounting:  c.opts.Accounting,
 		standIns:    c.opts.StandIns,
+		series:      c.opts.Release,
+	}
+	if l.series == "" {
+		l.series = hostSeries()
 	}
 	if len(l.mungeSocket) >= 108 {
 		return fmt.Errorf("work directory %s is too long for a unix socket path (%s)", c.workDir, l.mungeSocket)

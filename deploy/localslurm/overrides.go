@@ -23,7 +23,14 @@ type layout struct {
 	dbdPort     int
 	accounting  bool
 	standIns    []string
+	// series is the Slurm release series that runs ("24.11"), "" when
+	// unknown.
+	series string
 }
+
+// atLeast reports whether the layout's series is first or later (series
+// compare as strings: "22.05" < "24.11"); an unknown series counts as new.
+func (l layout) atLeast(first string) bool { return l.series == "" || l.series >= first }
 
 func (l layout) path(elem ...string) string {
 	return filepath.Join(append([]string{l.workDir}, elem...)...)
@@ -136,20 +143,27 @@ func applyOverrides(c *conf, l layout) error {
 			kept = []string{"task/none"}
 		}
 		c.set("TaskPlugin", strings.Join(kept, ","), reason)
-		// OOMKillStep is task/cgroup's: with task/cgroup gone, slurmctld
-		// (24.11+) is fatal on it, about the harness, not the spec.
+		// OOMKillStep (24.11+) and SlurmdSpecOverride (25.05+) are
+		// task/cgroup's: with task/cgroup gone, slurmctld is fatal on
+		// them, about the harness, not the spec.
 		if params, ok := c.get("TaskPluginParam"); ok {
-			var rest []string
+			var rest, dropped []string
 			for p := range strings.SplitSeq(params, ",") {
-				if !strings.EqualFold(p, "OOMKillStep") {
+				// Only where the release knows them: an older one refuses
+				// the token itself, which is the spec's to answer for.
+				if strings.EqualFold(p, "OOMKillStep") && l.atLeast("24.11") || strings.EqualFold(p, "SlurmdSpecOverride") && l.atLeast("25.05") {
+					dropped = append(dropped, p)
+				} else {
 					rest = append(rest, p)
 				}
 			}
+			why := strings.Join(dropped, " and ") + " needs task/cgroup, which the harness removes: " + reasonCgroup
 			switch {
+			case len(dropped) == 0:
 			case len(rest) == 0:
-				c.remove("TaskPluginParam", "OOMKillStep needs task/cgroup, which the harness removes: "+reasonCgroup)
-			case len(rest) < len(strings.Split(params, ",")):
-				c.set("TaskPluginParam", strings.Join(rest, ","), "OOMKillStep needs task/cgroup, which the harness removes: "+reasonCgroup)
+				c.remove("TaskPluginParam", why)
+			default:
+				c.set("TaskPluginParam", strings.Join(rest, ","), why)
 			}
 		}
 	}

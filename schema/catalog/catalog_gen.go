@@ -731,7 +731,7 @@ var genParams = [...]Param{
 	{Name: "ExtSensorsFreq", Scope: ScopeGlobal, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusDefunct, FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2311, Status: StatusDefunct}}, Unknown: UnknownWarn, Note: "parser hook _defunct_option since 23.11"},
 	{Name: "ExtSensorsType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDefunct, FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2311, Status: StatusDefunct}}, Note: "parser hook _defunct_option since 23.11", Values: []EnumValue{
 		{Name: "ext_sensors/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "ext_sensors_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
-		{Name: "ext_sensors/rrd", Source: SourcePlugin | SourceMan, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "ext_sensors_rrd.so", Package: "slurm-wlm-rrd-plugin"},
+		{Name: "ext_sensors/rrd", Source: SourcePlugin | SourceMan, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "ext_sensors_rrd.so", Package: "slurm-wlm-rrd-plugin", Needs: "ext_sensors.conf next to slurm.conf"},
 		{Name: "none", Source: SourceCode, PresentIn: 0x04, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
 	}},
 	{Name: "FairShareDampeningFactor", Scope: ScopeGlobal, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
@@ -838,7 +838,7 @@ var genParams = [...]Param{
 	}},
 	{Name: "JobCompUser", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "JobContainerType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDeprecated, Replacement: "NamespaceType", FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2511, Status: StatusDeprecated, Replacement: "NamespaceType"}}, Note: "25.11+: slurmctld warns; value used only when NamespaceType is unset; job_container/ prefix accepted by namespace interface. Live setting through 25.05", Values: []EnumValue{
-		{Name: "job_container/cncu", Source: SourcePlugin | SourceMan, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "job_container_cncu.so"},
+		{Name: "job_container/cncu", Source: SourcePlugin | SourceMan, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "job_container_cncu.so", Needs: "Cray XC compute node services (Cray's CNCU)"},
 		{Name: "job_container/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "job_container_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
 		{Name: "job_container/tmpfs", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "job_container_tmpfs.so", Note: "25.11+: value handed to NamespaceType logic; prefix job_container/ mapped to namespace/"},
 		{Name: "none", Source: SourceCode, PresentIn: 0xfc, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
@@ -1374,7 +1374,7 @@ var genParams = [...]Param{
 		{Name: "enable_configless", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "enable_expedited_requeue", Source: SourceCode | SourceMan, PresentIn: 0xc0, ArgSep: '='},
 		{Name: "enable_job_state_cache", Source: SourceMan, PresentIn: 0x04, ArgSep: '='},
-		{Name: "enable_rpc_queue", Source: SourceCode, PresentIn: 0xff, ArgSep: '='},
+		{Name: "enable_rpc_queue", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Deprecated: "experimental: slurmctld logs \"enabled experimental rpc queuing system\" as an error at every start"},
 		{Name: "enable_stepmgr", Source: SourceCode | SourceMan, PresentIn: 0xf8, ArgSep: '=', Note: "requires PrologFlags=Contain"},
 		{Name: "health_check_report", Source: SourceCode, PresentIn: 0x80, ArgSep: '='},
 		{Name: "idle_on_node_suspend", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
