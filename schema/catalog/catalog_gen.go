@@ -967,7 +967,7 @@ var genParams = [...]Param{
 	{Name: "NodeAddr", Scope: ScopeNode, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true, NotInheritedFromDefault: true, Note: "not allowed on NodeName=DEFAULT"},
 	{Name: "NodeFeaturesPlugins", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
 		{Name: "node_features/helpers", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "node_features_helpers.so", Needs: "helpers.conf next to slurm.conf"},
-		{Name: "node_features/knl_cray", Source: SourcePlugin | SourceMan, PresentIn: 0x3f, ArgSep: '=', CaseSensitive: true, Library: "node_features_knl_cray.so", NotShipped: 0x10},
+		{Name: "node_features/knl_cray", Source: SourcePlugin | SourceMan, PresentIn: 0x3f, ArgSep: '=', CaseSensitive: true, Library: "node_features_knl_cray.so", NotShipped: 0x10, Needs: "Cray's capmc tool and knl_cray.conf next to slurm.conf"},
 		{Name: "node_features/knl_generic", Source: SourcePlugin | SourceMan, PresentIn: 0x3f, ArgSep: '=', CaseSensitive: true, Library: "node_features_knl_generic.so"},
 	}},
 	{Name: "NodeHostname", Scope: ScopeNode, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true, NotInheritedFromDefault: true, Note: "not allowed on NodeName=DEFAULT"},

@@ -53,6 +53,16 @@ var truthCases3 = []truthCase{
 	// jobcomp/mysql connects at start (24.11+) and exits without a server.
 	{name: "jobcomp mysql without JobCompHost", config: "JobCompType: jobcomp/mysql", only: []string{"24.11", "26.05"},
 		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"mysql_real_connect failed", "You haven't inited this storage yet"}},
+	// 22.05's Cray and sensor plugins need files and tools a spec cannot supply.
+	{name: "ext_sensors rrd without its conf", config: "ExtSensorsType: ext_sensors/rrd", only: []string{"22.05"},
+		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"ext_sensors: No ext_sensors file"}},
+	{name: "job_container cncu off Cray", config: "JobContainerType: job_container/cncu", only: []string{"22.05"}, standIn: "t-cpu-0",
+		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"job_container_state file for job_container/cncu state recovery"}},
+	{name: "node_features knl_cray off Cray", config: "NodeFeaturesPlugins: node_features/knl_cray", only: []string{"22.05"}, serviceLines: append([]string{"SuspendTime=600"}, powerSaving...),
+		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"something wrong with opening/reading knl_cray.conf"}},
+	// Runs as written and logs an error line at every start: a warning.
+	{name: "enable_rpc_queue experimental", config: "SlurmctldParameters: enable_rpc_queue,cloud_dns", accounting: true,
+		rule: "invalid-config-value", severity: diag.Warning, logged: []string{"enabled experimental rpc queuing system"}},
 	// debug_str2flags logs the removed flag and sets none.
 	{name: "DebugFlags Task removed", config: "DebugFlags: Task", rule: "invalid-config-value", severity: diag.Error,
 		logged: []string{"DebugFlag Task has been removed, please use CPU_Bind"}},
