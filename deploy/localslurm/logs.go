@@ -27,7 +27,9 @@ func noise(line string) bool {
 		// 24.11 with jobcomp/elasticsearch, on the empty state.
 		strings.Contains(line, "error: NOTE: Trying backup jobcomp state save file."):
 		return true
-	case strings.Contains(line, "error: No fed_mgr state file (") && strings.HasSuffix(line, ") to recover"):
+	case strings.Contains(line, "error: No fed_mgr state file (") && strings.HasSuffix(line, ") to recover"),
+		// 22.05's select/cray_aries, on the empty state.
+		strings.Contains(line, "error: No blade state file (") && strings.HasSuffix(line, ") to recover"):
 		return true
 	}
 	return false

@@ -57,6 +57,7 @@ func TestErrorLines(t *testing.T) {
 		"Dec 01 13:54:55.202960 19574 slurmctld    0x7ffb4d642740: error: NOTE: Trying backup partition state save file. Information may be lost!",
 		"slurmctld: error: NOTE: Trying backup jobcomp state save file. Finished jobs may be lost!",
 		"slurmctld: error: No fed_mgr state file (/w/state/fed_mgr_state) to recover",
+		"slurmctld: error: No blade state file (/w/state/blade_state) to recover",
 		"slurmctld: error: High latency for 1000 calls to gettimeofday(): 269 microseconds",
 		"slurmctld: error: PreemptMode=SUSPEND requires GANG too",
 		"slurmctld: fatal: Unable to process configuration file",
@@ -68,8 +69,8 @@ func TestErrorLines(t *testing.T) {
 	if diff := cmp.Diff(want, errorLines([]byte(out), true)); diff != "" {
 		t.Errorf("errorLines (-want +got):\n%s", diff)
 	}
-	if got := len(errorLines([]byte(out), false)); got != 8 {
-		t.Errorf("unfiltered errorLines: got %d lines, want 8", got)
+	if got := len(errorLines([]byte(out), false)); got != 9 {
+		t.Errorf("unfiltered errorLines: got %d lines, want 9", got)
 	}
 }
 

@@ -186,6 +186,8 @@ var cases = []ruleCase{
 	{rule: "mem-per-cpu-and-node", spec: spec{Config: "DefMemPerCPU: \"4096\"\nMaxMemPerNode: \"65536\""}},
 	{rule: "max-node-count-select", spec: spec{Config: "SelectType: select/linear\n»MaxNodeCount: \"2000\""}},
 	{rule: "max-node-count-select", spec: spec{Config: "MaxNodeCount: \"2000\""}},
+	{rule: "select-params-no-unit", name: "cray_aries runs linear", version: "22.05", spec: spec{Config: "SelectType: »select/cray_aries"}},
+	{rule: "select-params-no-unit", name: "cray_aries over cons_tres", version: "22.05", spec: spec{Config: "SelectType: select/cray_aries\nSelectTypeParameters: \"CR_Core_Memory,OTHER_CONS_TRES\""}},
 	{rule: "select-params-no-unit", spec: spec{Config: "SelectTypeParameters: »\"CR_LLN,CR_ONE_TASK_PER_CORE\""}},
 	{rule: "select-params-no-unit", name: "memory only", spec: spec{Config: "SelectTypeParameters: »CR_Memory"}},
 	{rule: "select-params-no-unit", spec: spec{Config: "SelectTypeParameters: \"CR_Core_Memory,CR_LLN\""}},

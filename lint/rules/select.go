@@ -160,7 +160,8 @@ var SelectParamsNoUnit = &lint.Rule{
 	Doc: doc("The consumable-resource select plugins allocate CPUs, cores or sockets; slurmctld exits when the "+
 		"global SelectTypeParameters names none of CR_CPU*, CR_Core* and CR_Socket* (\"You need at least "+
 		"CR_(CPU|CORE|SOCKET)*\", seen on 24.11; CR_Memory alone is only for select/linear). select/linear is "+
-		"the opposite: a unit is fatal, and the service default CR_Core_Memory has one (seen on 26.05). A spec "+
+		"the opposite: a unit is fatal, and the service default CR_Core_Memory has one (seen on 26.05); so is "+
+		"select/cray_aries (22.05-23.11) without OTHER_CONS_RES or OTHER_CONS_TRES, which runs linear (seen on 22.05). A spec "+
 		"that sets SelectTypeParameters replaces the default.",
 		`config: {SelectTypeParameters: "CR_LLN,CR_ONE_TASK_PER_CORE"}`,
 		`config: {SelectTypeParameters: "CR_Core_Memory,CR_LLN"}`),
@@ -168,7 +169,11 @@ var SelectParamsNoUnit = &lint.Rule{
 		e := effective(p)
 		kv := e.user("SelectTypeParameters")
 		st := strings.ToLower(e.val("SelectType"))
-		if strings.Contains(st, "linear") {
+		// select/cray_aries (22.05-23.11) runs linear unless the
+		// parameters name OTHER_CONS_RES or OTHER_CONS_TRES
+		// (select.c select_running_linear_based, SELECT_PLUGIN_CRAY_LINEAR).
+		crayLinear := strings.Contains(st, "cray_aries") && !hasToken(e.val("SelectTypeParameters"), "other_cons_res", "other_cons_tres")
+		if strings.Contains(st, "linear") || crayLinear {
 			// select/linear: "Invalid SelectTypeParameters for
 			// select/linear: ... it can't contain CR_(CPU|CORE|SOCKET)".
 			for name := range tokenList(e.val("SelectTypeParameters")) {
@@ -178,7 +183,11 @@ var SelectParamsNoUnit = &lint.Rule{
 						at = e.user("SelectType")
 					}
 					if at != nil {
-						reportValue(p, at, "set SelectTypeParameters: CR_Memory (or nothing but CR_Memory/CR_LLN) with select/linear",
+						hint := "set SelectTypeParameters: CR_Memory (or nothing but CR_Memory/CR_LLN) with select/linear"
+						if crayLinear {
+							hint = "add OTHER_CONS_TRES to SelectTypeParameters (select/cray_aries then runs cons_tres), or use CR_Memory"
+						}
+						reportValue(p, at, hint,
 							"SelectType=%s cannot take SelectTypeParameters=%s (the service default is CR_Core_Memory): slurmctld exits", e.val("SelectType"), e.val("SelectTypeParameters"))
 					}
 					return

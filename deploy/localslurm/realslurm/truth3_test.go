@@ -60,6 +60,10 @@ var truthCases3 = []truthCase{
 		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"job_container_state file for job_container/cncu state recovery"}},
 	{name: "node_features knl_cray off Cray", config: "NodeFeaturesPlugins: node_features/knl_cray", only: []string{"22.05"}, serviceLines: append([]string{"SuspendTime=600"}, powerSaving...),
 		rule: "plugin-needs-file", severity: diag.Error, logged: []string{"something wrong with opening/reading knl_cray.conf"}},
+	// select/cray_aries runs linear without OTHER_CONS_*: the service
+	// default CR_Core_Memory is fatal (select.c).
+	{name: "select cray_aries runs linear", config: "SelectType: select/cray_aries", only: []string{"22.05"},
+		rule: "select-params-no-unit", severity: diag.Error, refused: []string{"Invalid SelectTypeParameters for select/cray_aries"}},
 	// Runs as written and logs an error line at every start: a warning.
 	{name: "enable_rpc_queue experimental", config: "SlurmctldParameters: enable_rpc_queue,cloud_dns", accounting: true,
 		rule: "invalid-config-value", severity: diag.Warning, logged: []string{"enabled experimental rpc queuing system"}},
