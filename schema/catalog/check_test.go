@@ -232,7 +232,9 @@ func TestCheckEnumsAndLists(t *testing.T) {
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval", warns, "expects a value"},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_continue=1", warns, "does not take a value"},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_frobnicate=3", errs, "unknown SchedulerParameters list item"},
-		{ScopeGlobal, "SlurmctldParameters", V2605, "enable_configless,conmgr_threads=8", clean, ""},
+		{ScopeGlobal, "SlurmctldParameters", V2605, "idle_on_node_suspend,conmgr_threads=8", clean, ""},
+		// The service's nodes keep a local slurm.conf: configless serves none.
+		{ScopeGlobal, "SlurmctldParameters", V2605, "enable_configless", warns, "configless serves none of them"},
 		{ScopeGlobal, "SlurmctldParameters", V2205, "conmgr_threads=8", errs, "added in 24.11"},
 		{ScopeGlobal, "PrologFlags", V2311, "Alloc,Contain,X11", clean, ""},
 		{ScopeGlobal, "PrologFlags", V2311, "RunInJob", errs, "exists in 24.05+"},
