@@ -342,3 +342,27 @@ func TestSharedGresLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestAllWithoutNodes: a partition over Nodes=ALL in a file that defines no
+// nodes (a Kubernetes-hosted cluster whose slurmd pods register as dynamic
+// nodes) holds the stand-in pool, and a note at its line says so: ALL no
+// longer means the nodes that join.
+func TestAllWithoutNodes(t *testing.T) {
+	conf := "ClusterName=k8s\nMaxNodeCount=64\nNodeSet=pods Feature=pod\nPartitionName=pods Nodes=pods\nPartitionName=all Nodes=ALL Default=YES\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(specBody(spec), "- id: all\n        nodePoolIds: [compute]\n") {
+		t.Errorf("spec lacks partition all over the stand-in pool:\n%s", spec)
+	}
+	var found bool
+	for _, n := range notes {
+		if n.Line == 5 && strings.Contains(n.Message, `partition all: Nodes=ALL names no node slurm.conf defines`) && strings.Contains(n.Message, `stand-in node pool "compute"`) {
+			found = true
+		}
+	}
+	if !found || !hasNote(notes, "partition pods has no nodes the import knows; dropped") {
+		t.Errorf("notes: %v", notes)
+	}
+}

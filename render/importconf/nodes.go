@@ -21,6 +21,9 @@ type pool struct {
 	min, max    int64
 	config      []kv
 	login       bool
+	// standIn marks the pool that stands in when slurm.conf defines no
+	// nodes.
+	standIn bool
 	// provisioning is the provisioningModel to write ("" for none): a
 	// placeholder naming the candidates for a GPU pool.
 	provisioning string
