@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -82,13 +83,14 @@ func importedOnSlurm(t *testing.T, s spec, release string) {
 	c := lintClean(t, s, release)
 	dir, _ := renderSpecVersion(t, c, release)
 	cl := start(t, dir, localslurm.Options{Release: release, Accounting: true, StandIns: cloudStandIns(c.cluster)})
-	if accounts := siteAccounts(c); len(accounts) > 0 {
-		addAccounts(t, cl, dir, accounts)
+	if accounts, qos := siteAccounts(c), siteQOS(c); len(accounts)+len(qos) > 0 {
+		addAccounts(t, cl, dir, accounts, qos)
 	}
+	groups := siteGroups(c)
 	t.Run("accepted", func(t *testing.T) {
 		var errs []string
 		for _, e := range cl.LogErrors() {
-			if why := harnessError(e, cl.Overrides()); why != "" {
+			if why := harnessError(e, cl.Overrides(), groups); why != "" {
 				t.Logf("not counted: %s (%s)", e, why)
 				continue
 			}
@@ -109,11 +111,38 @@ func importedOnSlurm(t *testing.T, s spec, release string) {
 // sacctmgr; a fresh database has only root, and slurmctld 24.11 logs
 // "accounts_list_build: No association for account X" for each missing one.
 func siteAccounts(c compiled) []string {
+	return partitionNames(c, "allowaccounts", "denyaccounts")
+}
+
+// siteQOS returns the QOS the spec's partitions allow or deny (AllowQos,
+// DenyQos) other than normal, which a fresh database has. A site creates
+// them with sacctmgr; slurmctld logs "Ignoring invalid Allow/DenyQOS value:
+// X" for each missing one (src/slurmctld/read_config.c, all three
+// releases) and leaves it out of the partition's list.
+func siteQOS(c compiled) []string {
+	var out []string
+	for _, q := range partitionNames(c, "allowqos", "denyqos") {
+		if !strings.EqualFold(q, "normal") {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// siteGroups returns the Unix groups the spec's partitions allow
+// (AllowGroups): the site's, which this host lacks.
+func siteGroups(c compiled) []string {
+	return partitionNames(c, "allowgroups")
+}
+
+// partitionNames returns the names the partitions' list-valued keys hold,
+// each once, in order, ALL left out.
+func partitionNames(c compiled, keys ...string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range c.cluster.Slurm.Partitions {
 		for _, kv := range p.Config {
-			if k := strings.ToLower(kv.Key.Value); k != "allowaccounts" && k != "denyaccounts" {
+			if !slices.Contains(keys, strings.ToLower(kv.Key.Value)) {
 				continue
 			}
 			for a := range strings.SplitSeq(kv.Value.Value, ",") {
@@ -127,10 +156,11 @@ func siteAccounts(c compiled) []string {
 	return out
 }
 
-// addAccounts creates the site's accounts in the cluster's slurmdbd, as the
-// site did before it started slurmctld, and restarts slurmctld (and the
-// stand-ins) on the same rendered directory so that it reads them.
-func addAccounts(t *testing.T, cl *cluster, dir string, accounts []string) {
+// addAccounts creates the site's accounts and QOS in the cluster's
+// slurmdbd, as the site did before it started slurmctld, and restarts
+// slurmctld (and the stand-ins) on the same rendered directory so that it
+// reads them.
+func addAccounts(t *testing.T, cl *cluster, dir string, accounts, qos []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -139,7 +169,12 @@ func addAccounts(t *testing.T, cl *cluster, dir string, accounts []string) {
 			t.Fatalf("sacctmgr add account %s: %v\n%s", a, err, out)
 		}
 	}
-	t.Logf("added the accounts the partitions name (%s); restarting slurmctld", strings.Join(accounts, ","))
+	for _, q := range qos {
+		if out, err := cl.Command(ctx, "sacctmgr", "-i", "add", "qos", q).CombinedOutput(); err != nil {
+			t.Fatalf("sacctmgr add qos %s: %v\n%s", q, err, out)
+		}
+	}
+	t.Logf("added what the partitions name (accounts: %s; QOS: %s); restarting slurmctld", orNone(accounts), orNone(qos))
 	if err := cl.RestartController(ctx, dir); err != nil {
 		t.Fatalf("restart slurmctld after adding the accounts: %v", err)
 	}
@@ -208,9 +243,20 @@ func hasObsolete(ds diag.List) bool {
 	return false
 }
 
+// orNone joins names with commas, or says "none".
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ",")
+}
+
 // harnessError says why an error line of slurmctld comes from running the
-// rendered file on this host rather than from the spec, or "".
-func harnessError(line string, overrides []localslurm.Override) string {
+// rendered file on this host rather than from the spec, or "". groups are
+// the site's Unix groups the partitions allow (AllowGroups), which this
+// host lacks: slurmctld logs "_get_group_members: Could not find configured
+// group X" for each (src/slurmctld/groups.c, all three releases).
+func harnessError(line string, overrides []localslurm.Override, groups []string) string {
 	overridden := func(key string) bool {
 		for _, o := range overrides {
 			if strings.EqualFold(o.Key, key) {
@@ -226,6 +272,11 @@ func harnessError(line string, overrides []localslurm.Override) string {
 		return "SuspendProgram is the service's, not in the rendered file"
 	case strings.Contains(line, "PrologFlags=Contain") && overridden("ProctrackType"):
 		return "the harness replaced ProctrackType"
+	}
+	for _, g := range groups {
+		if strings.HasSuffix(line, "Could not find configured group "+g) {
+			return "the site's group " + g + " (AllowGroups) does not exist on this host"
+		}
 	}
 	return ""
 }
@@ -315,6 +366,57 @@ func taskParamShown(release, key, want, got string) bool {
 	return sameValue(strings.Join(rest, ","), got)
 }
 
+// enforceImplies lists what each AccountingStorageEnforce item sets besides
+// itself, as _validate_accounting_storage_enforce in
+// src/common/read_config.c does (the same at slurm-22-05-8-1,
+// slurm-24-11-5-1 and slurm-26-05-3-1); `scontrol show config` prints every
+// flag set. "all" is left out: it prints every flag.
+var enforceImplies = map[string][]string{
+	"1":       {"associations"},
+	"2":       {"associations", "limits"},
+	"limits":  {"associations"},
+	"safe":    {"associations", "limits"},
+	"wckeys":  {"associations"},
+	"qos":     {"associations"},
+	"nojobs":  {"nosteps"},
+	"nosteps": nil,
+}
+
+// enforceShown reports whether AccountingStorageEnforce is shown as the
+// written items with what each implies (enforceImplies), exactly.
+func enforceShown(key, want, got string) bool {
+	if key != "accountingstorageenforce" {
+		return false
+	}
+	var items []string
+	for item := range strings.SplitSeq(strings.ToLower(want), ",") {
+		item = strings.TrimSpace(item)
+		implied, ok := enforceImplies[item]
+		if item == "1" || item == "2" {
+			items = append(items, implied...)
+			continue
+		}
+		if !ok && item != "associations" {
+			return false
+		}
+		items = append(append(items, item), implied...)
+	}
+	return sameSet(items, strings.Split(got, ","))
+}
+
+// memUnlimitedShown reports whether a partition's memory limit of 0 (no
+// limit) is shown as Slurm shows it: UNLIMITED. src/api/partition_info.c
+// prints DefMemPerCPU/MaxMemPerCPU=UNLIMITED for 0 per CPU and
+// DefMemPerNode/MaxMemPerNode=UNLIMITED for 0 per node (all three
+// releases).
+func memUnlimitedShown(key, want, got string) bool {
+	switch strings.ToLower(key) {
+	case "defmempercpu", "maxmempercpu", "defmempernode", "maxmempernode":
+		return strings.TrimSpace(want) == "0" && got == "UNLIMITED"
+	}
+	return false
+}
+
 // notShown are keys `scontrol show config` of Slurm 22.05 does not list.
 var notShown = map[string]bool{"defmempergpu": true}
 
@@ -349,6 +451,7 @@ func checkCorpusConfig(t *testing.T, cl *cluster, c compiled) {
 		case got == "(null)" && shownNull(cl.Release().Series, lower, want):
 		case topologyShown(cl.Release().Series, lower, want, got):
 		case taskParamShown(cl.Release().Series, lower, want, got):
+		case enforceShown(lower, want, got):
 		case !sameValue(want, got):
 			t.Errorf("config %s=%s: slurmctld shows %s = %q", kv.Key.Value, want, shown, got)
 		}
@@ -423,6 +526,10 @@ func TestShownDifferences(t *testing.T) {
 		{"22.05 SlurmdOffSpec,verbose", taskParamShown("22.05", "taskpluginparam", "SlurmdOffSpec,Verbose", "verbose")},
 		{"26.05 EXCLUSIVE", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NODE"})},
 		{"26.05 ExclusiveUser", exclusiveShown("ExclusiveUser", "YES", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "USER"})},
+		{"nojobs implies nosteps", enforceShown("accountingstorageenforce", "associations,limits,qos,safe,nojobs", "associations,limits,nojobs,nosteps,qos,safe")},
+		{"safe implies limits and associations", enforceShown("accountingstorageenforce", "safe", "associations,limits,safe")},
+		{"MaxMemPerCPU=0", memUnlimitedShown("MaxMemPerCPU", "0", "UNLIMITED")},
+		{"a group the host lacks", harnessError("slurmctld: error: _get_group_members: Could not find configured group longrun", nil, []string{"longrun"}) != ""},
 	} {
 		if !tc.ok {
 			t.Errorf("%s: not allowed, want allowed", tc.name)
@@ -441,6 +548,12 @@ func TestShownDifferences(t *testing.T) {
 		{"before 26.05 no Exclusive field", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO"})},
 		{"26.05 EXCLUSIVE lost", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NO"})},
 		{"26.05 ExclusiveUser lost", exclusiveShown("ExclusiveUser", "YES", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NO"})},
+		{"nosteps does not imply nojobs", enforceShown("accountingstorageenforce", "nosteps", "nojobs,nosteps")},
+		{"an enforcement lost", enforceShown("accountingstorageenforce", "associations,limits,qos", "associations,limits")},
+		{"an enforcement added", enforceShown("accountingstorageenforce", "associations", "associations,qos")},
+		{"MaxMemPerCPU=100", memUnlimitedShown("MaxMemPerCPU", "100", "UNLIMITED")},
+		{"MaxTime=0", memUnlimitedShown("MaxTime", "0", "UNLIMITED")},
+		{"a group the spec does not name", harnessError("slurmctld: error: _get_group_members: Could not find configured group other", nil, []string{"longrun"}) != ""},
 	} {
 		if tc.ok {
 			t.Errorf("%s: allowed, want a difference", tc.name)
