@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/deploy/fidelity"
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
 	"github.com/slurmspec/slurmspec/render/importconf"
 	"github.com/slurmspec/slurmspec/render/importconf/importtest"
@@ -86,12 +87,16 @@ func importedOnSlurm(t *testing.T, s spec, release string) {
 	if accounts, qos := siteAccounts(c), siteQOS(c); len(accounts)+len(qos) > 0 {
 		addAccounts(t, cl, dir, accounts, qos)
 	}
-	groups := siteGroups(c)
+	warned := fidelity.WarnedRules()
 	t.Run("accepted", func(t *testing.T) {
 		var errs []string
 		for _, e := range cl.LogErrors() {
-			if why := harnessError(e, cl.Overrides(), groups); why != "" {
+			if why := harnessError(e, cl.Overrides()); why != "" {
 				t.Logf("not counted: %s (%s)", e, why)
+				continue
+			}
+			if w := warnedLine(e, c.diags, warned); w != "" {
+				t.Logf("predicted by lint's warning: %s (%s)", e, w)
 				continue
 			}
 			errs = append(errs, e)
@@ -127,12 +132,6 @@ func siteQOS(c compiled) []string {
 		}
 	}
 	return out
-}
-
-// siteGroups returns the Unix groups the spec's partitions allow
-// (AllowGroups): the site's, which this host lacks.
-func siteGroups(c compiled) []string {
-	return partitionNames(c, "allowgroups")
 }
 
 // partitionNames returns the names the partitions' list-valued keys hold,
@@ -243,6 +242,44 @@ func hasObsolete(ds diag.List) bool {
 	return false
 }
 
+// warnedLine returns the warning of lint that predicts an error line
+// slurmctld logged, or "": a warning of a rule the differential oracle
+// accepts as the answer to such a line (fidelity.WarnedRules, decided in
+// docs/fidelity.md, "Warnings slurmctld logs as errors"), whose line
+// matches the rule's Logs and, for a rule whose lines name the key, names
+// the key the warning is about. A person reads the warning and may keep
+// the setting (a site's Unix group this host lacks, an
+// UnkillableStepTimeout below 5×MessageTimeout), as the oracle counts it.
+func warnedLine(line string, ds diag.List, warned map[string]fidelity.WarnedRule) string {
+	lower := strings.ToLower(line)
+	for _, d := range ds {
+		r, ok := warned[d.Rule]
+		if !ok || d.Severity != diag.Warning {
+			continue
+		}
+		key := configKeyOf(d.Path)
+		if key != "" && (!r.NamesKey || strings.Contains(lower, strings.ToLower(key))) && r.Logs.MatchString(line) {
+			return d.Rule + ": " + d.Message
+		}
+	}
+	return ""
+}
+
+// configKeyOf returns the config key a spec path names
+// (orchestratorSpec.slurmSpec.partitions[2].config.AllowGroups:
+// AllowGroups), or "".
+func configKeyOf(path string) string {
+	i := strings.LastIndex(path, ".config.")
+	if i < 0 {
+		return ""
+	}
+	key := path[i+len(".config."):]
+	if j := strings.IndexAny(key, ".["); j >= 0 {
+		key = key[:j]
+	}
+	return key
+}
+
 // orNone joins names with commas, or says "none".
 func orNone(names []string) string {
 	if len(names) == 0 {
@@ -252,11 +289,8 @@ func orNone(names []string) string {
 }
 
 // harnessError says why an error line of slurmctld comes from running the
-// rendered file on this host rather than from the spec, or "". groups are
-// the site's Unix groups the partitions allow (AllowGroups), which this
-// host lacks: slurmctld logs "_get_group_members: Could not find configured
-// group X" for each (src/slurmctld/groups.c, all three releases).
-func harnessError(line string, overrides []localslurm.Override, groups []string) string {
+// rendered file on this host rather than from the spec, or "".
+func harnessError(line string, overrides []localslurm.Override) string {
 	overridden := func(key string) bool {
 		for _, o := range overrides {
 			if strings.EqualFold(o.Key, key) {
@@ -273,11 +307,7 @@ func harnessError(line string, overrides []localslurm.Override, groups []string)
 	case strings.Contains(line, "PrologFlags=Contain") && overridden("ProctrackType"):
 		return "the harness replaced ProctrackType"
 	}
-	for _, g := range groups {
-		if strings.HasSuffix(line, "Could not find configured group "+g) {
-			return "the site's group " + g + " (AllowGroups) does not exist on this host"
-		}
-	}
+
 	return ""
 }
 
@@ -366,6 +396,15 @@ func taskParamShown(release, key, want, got string) bool {
 	return sameValue(strings.Join(rest, ","), got)
 }
 
+// preemptNoneNull reports whether slurmctld of the release holds no
+// preemption plugin for PreemptType=preempt/none and so shows "(null)":
+// _validate_and_set_defaults in src/common/read_config.c frees the value
+// when it is exactly preempt/none (xstrcmp; read at slurm-24-11-5-1 and
+// slurm-26-05-3-1); 22.05 keeps it.
+func preemptNoneNull(release, key, want string) bool {
+	return key == "preempttype" && want == "preempt/none" && (release == "24.11" || release == "26.05")
+}
+
 // enforceImplies lists what each AccountingStorageEnforce item sets besides
 // itself, as _validate_accounting_storage_enforce in
 // src/common/read_config.c does (the same at slurm-22-05-8-1,
@@ -452,6 +491,7 @@ func checkCorpusConfig(t *testing.T, cl *cluster, c compiled) {
 		case topologyShown(cl.Release().Series, lower, want, got):
 		case taskParamShown(cl.Release().Series, lower, want, got):
 		case enforceShown(lower, want, got):
+		case got == "(null)" && preemptNoneNull(cl.Release().Series, lower, want):
 		case !sameValue(want, got):
 			t.Errorf("config %s=%s: slurmctld shows %s = %q", kv.Key.Value, want, shown, got)
 		}
@@ -526,10 +566,10 @@ func TestShownDifferences(t *testing.T) {
 		{"22.05 SlurmdOffSpec,verbose", taskParamShown("22.05", "taskpluginparam", "SlurmdOffSpec,Verbose", "verbose")},
 		{"26.05 EXCLUSIVE", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NODE"})},
 		{"26.05 ExclusiveUser", exclusiveShown("ExclusiveUser", "YES", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "USER"})},
+		{"24.11 preempt/none", preemptNoneNull("24.11", "preempttype", "preempt/none")},
 		{"nojobs implies nosteps", enforceShown("accountingstorageenforce", "associations,limits,qos,safe,nojobs", "associations,limits,nojobs,nosteps,qos,safe")},
 		{"safe implies limits and associations", enforceShown("accountingstorageenforce", "safe", "associations,limits,safe")},
 		{"MaxMemPerCPU=0", memUnlimitedShown("MaxMemPerCPU", "0", "UNLIMITED")},
-		{"a group the host lacks", harnessError("slurmctld: error: _get_group_members: Could not find configured group longrun", nil, []string{"longrun"}) != ""},
 	} {
 		if !tc.ok {
 			t.Errorf("%s: not allowed, want allowed", tc.name)
@@ -548,15 +588,48 @@ func TestShownDifferences(t *testing.T) {
 		{"before 26.05 no Exclusive field", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO"})},
 		{"26.05 EXCLUSIVE lost", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NO"})},
 		{"26.05 ExclusiveUser lost", exclusiveShown("ExclusiveUser", "YES", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NO"})},
+		{"22.05 keeps preempt/none", preemptNoneNull("22.05", "preempttype", "preempt/none")},
+		{"26.05 a real preemption plugin", preemptNoneNull("26.05", "preempttype", "preempt/qos")},
 		{"nosteps does not imply nojobs", enforceShown("accountingstorageenforce", "nosteps", "nojobs,nosteps")},
 		{"an enforcement lost", enforceShown("accountingstorageenforce", "associations,limits,qos", "associations,limits")},
 		{"an enforcement added", enforceShown("accountingstorageenforce", "associations", "associations,qos")},
 		{"MaxMemPerCPU=100", memUnlimitedShown("MaxMemPerCPU", "100", "UNLIMITED")},
 		{"MaxTime=0", memUnlimitedShown("MaxTime", "0", "UNLIMITED")},
-		{"a group the spec does not name", harnessError("slurmctld: error: _get_group_members: Could not find configured group other", nil, []string{"longrun"}) != ""},
 	} {
 		if tc.ok {
 			t.Errorf("%s: allowed, want a difference", tc.name)
 		}
+	}
+}
+
+// TestWarnedLine pins which error lines of slurmctld a warning of lint
+// explains in the corpus test, and which it must not.
+func TestWarnedLine(t *testing.T) {
+	warned := fidelity.WarnedRules()
+	groups := diag.Diagnostic{Rule: "partition-groups", Severity: diag.Warning, Path: "orchestratorSpec.slurmSpec.partitions[4].config.AllowGroups"}
+	unkillable := diag.Diagnostic{Rule: "message-timeout", Severity: diag.Warning, Path: "orchestratorSpec.slurmSpec.config.UnkillableStepTimeout"}
+	obsolete := diag.Diagnostic{Rule: "config-key-version", Severity: diag.Warning, Path: "orchestratorSpec.slurmSpec.config.FastSchedule"}
+	const groupLine = "slurmctld: error: _get_group_members: Could not find configured group longrun"
+	const timeoutLine = `slurmctld: error: UnkillableStepTimeout must be at least 5 times greater than MessageTimeout, otherwise nodes may go down with the reason "KillTaskFailed". Current values: UnkillableStepTimeout=180, MessageTimeout=60`
+	for _, tc := range []struct {
+		name string
+		line string
+		ds   diag.List
+		want bool
+	}{
+		{"a group warned about", groupLine, diag.List{groups}, true},
+		{"UnkillableStepTimeout warned about", timeoutLine, diag.List{unkillable}, true},
+		{"no warning", groupLine, nil, false},
+		{"another rule's warning", groupLine, diag.List{unkillable}, false},
+		{"an error, not a warning", groupLine, diag.List{{Rule: "partition-groups", Severity: diag.Error, Path: groups.Path}}, false},
+		{"a rule that names its key, another key", "slurmctld: error: Ignoring obsolete SchedulerPort option.", diag.List{obsolete}, false},
+		{"a rule that names its key, its key", "slurmctld: error: Ignoring obsolete FastSchedule=1 option.", diag.List{obsolete}, true},
+	} {
+		if got := warnedLine(tc.line, tc.ds, warned) != ""; got != tc.want {
+			t.Errorf("%s: explained %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if k := configKeyOf("orchestratorSpec.slurmSpec.partitions[2].config.AllowGroups"); k != "AllowGroups" {
+		t.Errorf("configKeyOf = %q", k)
 	}
 }
