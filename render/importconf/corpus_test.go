@@ -3,6 +3,7 @@ package importconf_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"sort"
@@ -281,6 +282,7 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 	if err != nil {
 		t.Fatal(err)
 	}
+	gresTypes := gresConfTypes(t, cf.gres, budget)
 	// One report per key and pool is enough: a 10,000-node file fails
 	// with a readable list.
 	seen := map[string]bool{}
@@ -300,6 +302,10 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 		}
 		na := newNodes[nn]
 		for k, s := range attrs {
+			if k == "gres" {
+				// Slurm types a node's GPUs from gres.conf when Gres= does not.
+				s.value = typedGres(s.value, gresTypes[n])
+			}
 			if v, ok := na[k]; ok && sameNodeValue(k, s.value, v.value) || !ok && sameNodeValue(k, s.value, "") {
 				continue
 			}
@@ -389,6 +395,70 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 			}
 		}
 	}
+}
+
+// gresConfTypes maps each node to the one GPU type gres.conf gives it (a
+// node given several types, or none, is left out).
+func gresConfTypes(t *testing.T, gres []byte, budget *hostlist.Budget) map[string]string {
+	t.Helper()
+	lines, err := slurmconf.ParseGresConf(gres)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]map[string]bool{}
+	all := map[string]bool{} // types of lines without NodeName
+	for _, l := range lines {
+		name, _ := l.Get("Name")
+		typ, _ := l.Get("Type")
+		if !strings.EqualFold(name, "gpu") || typ == "" {
+			continue
+		}
+		hl, ok := l.Get("NodeName")
+		if !ok {
+			all[typ] = true
+			continue
+		}
+		names, err := hostlist.Expand(hl, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if types[n] == nil {
+				types[n] = map[string]bool{}
+			}
+			types[n][typ] = true
+		}
+	}
+	out := map[string]string{}
+	for n, ts := range types {
+		for typ := range all {
+			ts[typ] = true
+		}
+		if len(ts) == 1 {
+			for typ := range ts {
+				out[n] = typ
+			}
+		}
+	}
+	return out
+}
+
+// typedGres writes a Gres= value's untyped GPU entries with the type
+// gres.conf gives the node (typ; "" leaves the value as it is).
+func typedGres(v, typ string) string {
+	entries, err := slurmconf.ParseGres(v)
+	if typ == "" || err != nil {
+		return v
+	}
+	var parts []string
+	for _, e := range entries {
+		if strings.EqualFold(e.Name, "gpu") && e.Type == "" {
+			parts = append(parts, fmt.Sprintf("%s:%s:%d", e.Name, typ, e.Count))
+			continue
+		}
+		parts = append(parts, e.Raw)
+	}
+	return strings.Join(parts, ",")
 }
 
 func slicesContains(list []string, s string) bool {

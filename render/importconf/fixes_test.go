@@ -366,3 +366,35 @@ func TestAllWithoutNodes(t *testing.T) {
 		t.Errorf("notes: %v", notes)
 	}
 }
+
+// TestGresConfTypesPerNode: a NodeName line whose Gres= has no GPU type
+// takes each node's type from gres.conf; nodes gres.conf gives different
+// types become separate pools (the line's first node's type was given to
+// all of them, silently: the T4 nodes were imported as L4 nodes).
+func TestGresConfTypesPerNode(t *testing.T) {
+	conf := "ClusterName=gt\nGresTypes=gpu\nNodeName=g[1-4] CPUs=12 RealMemory=47000 Gres=gpu:1\nPartitionName=p Nodes=g[1-4] Default=YES\n"
+	gres := "NodeName=g[1-2] Name=gpu Type=l4 File=/dev/nvidia0\nNodeName=g[3-4] Name=gpu Type=t4 File=/dev/nvidia0\n"
+	r, err := Convert([]byte(conf), []byte(gres), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := specBody(r.Spec)
+	// t4 is not a catalog model: its pool matches on the count, and says so.
+	if strings.Count(body, "machineType: g2-standard-12\n") != 2 || !hasNote(r.Notes, `pool "g-2": machine type g2-standard-12: RealMemory=47000 is within tolerance of g2-standard-12, which the service writes as RealMemory=47312; the GPU type "t4" is not a catalog model`) {
+		t.Errorf("want an L4 pool and a T4 pool:\n%s\n%v", body, r.Notes)
+	}
+	if r.Nodes["g1"] == "" || r.Nodes["g3"] == "" || strings.TrimRight(r.Nodes["g1"], "0123456789") == strings.TrimRight(r.Nodes["g3"], "0123456789") {
+		t.Errorf("g1 and g3 share a pool: %v", r.Nodes)
+	}
+	if !hasNote(r.Notes, "gres.conf gives the nodes of this NodeName line different GPU types (g[1-2]: l4; g[3-4]: t4)") {
+		t.Errorf("notes: %v", r.Notes)
+	}
+	// Nodes gres.conf agrees on stay one group, without the note.
+	r, err = Convert([]byte(conf), []byte("NodeName=g[1-4] Name=gpu Type=l4 File=/dev/nvidia0\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasNote(r.Notes, "different GPU types") || strings.Count(specBody(r.Spec), "machineType: g2-standard-12\n") != 1 {
+		t.Errorf("one type, one pool expected:\n%s\n%v", r.Spec, r.Notes)
+	}
+}
