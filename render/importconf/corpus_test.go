@@ -211,8 +211,14 @@ func sameNodeValue(key, old, new string) bool {
 func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *importconf.Result) {
 	t.Helper()
 	// The original as Slurm reads it: with the files it includes.
+	// Slurm reads %c in an Include path as the ClusterName, lower-cased.
+	main, err := slurmconf.ParseIncluding(bytes.TrimPrefix(cf.conf, []byte("\ufeff")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cluster, _ := main.GetGlobal("ClusterName")
 	orig, err := slurmconf.ParseIncluding(bytes.TrimPrefix(cf.conf, []byte("\ufeff")), func(path string) ([]byte, error) {
-		return importconf.ReadInput(filepath.Join(cf.dir, filepath.Base(path)))
+		return importconf.ReadInput(filepath.Join(cf.dir, strings.ReplaceAll(filepath.Base(path), "%c", strings.ToLower(cluster))))
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -398,3 +398,25 @@ func TestGresConfTypesPerNode(t *testing.T) {
 		t.Errorf("one type, one pool expected:\n%s\n%v", r.Spec, r.Notes)
 	}
 }
+
+// TestIncludeClusterName: Slurm reads %c in an Include path as the
+// ClusterName, lower-cased (parse_config.c, _parse_for_format); the import
+// follows such an Include to the file of that name. Another % stays
+// unfollowed.
+func TestIncludeClusterName(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "lab-nodes.conf"), []byte("NodeName=n[1-2] CPUs=16 RealMemory=63216\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf := "ClusterName=Lab\nInclude /etc/slurm/%c-nodes.conf\nInclude /etc/slurm/%x.conf\nPartitionName=p Nodes=n[1-2] Default=YES\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{IncludeDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(specBody(spec), "nodePoolIds: [\"n\"]") {
+		t.Errorf("the nodes of lab-nodes.conf were not read:\n%s", spec)
+	}
+	if !hasNote(notes, "Include /etc/slurm/%c-nodes.conf followed") || !hasNote(notes, "Include /etc/slurm/%x.conf not followed") {
+		t.Errorf("notes: %v", notes)
+	}
+}

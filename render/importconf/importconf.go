@@ -239,7 +239,7 @@ func run(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, _ *
 		im.note(1, "the byte order mark at the start of the file is ignored (Slurm would read it as part of the first key)")
 	}
 	gres = bytes.TrimPrefix(gres, []byte("\ufeff"))
-	f, err := slurmconf.ParseIncluding(conf, im.includeReader(len(conf)))
+	f, err := slurmconf.ParseIncluding(conf, im.includeReader(len(conf), includeClusterName(conf)))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("parsing slurm.conf: %w", err)
 	}
@@ -309,13 +309,17 @@ func (im *importer) where(num int) string {
 }
 
 // includeReader reads included files from Options.IncludeDir, or is nil.
-// used is the input read so far, which counts against MaxInputBytes.
-func (im *importer) includeReader(used int) func(string) ([]byte, error) {
+// used is the input read so far, which counts against MaxInputBytes;
+// cluster is what %c in an Include path stands for ("" when unknown).
+func (im *importer) includeReader(used int, cluster string) func(string) ([]byte, error) {
 	if im.opt.IncludeDir == "" {
 		return nil
 	}
 	return func(path string) ([]byte, error) {
 		name := filepath.Base(path)
+		if cluster != "" {
+			name = filepath.Base(strings.ReplaceAll(name, "%c", cluster))
+		}
 		if strings.Contains(name, "%") || name == "." || name == ".." || name == "/" {
 			return nil, fmt.Errorf("%s: not a file name the import can look up", path)
 		}
@@ -328,6 +332,19 @@ func (im *importer) includeReader(used int) func(string) ([]byte, error) {
 		}
 		return data, nil
 	}
+}
+
+// includeClusterName is what Slurm puts for %c in an Include path: the
+// ClusterName, lower-cased (_parse_for_format in src/common/parse_config.c;
+// %c is its only modifier). It is read from slurm.conf itself, without its
+// includes; "" when slurm.conf sets none or does not parse.
+func includeClusterName(conf []byte) string {
+	f, err := slurmconf.ParseIncluding(conf, nil)
+	if err != nil {
+		return ""
+	}
+	name, _ := f.GetGlobal("ClusterName")
+	return strings.ToLower(name)
 }
 
 func otherReason(key string) string {
