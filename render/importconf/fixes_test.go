@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -418,5 +419,33 @@ func TestIncludeClusterName(t *testing.T) {
 	}
 	if !hasNote(notes, "Include /etc/slurm/%c-nodes.conf followed") || !hasNote(notes, "Include /etc/slurm/%x.conf not followed") {
 		t.Errorf("notes: %v", notes)
+	}
+}
+
+// TestNonUTF8Values: a value in another encoding than UTF-8 (a Latin-1
+// feature name; Slurm reads bytes) is dropped with a note instead of
+// failing the import ("cannot marshal invalid UTF-8"), and no invalid byte
+// reaches the spec, comments included.
+func TestNonUTF8Values(t *testing.T) {
+	conf := "ClusterName=enc\n# caf\xe9 cluster\nNodeName=n[1-2] CPUs=16 RealMemory=63216 Features=caf\xe9\nPartitionName=p Nodes=n[1-2] Default=YES MaxTime=1-0 AllowGroups=\xe9quipe\nSchedulerParameters=bf_continue\xa0\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(spec) {
+		t.Errorf("the spec is not UTF-8:\n%q", spec)
+	}
+	for _, n := range notes {
+		if !utf8.ValidString(n.Message) {
+			t.Errorf("note not UTF-8: %q", n.Message)
+		}
+	}
+	for _, w := range []string{`NodeName Features="caf\xe9" dropped: the value is not UTF-8 text`, `PartitionName AllowGroups="\xe9quipe" dropped`, `slurm.conf SchedulerParameters="bf_continue\xa0" dropped`} {
+		if !hasNote(notes, w) {
+			t.Errorf("no note %q in %v", w, notes)
+		}
+	}
+	if body := specBody(spec); !strings.Contains(body, "MaxTime: 1-0\n") {
+		t.Errorf("the valid settings were lost:\n%s", body)
 	}
 }

@@ -176,17 +176,24 @@ type importer struct {
 }
 
 func (im *importer) note(line int, format string, args ...any) {
-	im.notes = append(im.notes, Note{Line: line, Message: fmt.Sprintf(format, args...)})
+	im.notes = append(im.notes, Note{Line: line, Message: message(format, args...)})
 }
 
 // choice records a choice the import made from the evidence.
 func (im *importer) choice(line int, format string, args ...any) {
-	im.notes = append(im.notes, Note{Line: line, Kind: NoteChoice, Message: fmt.Sprintf(format, args...)})
+	im.notes = append(im.notes, Note{Line: line, Kind: NoteChoice, Message: message(format, args...)})
 }
 
 // decide records a decision left to a person (a placeholder in the spec).
 func (im *importer) decide(line int, format string, args ...any) {
-	im.notes = append(im.notes, Note{Line: line, Kind: NoteDecide, Message: fmt.Sprintf(format, args...)})
+	im.notes = append(im.notes, Note{Line: line, Kind: NoteDecide, Message: message(format, args...)})
+}
+
+// message formats a note as UTF-8 text: bytes of the input that are not
+// UTF-8 (a Latin-1 value) become U+FFFD, since notes are also the spec's
+// header comment.
+func message(format string, args ...any) string {
+	return strings.ToValidUTF8(fmt.Sprintf(format, args...), "\uFFFD")
 }
 
 // Result is an import's full outcome.
