@@ -449,3 +449,31 @@ func TestNonUTF8Values(t *testing.T) {
 		t.Errorf("the valid settings were lost:\n%s", body)
 	}
 }
+
+// TestCPUsFromTopology: a NodeName line without CPUs= has the CPUs Slurm
+// infers (read_config.c, _build_single_nodeline_info): Sockets is the
+// node's total (Boards does not multiply it), SocketsPerBoard is per board
+// and wins over Sockets, and without either each board has one socket.
+func TestCPUsFromTopology(t *testing.T) {
+	for _, tc := range []struct {
+		keys string
+		cpus int
+	}{
+		{"Boards=2 Sockets=4 CoresPerSocket=8 ThreadsPerCore=1", 32},
+		{"Boards=1 SocketsPerBoard=2 CoresPerSocket=4 ThreadsPerCore=2", 16},
+		{"Boards=2 SocketsPerBoard=2 CoresPerSocket=4", 16},
+		{"Sockets=2 SocketsPerBoard=3 CoresPerSocket=2", 6},
+		{"Sockets=2 CoresPerSocket=20 ThreadsPerCore=2", 80},
+		{"Boards=2 CoresPerSocket=4", 8},
+		{"CPUs=12 Sockets=2 CoresPerSocket=4", 12},
+	} {
+		conf := "ClusterName=topo\nNodeName=n[1-2] RealMemory=12345 " + tc.keys + "\nPartitionName=p Nodes=n[1-2] Default=YES\n"
+		spec, _, err := Import([]byte(conf), nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("machineType: TODO-cpus-%d-mem-12345 ", tc.cpus); !strings.Contains(specBody(spec), want) {
+			t.Errorf("%s: spec lacks %q:\n%s", tc.keys, want, specBody(spec))
+		}
+	}
+}

@@ -23,7 +23,8 @@
 // spec that renders the same slurm.conf.
 //
 // The machine type of a pool is the catalog entry with exactly the line's
-// CPUs (or Boards × Sockets × CoresPerSocket × ThreadsPerCore), the same
+// CPUs (or, as Slurm infers it, sockets × CoresPerSocket × ThreadsPerCore,
+// where sockets is Sockets, Boards × SocketsPerBoard or Boards), the same
 // GPU count and model (Gres=gpu:TYPE:N; a missing TYPE is taken from
 // gres.conf, and a type the catalog does not know matches on the count
 // alone), and a RealMemory between 90 % of what the renderer writes for the

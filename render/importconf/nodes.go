@@ -211,13 +211,12 @@ func (im *importer) nodeLine(l slurmconf.Line, names []string) (hw hardware, clo
 	}
 	if hw.CPUs == 0 {
 		_, s := l.Get("Sockets")
+		_, spb := l.Get("SocketsPerBoard")
 		_, c := l.Get("CoresPerSocket")
 		_, t := l.Get("ThreadsPerCore")
-		if s || c || t {
-			hw.CPUs = max(1, num("Sockets")) * max(1, num("CoresPerSocket")) * max(1, num("ThreadsPerCore"))
-			if b := num("Boards"); b > 0 {
-				hw.CPUs *= b
-			}
+		_, b := l.Get("Boards")
+		if s || spb || c || t || b {
+			hw.CPUs = topologyCPUs(num("Boards"), num("Sockets"), num("SocketsPerBoard"), num("CoresPerSocket"), num("ThreadsPerCore"), s, spb)
 		}
 	}
 	hw.RealMemory = num("RealMemory")
@@ -279,6 +278,24 @@ func (im *importer) nodeLine(l slurmconf.Line, names []string) (hw hardware, clo
 	cfg = im.lastOfEach(l.Num, cfg)
 	sortKVs(cfg)
 	return hw, cloud, cfg
+}
+
+// topologyCPUs is the CPU count Slurm infers for a NodeName line without
+// CPUs= (_build_single_nodeline_info in src/common/read_config.c): Sockets
+// is the node's total, not per board; without it the total is Boards ×
+// SocketsPerBoard, or one socket per board; SocketsPerBoard wins over
+// Sockets when both are given; CPUs are sockets × CoresPerSocket ×
+// ThreadsPerCore. Zero counts are read as 1, as Slurm resets them.
+func topologyCPUs(boards, sockets, socketsPerBoard, cores, threads int, hasSockets, hasPerBoard bool) int {
+	boards, cores, threads = max(1, boards), max(1, cores), max(1, threads)
+	total := boards
+	switch {
+	case hasPerBoard:
+		total = boards * max(1, socketsPerBoard)
+	case hasSockets:
+		total = max(1, sockets)
+	}
+	return total * cores * threads
 }
 
 // nodeSet is a NodeSet line: the nodes it names (directly, by Feature or
