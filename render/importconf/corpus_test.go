@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -331,6 +332,28 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 		}
 	}
 
+	// A node given by its layout alone has the CPUs Slurm infers from it;
+	// the rendered node must have as many, or the import must say why.
+	for _, n := range names {
+		attrs := oldNodes[n]
+		nn, ok := r.Nodes[n]
+		_, hasCPUs := attrs["cpus"]
+		_, hasProcs := attrs["procs"]
+		want := inferredCPUs(attrs)
+		if !ok || hasCPUs || hasProcs || want == 0 {
+			continue
+		}
+		got := newNodes[nn]["cpus"].value
+		key := strings.TrimRight(nn, "0123456789") + "|inferred cpus"
+		if got == strconv.Itoa(want) || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if !poolNoted(notes, clusterID, nn, "machineType is the placeholder") && !reported(notes, "CPUs", nodeLine[n]) {
+			silent("node %s (%s), line %d: Slurm infers CPUs=%d from its layout; the rendered node has CPUs=%s", n, nn, nodeLine[n], want, got)
+		}
+	}
+
 	// Partitions: keys and nodes, on the partition the spec keeps.
 	oldParts, partLine, err := named(orig.Partitions, catalog.ScopePartition, false, nil)
 	if err != nil {
@@ -401,6 +424,38 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 			}
 		}
 	}
+}
+
+// inferredCPUs is the CPU count slurmctld infers for a node without CPUs=
+// from its layout (read_config.c, _build_single_nodeline_info): sockets
+// are Sockets (the node's total), or Boards × SocketsPerBoard (which wins
+// when both are given), or one per board; times CoresPerSocket and
+// ThreadsPerCore. 0 when the node gives no layout.
+func inferredCPUs(attrs effective) int {
+	get := func(k string) (int, bool) {
+		s, ok := attrs[k]
+		if !ok {
+			return 0, false
+		}
+		n, err := strconv.Atoi(s.value)
+		return max(n, 1), err == nil
+	}
+	boards, hasBoards := get("boards")
+	sockets, hasSockets := get("sockets")
+	perBoard, hasPerBoard := get("socketsperboard")
+	cores, hasCores := get("corespersocket")
+	threads, hasThreads := get("threadspercore")
+	if !hasBoards && !hasSockets && !hasPerBoard && !hasCores && !hasThreads {
+		return 0
+	}
+	boards, cores, threads = max(boards, 1), max(cores, 1), max(threads, 1)
+	total := boards
+	if hasPerBoard {
+		total = boards * perBoard
+	} else if hasSockets {
+		total = sockets
+	}
+	return total * cores * threads
 }
 
 // gresConfTypes maps each node to the one GPU type gres.conf gives it (a
