@@ -405,6 +405,26 @@ func preemptNoneNull(release, key, want string) bool {
 	return key == "preempttype" && want == "preempt/none" && (release == "24.11" || release == "26.05")
 }
 
+// partLimitsShown reports whether EnforcePartLimits is shown as Slurm
+// names the value it reads: parse_part_enforce_type
+// (src/common/slurm_protocol_defs.c, the same in 22.05 and 26.05) reads
+// yes, up, true, 1 and any as ANY, no, down, false and 0 as NO (none), all
+// as ALL, and `scontrol show config` prints ANY, NO or ALL.
+func partLimitsShown(key, want, got string) bool {
+	if key != "enforcepartlimits" {
+		return false
+	}
+	switch strings.ToLower(want) {
+	case "yes", "up", "true", "1", "any":
+		return got == "ANY"
+	case "no", "down", "false", "0":
+		return got == "NO"
+	case "all":
+		return got == "ALL"
+	}
+	return false
+}
+
 // enforceImplies lists what each AccountingStorageEnforce item sets besides
 // itself, as _validate_accounting_storage_enforce in
 // src/common/read_config.c does (the same at slurm-22-05-8-1,
@@ -491,6 +511,7 @@ func checkCorpusConfig(t *testing.T, cl *cluster, c compiled) {
 		case topologyShown(cl.Release().Series, lower, want, got):
 		case taskParamShown(cl.Release().Series, lower, want, got):
 		case enforceShown(lower, want, got):
+		case partLimitsShown(lower, want, got):
 		case got == "(null)" && preemptNoneNull(cl.Release().Series, lower, want):
 		case !sameValue(want, got):
 			t.Errorf("config %s=%s: slurmctld shows %s = %q", kv.Key.Value, want, shown, got)
@@ -567,6 +588,8 @@ func TestShownDifferences(t *testing.T) {
 		{"26.05 EXCLUSIVE", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NODE"})},
 		{"26.05 ExclusiveUser", exclusiveShown("ExclusiveUser", "YES", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "USER"})},
 		{"24.11 preempt/none", preemptNoneNull("24.11", "preempttype", "preempt/none")},
+		{"EnforcePartLimits=YES", partLimitsShown("enforcepartlimits", "YES", "ANY")},
+		{"EnforcePartLimits=0", partLimitsShown("enforcepartlimits", "0", "NO")},
 		{"nojobs implies nosteps", enforceShown("accountingstorageenforce", "associations,limits,qos,safe,nojobs", "associations,limits,nojobs,nosteps,qos,safe")},
 		{"safe implies limits and associations", enforceShown("accountingstorageenforce", "safe", "associations,limits,safe")},
 		{"MaxMemPerCPU=0", memUnlimitedShown("MaxMemPerCPU", "0", "UNLIMITED")},
@@ -589,6 +612,8 @@ func TestShownDifferences(t *testing.T) {
 		{"26.05 EXCLUSIVE lost", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NO"})},
 		{"26.05 ExclusiveUser lost", exclusiveShown("ExclusiveUser", "YES", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NO"})},
 		{"22.05 keeps preempt/none", preemptNoneNull("22.05", "preempttype", "preempt/none")},
+		{"EnforcePartLimits=YES is not ALL", partLimitsShown("enforcepartlimits", "YES", "ALL")},
+		{"EnforcePartLimits=ALL lost", partLimitsShown("enforcepartlimits", "ALL", "NO")},
 		{"26.05 a real preemption plugin", preemptNoneNull("26.05", "preempttype", "preempt/qos")},
 		{"nosteps does not imply nojobs", enforceShown("accountingstorageenforce", "nosteps", "nojobs,nosteps")},
 		{"an enforcement lost", enforceShown("accountingstorageenforce", "associations,limits,qos", "associations,limits")},
