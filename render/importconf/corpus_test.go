@@ -3,9 +3,11 @@ package importconf_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -210,8 +212,14 @@ func sameNodeValue(key, old, new string) bool {
 func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *importconf.Result) {
 	t.Helper()
 	// The original as Slurm reads it: with the files it includes.
+	// Slurm reads %c in an Include path as the ClusterName, lower-cased.
+	main, err := slurmconf.ParseIncluding(bytes.TrimPrefix(cf.conf, []byte("\ufeff")), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cluster, _ := main.GetGlobal("ClusterName")
 	orig, err := slurmconf.ParseIncluding(bytes.TrimPrefix(cf.conf, []byte("\ufeff")), func(path string) ([]byte, error) {
-		return importconf.ReadInput(filepath.Join(cf.dir, filepath.Base(path)))
+		return importconf.ReadInput(filepath.Join(cf.dir, strings.ReplaceAll(filepath.Base(path), "%c", strings.ToLower(cluster))))
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -281,6 +289,7 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 	if err != nil {
 		t.Fatal(err)
 	}
+	gresTypes := gresConfTypes(t, cf.gres, budget)
 	// One report per key and pool is enough: a 10,000-node file fails
 	// with a readable list.
 	seen := map[string]bool{}
@@ -300,6 +309,10 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 		}
 		na := newNodes[nn]
 		for k, s := range attrs {
+			if k == "gres" {
+				// Slurm types a node's GPUs from gres.conf when Gres= does not.
+				s.value = typedGres(s.value, gresTypes[n])
+			}
 			if v, ok := na[k]; ok && sameNodeValue(k, s.value, v.value) || !ok && sameNodeValue(k, s.value, "") {
 				continue
 			}
@@ -316,6 +329,28 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 				!(hardware && poolNoted(notes, clusterID, nn, "machineType is the placeholder")) && !(k == "gres" && poolNoted(notes, clusterID, nn, "GPU type")) {
 				silent("node %s (%s), line %d: %s=%s became %q", n, nn, s.line, s.key, s.value, na[k].value)
 			}
+		}
+	}
+
+	// A node given by its layout alone has the CPUs Slurm infers from it;
+	// the rendered node must have as many, or the import must say why.
+	for _, n := range names {
+		attrs := oldNodes[n]
+		nn, ok := r.Nodes[n]
+		_, hasCPUs := attrs["cpus"]
+		_, hasProcs := attrs["procs"]
+		want := inferredCPUs(attrs)
+		if !ok || hasCPUs || hasProcs || want == 0 {
+			continue
+		}
+		got := newNodes[nn]["cpus"].value
+		key := strings.TrimRight(nn, "0123456789") + "|inferred cpus"
+		if got == strconv.Itoa(want) || seen[key] {
+			continue
+		}
+		seen[key] = true
+		if !poolNoted(notes, clusterID, nn, "machineType is the placeholder") && !reported(notes, "CPUs", nodeLine[n]) {
+			silent("node %s (%s), line %d: Slurm infers CPUs=%d from its layout; the rendered node has CPUs=%s", n, nn, nodeLine[n], want, got)
 		}
 	}
 
@@ -389,6 +424,102 @@ func checkNoSilentChanges(t *testing.T, cf corpusFile, renderedData []byte, r *i
 			}
 		}
 	}
+}
+
+// inferredCPUs is the CPU count slurmctld infers for a node without CPUs=
+// from its layout (read_config.c, _build_single_nodeline_info): sockets
+// are Sockets (the node's total), or Boards × SocketsPerBoard (which wins
+// when both are given), or one per board; times CoresPerSocket and
+// ThreadsPerCore. 0 when the node gives no layout.
+func inferredCPUs(attrs effective) int {
+	get := func(k string) (int, bool) {
+		s, ok := attrs[k]
+		if !ok {
+			return 0, false
+		}
+		n, err := strconv.Atoi(s.value)
+		return max(n, 1), err == nil
+	}
+	boards, hasBoards := get("boards")
+	sockets, hasSockets := get("sockets")
+	perBoard, hasPerBoard := get("socketsperboard")
+	cores, hasCores := get("corespersocket")
+	threads, hasThreads := get("threadspercore")
+	if !hasBoards && !hasSockets && !hasPerBoard && !hasCores && !hasThreads {
+		return 0
+	}
+	boards, cores, threads = max(boards, 1), max(cores, 1), max(threads, 1)
+	total := boards
+	if hasPerBoard {
+		total = boards * perBoard
+	} else if hasSockets {
+		total = sockets
+	}
+	return total * cores * threads
+}
+
+// gresConfTypes maps each node to the one GPU type gres.conf gives it (a
+// node given several types, or none, is left out).
+func gresConfTypes(t *testing.T, gres []byte, budget *hostlist.Budget) map[string]string {
+	t.Helper()
+	lines, err := slurmconf.ParseGresConf(gres)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := map[string]map[string]bool{}
+	all := map[string]bool{} // types of lines without NodeName
+	for _, l := range lines {
+		name, _ := l.Get("Name")
+		typ, _ := l.Get("Type")
+		if !strings.EqualFold(name, "gpu") || typ == "" {
+			continue
+		}
+		hl, ok := l.Get("NodeName")
+		if !ok {
+			all[typ] = true
+			continue
+		}
+		names, err := hostlist.Expand(hl, budget)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range names {
+			if types[n] == nil {
+				types[n] = map[string]bool{}
+			}
+			types[n][typ] = true
+		}
+	}
+	out := map[string]string{}
+	for n, ts := range types {
+		for typ := range all {
+			ts[typ] = true
+		}
+		if len(ts) == 1 {
+			for typ := range ts {
+				out[n] = typ
+			}
+		}
+	}
+	return out
+}
+
+// typedGres writes a Gres= value's untyped GPU entries with the type
+// gres.conf gives the node (typ; "" leaves the value as it is).
+func typedGres(v, typ string) string {
+	entries, err := slurmconf.ParseGres(v)
+	if typ == "" || err != nil {
+		return v
+	}
+	var parts []string
+	for _, e := range entries {
+		if strings.EqualFold(e.Name, "gpu") && e.Type == "" {
+			parts = append(parts, fmt.Sprintf("%s:%s:%d", e.Name, typ, e.Count))
+			continue
+		}
+		parts = append(parts, e.Raw)
+	}
+	return strings.Join(parts, ",")
 }
 
 func slicesContains(list []string, s string) bool {

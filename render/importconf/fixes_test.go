@@ -8,6 +8,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
@@ -339,6 +340,140 @@ func TestSharedGresLeftOut(t *testing.T) {
 		}
 		if c.note == "" && hasNote(notes, "GresTypes") {
 			t.Errorf("%s: a note about GresTypes: %v", c.value, notes)
+		}
+	}
+}
+
+// TestAllWithoutNodes: a partition over Nodes=ALL in a file that defines no
+// nodes (a Kubernetes-hosted cluster whose slurmd pods register as dynamic
+// nodes) holds the stand-in pool, and a note at its line says so: ALL no
+// longer means the nodes that join.
+func TestAllWithoutNodes(t *testing.T) {
+	conf := "ClusterName=k8s\nMaxNodeCount=64\nNodeSet=pods Feature=pod\nPartitionName=pods Nodes=pods\nPartitionName=all Nodes=ALL Default=YES\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(specBody(spec), "- id: all\n        nodePoolIds: [compute]\n") {
+		t.Errorf("spec lacks partition all over the stand-in pool:\n%s", spec)
+	}
+	var found bool
+	for _, n := range notes {
+		if n.Line == 5 && strings.Contains(n.Message, `partition all: Nodes=ALL names no node slurm.conf defines`) && strings.Contains(n.Message, `stand-in node pool "compute"`) {
+			found = true
+		}
+	}
+	if !found || !hasNote(notes, "partition pods has no nodes the import knows; dropped") {
+		t.Errorf("notes: %v", notes)
+	}
+}
+
+// TestGresConfTypesPerNode: a NodeName line whose Gres= has no GPU type
+// takes each node's type from gres.conf; nodes gres.conf gives different
+// types become separate pools (the line's first node's type was given to
+// all of them, silently: the T4 nodes were imported as L4 nodes).
+func TestGresConfTypesPerNode(t *testing.T) {
+	conf := "ClusterName=gt\nGresTypes=gpu\nNodeName=g[1-4] CPUs=12 RealMemory=47000 Gres=gpu:1\nPartitionName=p Nodes=g[1-4] Default=YES\n"
+	gres := "NodeName=g[1-2] Name=gpu Type=l4 File=/dev/nvidia0\nNodeName=g[3-4] Name=gpu Type=t4 File=/dev/nvidia0\n"
+	r, err := Convert([]byte(conf), []byte(gres), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := specBody(r.Spec)
+	// t4 is not a catalog model: its pool matches on the count, and says so.
+	if strings.Count(body, "machineType: g2-standard-12\n") != 2 || !hasNote(r.Notes, `pool "g-2": machine type g2-standard-12: RealMemory=47000 is within tolerance of g2-standard-12, which the service writes as RealMemory=47312; the GPU type "t4" is not a catalog model`) {
+		t.Errorf("want an L4 pool and a T4 pool:\n%s\n%v", body, r.Notes)
+	}
+	if r.Nodes["g1"] == "" || r.Nodes["g3"] == "" || strings.TrimRight(r.Nodes["g1"], "0123456789") == strings.TrimRight(r.Nodes["g3"], "0123456789") {
+		t.Errorf("g1 and g3 share a pool: %v", r.Nodes)
+	}
+	if !hasNote(r.Notes, "gres.conf gives the nodes of this NodeName line different GPU types (g[1-2]: l4; g[3-4]: t4)") {
+		t.Errorf("notes: %v", r.Notes)
+	}
+	// Nodes gres.conf agrees on stay one group, without the note.
+	r, err = Convert([]byte(conf), []byte("NodeName=g[1-4] Name=gpu Type=l4 File=/dev/nvidia0\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if hasNote(r.Notes, "different GPU types") || strings.Count(specBody(r.Spec), "machineType: g2-standard-12\n") != 1 {
+		t.Errorf("one type, one pool expected:\n%s\n%v", r.Spec, r.Notes)
+	}
+}
+
+// TestIncludeClusterName: Slurm reads %c in an Include path as the
+// ClusterName, lower-cased (parse_config.c, _parse_for_format); the import
+// follows such an Include to the file of that name. Another % stays
+// unfollowed.
+func TestIncludeClusterName(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "lab-nodes.conf"), []byte("NodeName=n[1-2] CPUs=16 RealMemory=63216\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	conf := "ClusterName=Lab\nInclude /etc/slurm/%c-nodes.conf\nInclude /etc/slurm/%x.conf\nPartitionName=p Nodes=n[1-2] Default=YES\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{IncludeDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(specBody(spec), "nodePoolIds: [\"n\"]") {
+		t.Errorf("the nodes of lab-nodes.conf were not read:\n%s", spec)
+	}
+	if !hasNote(notes, "Include /etc/slurm/%c-nodes.conf followed") || !hasNote(notes, "Include /etc/slurm/%x.conf not followed") {
+		t.Errorf("notes: %v", notes)
+	}
+}
+
+// TestNonUTF8Values: a value in another encoding than UTF-8 (a Latin-1
+// feature name; Slurm reads bytes) is dropped with a note instead of
+// failing the import ("cannot marshal invalid UTF-8"), and no invalid byte
+// reaches the spec, comments included.
+func TestNonUTF8Values(t *testing.T) {
+	conf := "ClusterName=enc\n# caf\xe9 cluster\nNodeName=n[1-2] CPUs=16 RealMemory=63216 Features=caf\xe9\nPartitionName=p Nodes=n[1-2] Default=YES MaxTime=1-0 AllowGroups=\xe9quipe\nSchedulerParameters=bf_continue\xa0\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !utf8.Valid(spec) {
+		t.Errorf("the spec is not UTF-8:\n%q", spec)
+	}
+	for _, n := range notes {
+		if !utf8.ValidString(n.Message) {
+			t.Errorf("note not UTF-8: %q", n.Message)
+		}
+	}
+	for _, w := range []string{`NodeName Features="caf\xe9" dropped: the value is not UTF-8 text`, `PartitionName AllowGroups="\xe9quipe" dropped`, `slurm.conf SchedulerParameters="bf_continue\xa0" dropped`} {
+		if !hasNote(notes, w) {
+			t.Errorf("no note %q in %v", w, notes)
+		}
+	}
+	if body := specBody(spec); !strings.Contains(body, "MaxTime: 1-0\n") {
+		t.Errorf("the valid settings were lost:\n%s", body)
+	}
+}
+
+// TestCPUsFromTopology: a NodeName line without CPUs= has the CPUs Slurm
+// infers (read_config.c, _build_single_nodeline_info): Sockets is the
+// node's total (Boards does not multiply it), SocketsPerBoard is per board
+// and wins over Sockets, and without either each board has one socket.
+func TestCPUsFromTopology(t *testing.T) {
+	for _, tc := range []struct {
+		keys string
+		cpus int
+	}{
+		{"Boards=2 Sockets=4 CoresPerSocket=8 ThreadsPerCore=1", 32},
+		{"Boards=1 SocketsPerBoard=2 CoresPerSocket=4 ThreadsPerCore=2", 16},
+		{"Boards=2 SocketsPerBoard=2 CoresPerSocket=4", 16},
+		{"Sockets=2 SocketsPerBoard=3 CoresPerSocket=2", 6},
+		{"Sockets=2 CoresPerSocket=20 ThreadsPerCore=2", 80},
+		{"Boards=2 CoresPerSocket=4", 8},
+		{"CPUs=12 Sockets=2 CoresPerSocket=4", 12},
+	} {
+		conf := "ClusterName=topo\nNodeName=n[1-2] RealMemory=12345 " + tc.keys + "\nPartitionName=p Nodes=n[1-2] Default=YES\n"
+		spec, _, err := Import([]byte(conf), nil, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := fmt.Sprintf("machineType: TODO-cpus-%d-mem-12345 ", tc.cpus); !strings.Contains(specBody(spec), want) {
+			t.Errorf("%s: spec lacks %q:\n%s", tc.keys, want, specBody(spec))
 		}
 	}
 }

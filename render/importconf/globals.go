@@ -22,9 +22,10 @@ import (
 var configKeyRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]{0,63}$`) })
 
 // validValue reports whether v can be written as one slurm.conf value: the
-// renderer's own rule (slurmconf.SafeToken) and the schema's length.
+// renderer's own rule (slurmconf.SafeToken) and the schema's length, in
+// UTF-8 (a spec is UTF-8 text).
 func validValue(v string) bool {
-	return utf8.RuneCountInString(v) <= 1024 && slurmconf.SafeToken(v)
+	return utf8.ValidString(v) && utf8.RuneCountInString(v) <= 1024 && slurmconf.SafeToken(v)
 }
 
 // canonicalKey is slurmconf.CanonicalKey: the spelling the linter asks for.
@@ -38,6 +39,10 @@ func (im *importer) canonicalKey(scope catalog.Scope, key string) (name string, 
 func (im *importer) configPair(scope catalog.Scope, where string, line int, key, value string) (kv, bool) {
 	if !configKeyRe().MatchString(key) {
 		im.note(line, "%s key %q dropped: not a slurm.conf key name", where, key)
+		return kv{}, false
+	}
+	if !utf8.ValidString(value) {
+		im.note(line, "%s %s=%q dropped: the value is not UTF-8 text (Slurm reads bytes; a spec is UTF-8): set it again in UTF-8", where, key, value)
 		return kv{}, false
 	}
 	if !validValue(value) {

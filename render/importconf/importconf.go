@@ -23,7 +23,8 @@
 // spec that renders the same slurm.conf.
 //
 // The machine type of a pool is the catalog entry with exactly the line's
-// CPUs (or Boards × Sockets × CoresPerSocket × ThreadsPerCore), the same
+// CPUs (or, as Slurm infers it, sockets × CoresPerSocket × ThreadsPerCore,
+// where sockets is Sockets, Boards × SocketsPerBoard or Boards), the same
 // GPU count and model (Gres=gpu:TYPE:N; a missing TYPE is taken from
 // gres.conf, and a type the catalog does not know matches on the count
 // alone), and a RealMemory between 90 % of what the renderer writes for the
@@ -176,17 +177,24 @@ type importer struct {
 }
 
 func (im *importer) note(line int, format string, args ...any) {
-	im.notes = append(im.notes, Note{Line: line, Message: fmt.Sprintf(format, args...)})
+	im.notes = append(im.notes, Note{Line: line, Message: message(format, args...)})
 }
 
 // choice records a choice the import made from the evidence.
 func (im *importer) choice(line int, format string, args ...any) {
-	im.notes = append(im.notes, Note{Line: line, Kind: NoteChoice, Message: fmt.Sprintf(format, args...)})
+	im.notes = append(im.notes, Note{Line: line, Kind: NoteChoice, Message: message(format, args...)})
 }
 
 // decide records a decision left to a person (a placeholder in the spec).
 func (im *importer) decide(line int, format string, args ...any) {
-	im.notes = append(im.notes, Note{Line: line, Kind: NoteDecide, Message: fmt.Sprintf(format, args...)})
+	im.notes = append(im.notes, Note{Line: line, Kind: NoteDecide, Message: message(format, args...)})
+}
+
+// message formats a note as UTF-8 text: bytes of the input that are not
+// UTF-8 (a Latin-1 value) become U+FFFD, since notes are also the spec's
+// header comment.
+func message(format string, args ...any) string {
+	return strings.ToValidUTF8(fmt.Sprintf(format, args...), "\uFFFD")
 }
 
 // Result is an import's full outcome.
@@ -239,7 +247,7 @@ func run(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, _ *
 		im.note(1, "the byte order mark at the start of the file is ignored (Slurm would read it as part of the first key)")
 	}
 	gres = bytes.TrimPrefix(gres, []byte("\ufeff"))
-	f, err := slurmconf.ParseIncluding(conf, im.includeReader(len(conf)))
+	f, err := slurmconf.ParseIncluding(conf, im.includeReader(len(conf), includeClusterName(conf)))
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("parsing slurm.conf: %w", err)
 	}
@@ -309,13 +317,17 @@ func (im *importer) where(num int) string {
 }
 
 // includeReader reads included files from Options.IncludeDir, or is nil.
-// used is the input read so far, which counts against MaxInputBytes.
-func (im *importer) includeReader(used int) func(string) ([]byte, error) {
+// used is the input read so far, which counts against MaxInputBytes;
+// cluster is what %c in an Include path stands for ("" when unknown).
+func (im *importer) includeReader(used int, cluster string) func(string) ([]byte, error) {
 	if im.opt.IncludeDir == "" {
 		return nil
 	}
 	return func(path string) ([]byte, error) {
 		name := filepath.Base(path)
+		if cluster != "" {
+			name = filepath.Base(strings.ReplaceAll(name, "%c", cluster))
+		}
 		if strings.Contains(name, "%") || name == "." || name == ".." || name == "/" {
 			return nil, fmt.Errorf("%s: not a file name the import can look up", path)
 		}
@@ -328,6 +340,19 @@ func (im *importer) includeReader(used int) func(string) ([]byte, error) {
 		}
 		return data, nil
 	}
+}
+
+// includeClusterName is what Slurm puts for %c in an Include path: the
+// ClusterName, lower-cased (_parse_for_format in src/common/parse_config.c;
+// %c is its only modifier). It is read from slurm.conf itself, without its
+// includes; "" when slurm.conf sets none or does not parse.
+func includeClusterName(conf []byte) string {
+	f, err := slurmconf.ParseIncluding(conf, nil)
+	if err != nil {
+		return ""
+	}
+	name, _ := f.GetGlobal("ClusterName")
+	return strings.ToLower(name)
 }
 
 func otherReason(key string) string {

@@ -21,6 +21,9 @@ type pool struct {
 	min, max    int64
 	config      []kv
 	login       bool
+	// standIn marks the pool that stands in when slurm.conf defines no
+	// nodes.
+	standIn bool
 	// provisioning is the provisioningModel to write ("" for none): a
 	// placeholder naming the candidates for a GPU pool.
 	provisioning string
@@ -113,7 +116,7 @@ func (im *importer) readNodes(f *slurmconf.File) ([]*node, error) {
 		for _, p := range cfg {
 			parts = append(parts, p.Key+"="+p.Value)
 		}
-		sig := fmt.Sprintf("%d|%d|%s|%d|%s", hw.CPUs, hw.RealMemory, hw.GPUType, hw.GPUs, strings.Join(parts, " "))
+		hwOf := im.gresConfTypes(l, names, hw)
 		var dups []string
 		prev := 0
 		for _, n := range names {
@@ -122,7 +125,12 @@ func (im *importer) readNodes(f *slurmconf.File) ([]*node, error) {
 				continue
 			}
 			seen[n] = l.Num
-			out = append(out, &node{name: n, line: l.Num, cloud: cloud, hw: hw, config: cfg, sig: sig})
+			h := hw
+			if own, ok := hwOf[n]; ok {
+				h = own
+			}
+			sig := fmt.Sprintf("%d|%d|%s|%d|%s", h.CPUs, h.RealMemory, h.GPUType, h.GPUs, strings.Join(parts, " "))
+			out = append(out, &node{name: n, line: l.Num, cloud: cloud, hw: h, config: cfg, sig: sig})
 		}
 		if len(dups) == 1 {
 			im.note(l.Num, "node %s is already defined on %s; this definition is ignored", dups[0], im.where(prev))
@@ -131,6 +139,56 @@ func (im *importer) readNodes(f *slurmconf.File) ([]*node, error) {
 		}
 	}
 	return out, nil
+}
+
+// gresConfTypes gives each node of a NodeName line whose Gres= names GPUs
+// without a type the type gres.conf gives that node, when gres.conf gives
+// the nodes of the line different types (nodeLine reads the first node's):
+// Slurm types each node's GPUs from its own gres.conf lines, so the nodes
+// become separate groups, with a note. It returns nil when the line's
+// nodes agree, or there is nothing to look up.
+func (im *importer) gresConfTypes(l slurmconf.Line, names []string, hw hardware) map[string]hardware {
+	if im.gres == nil || hw.GPUs == 0 || len(names) < 2 {
+		return nil
+	}
+	if v, _ := l.Get("Gres"); im.parseGres(l.Num, v).Type != "" {
+		return nil
+	}
+	typeOf := map[string]string{}
+	byType := map[string][]string{}
+	var order []string
+	for _, n := range names {
+		types, _ := im.gres.forNode(n)
+		t := ""
+		if len(types) == 1 {
+			t = types[0]
+		}
+		typeOf[n] = t
+		if _, ok := byType[t]; !ok {
+			order = append(order, t)
+		}
+		byType[t] = append(byType[t], n)
+	}
+	if len(order) < 2 {
+		return nil
+	}
+	var groups []string
+	for _, t := range order {
+		shown := t
+		if shown == "" {
+			shown = "no single type"
+		}
+		groups = append(groups, hostlist.Compress(byType[t])+": "+shown)
+	}
+	im.note(l.Num, "gres.conf gives the nodes of this NodeName line different GPU types (%s); they are imported as separate groups, each with its own type", strings.Join(groups, "; "))
+	out := map[string]hardware{}
+	for _, n := range names {
+		h := hw
+		h.GPUType = typeOf[n]
+		h.GPUModel = gpuModel(im.cat, h.GPUType)
+		out[n] = h
+	}
+	return out
 }
 
 // nodeLine reads the keys of one NodeName line.
@@ -153,13 +211,12 @@ func (im *importer) nodeLine(l slurmconf.Line, names []string) (hw hardware, clo
 	}
 	if hw.CPUs == 0 {
 		_, s := l.Get("Sockets")
+		_, spb := l.Get("SocketsPerBoard")
 		_, c := l.Get("CoresPerSocket")
 		_, t := l.Get("ThreadsPerCore")
-		if s || c || t {
-			hw.CPUs = max(1, num("Sockets")) * max(1, num("CoresPerSocket")) * max(1, num("ThreadsPerCore"))
-			if b := num("Boards"); b > 0 {
-				hw.CPUs *= b
-			}
+		_, b := l.Get("Boards")
+		if s || spb || c || t || b {
+			hw.CPUs = topologyCPUs(num("Boards"), num("Sockets"), num("SocketsPerBoard"), num("CoresPerSocket"), num("ThreadsPerCore"), s, spb)
 		}
 	}
 	hw.RealMemory = num("RealMemory")
@@ -221,6 +278,24 @@ func (im *importer) nodeLine(l slurmconf.Line, names []string) (hw hardware, clo
 	cfg = im.lastOfEach(l.Num, cfg)
 	sortKVs(cfg)
 	return hw, cloud, cfg
+}
+
+// topologyCPUs is the CPU count Slurm infers for a NodeName line without
+// CPUs= (_build_single_nodeline_info in src/common/read_config.c): Sockets
+// is the node's total, not per board; without it the total is Boards ×
+// SocketsPerBoard, or one socket per board; SocketsPerBoard wins over
+// Sockets when both are given; CPUs are sockets × CoresPerSocket ×
+// ThreadsPerCore. Zero counts are read as 1, as Slurm resets them.
+func topologyCPUs(boards, sockets, socketsPerBoard, cores, threads int, hasSockets, hasPerBoard bool) int {
+	boards, cores, threads = max(1, boards), max(1, cores), max(1, threads)
+	total := boards
+	switch {
+	case hasPerBoard:
+		total = boards * max(1, socketsPerBoard)
+	case hasSockets:
+		total = max(1, sockets)
+	}
+	return total * cores * threads
 }
 
 // nodeSet is a NodeSet line: the nodes it names (directly, by Feature or

@@ -128,6 +128,11 @@ func (im *importer) partitionPools(line int, name, value string) ([]string, erro
 			for _, p := range im.pools {
 				add(p)
 				covered[p] = int(p.max)
+				if p.standIn {
+					// Slurm's ALL is every node there is, dynamic nodes
+					// included: here none that slurm.conf names.
+					im.note(line, "partition %s: Nodes=ALL names no node slurm.conf defines (dynamic nodes or an Include may add them); it holds the stand-in node pool %q", name, p.id)
+				}
 			}
 			continue
 		}

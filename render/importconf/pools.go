@@ -171,7 +171,7 @@ func (im *importer) nodes(f *slurmconf.File) error {
 	if len(nodes) == 0 {
 		// Nodes are often in an Include not followed; the spec needs a
 		// compute pool, so one stands in for a person to size.
-		p := &pool{id: StandInPoolID, machineType: StandInMachinePlaceholder, todo: true, min: 1, max: 1}
+		p := &pool{id: StandInPoolID, machineType: StandInMachinePlaceholder, todo: true, min: 1, max: 1, standIn: true}
 		im.pools = append(im.pools, p)
 		im.decide(0, "slurm.conf defines no nodes (an Include may hold them): node pool %q (1 node) stands in; choose its machineType in place of %s and its size, or import the nodes", p.id, StandInMachinePlaceholder)
 	}

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/deploy/fidelity"
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
 	"github.com/slurmspec/slurmspec/render/importconf"
 	"github.com/slurmspec/slurmspec/render/importconf/importtest"
@@ -82,14 +84,19 @@ func importedOnSlurm(t *testing.T, s spec, release string) {
 	c := lintClean(t, s, release)
 	dir, _ := renderSpecVersion(t, c, release)
 	cl := start(t, dir, localslurm.Options{Release: release, Accounting: true, StandIns: cloudStandIns(c.cluster)})
-	if accounts := siteAccounts(c); len(accounts) > 0 {
-		addAccounts(t, cl, dir, accounts)
+	if accounts, qos := siteAccounts(c), siteQOS(c); len(accounts)+len(qos) > 0 {
+		addAccounts(t, cl, dir, accounts, qos)
 	}
+	warned := fidelity.WarnedRules()
 	t.Run("accepted", func(t *testing.T) {
 		var errs []string
 		for _, e := range cl.LogErrors() {
 			if why := harnessError(e, cl.Overrides()); why != "" {
 				t.Logf("not counted: %s (%s)", e, why)
+				continue
+			}
+			if w := warnedLine(e, c.diags, warned); w != "" {
+				t.Logf("predicted by lint's warning: %s (%s)", e, w)
 				continue
 			}
 			errs = append(errs, e)
@@ -109,11 +116,32 @@ func importedOnSlurm(t *testing.T, s spec, release string) {
 // sacctmgr; a fresh database has only root, and slurmctld 24.11 logs
 // "accounts_list_build: No association for account X" for each missing one.
 func siteAccounts(c compiled) []string {
+	return partitionNames(c, "allowaccounts", "denyaccounts")
+}
+
+// siteQOS returns the QOS the spec's partitions allow or deny (AllowQos,
+// DenyQos) other than normal, which a fresh database has. A site creates
+// them with sacctmgr; slurmctld logs "Ignoring invalid Allow/DenyQOS value:
+// X" for each missing one (src/slurmctld/read_config.c, all three
+// releases) and leaves it out of the partition's list.
+func siteQOS(c compiled) []string {
+	var out []string
+	for _, q := range partitionNames(c, "allowqos", "denyqos") {
+		if !strings.EqualFold(q, "normal") {
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// partitionNames returns the names the partitions' list-valued keys hold,
+// each once, in order, ALL left out.
+func partitionNames(c compiled, keys ...string) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, p := range c.cluster.Slurm.Partitions {
 		for _, kv := range p.Config {
-			if k := strings.ToLower(kv.Key.Value); k != "allowaccounts" && k != "denyaccounts" {
+			if !slices.Contains(keys, strings.ToLower(kv.Key.Value)) {
 				continue
 			}
 			for a := range strings.SplitSeq(kv.Value.Value, ",") {
@@ -127,10 +155,11 @@ func siteAccounts(c compiled) []string {
 	return out
 }
 
-// addAccounts creates the site's accounts in the cluster's slurmdbd, as the
-// site did before it started slurmctld, and restarts slurmctld (and the
-// stand-ins) on the same rendered directory so that it reads them.
-func addAccounts(t *testing.T, cl *cluster, dir string, accounts []string) {
+// addAccounts creates the site's accounts and QOS in the cluster's
+// slurmdbd, as the site did before it started slurmctld, and restarts
+// slurmctld (and the stand-ins) on the same rendered directory so that it
+// reads them.
+func addAccounts(t *testing.T, cl *cluster, dir string, accounts, qos []string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -139,7 +168,12 @@ func addAccounts(t *testing.T, cl *cluster, dir string, accounts []string) {
 			t.Fatalf("sacctmgr add account %s: %v\n%s", a, err, out)
 		}
 	}
-	t.Logf("added the accounts the partitions name (%s); restarting slurmctld", strings.Join(accounts, ","))
+	for _, q := range qos {
+		if out, err := cl.Command(ctx, "sacctmgr", "-i", "add", "qos", q).CombinedOutput(); err != nil {
+			t.Fatalf("sacctmgr add qos %s: %v\n%s", q, err, out)
+		}
+	}
+	t.Logf("added what the partitions name (accounts: %s; QOS: %s); restarting slurmctld", orNone(accounts), orNone(qos))
 	if err := cl.RestartController(ctx, dir); err != nil {
 		t.Fatalf("restart slurmctld after adding the accounts: %v", err)
 	}
@@ -208,6 +242,52 @@ func hasObsolete(ds diag.List) bool {
 	return false
 }
 
+// warnedLine returns the warning of lint that predicts an error line
+// slurmctld logged, or "": a warning of a rule the differential oracle
+// accepts as the answer to such a line (fidelity.WarnedRules, decided in
+// docs/fidelity.md, "Warnings slurmctld logs as errors"), whose line
+// matches the rule's Logs and, for a rule whose lines name the key, names
+// the key the warning is about. A person reads the warning and may keep
+// the setting (a site's Unix group this host lacks, an
+// UnkillableStepTimeout below 5×MessageTimeout), as the oracle counts it.
+func warnedLine(line string, ds diag.List, warned map[string]fidelity.WarnedRule) string {
+	lower := strings.ToLower(line)
+	for _, d := range ds {
+		r, ok := warned[d.Rule]
+		if !ok || d.Severity != diag.Warning {
+			continue
+		}
+		key := configKeyOf(d.Path)
+		if key != "" && (!r.NamesKey || strings.Contains(lower, strings.ToLower(key))) && r.Logs.MatchString(line) {
+			return d.Rule + ": " + d.Message
+		}
+	}
+	return ""
+}
+
+// configKeyOf returns the config key a spec path names
+// (orchestratorSpec.slurmSpec.partitions[2].config.AllowGroups:
+// AllowGroups), or "".
+func configKeyOf(path string) string {
+	i := strings.LastIndex(path, ".config.")
+	if i < 0 {
+		return ""
+	}
+	key := path[i+len(".config."):]
+	if j := strings.IndexAny(key, ".["); j >= 0 {
+		key = key[:j]
+	}
+	return key
+}
+
+// orNone joins names with commas, or says "none".
+func orNone(names []string) string {
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ",")
+}
+
 // harnessError says why an error line of slurmctld comes from running the
 // rendered file on this host rather than from the spec, or "".
 func harnessError(line string, overrides []localslurm.Override) string {
@@ -227,6 +307,7 @@ func harnessError(line string, overrides []localslurm.Override) string {
 	case strings.Contains(line, "PrologFlags=Contain") && overridden("ProctrackType"):
 		return "the harness replaced ProctrackType"
 	}
+
 	return ""
 }
 
@@ -315,6 +396,86 @@ func taskParamShown(release, key, want, got string) bool {
 	return sameValue(strings.Join(rest, ","), got)
 }
 
+// preemptNoneNull reports whether slurmctld of the release holds no
+// preemption plugin for PreemptType=preempt/none and so shows "(null)":
+// _validate_and_set_defaults in src/common/read_config.c frees the value
+// when it is exactly preempt/none (xstrcmp; read at slurm-24-11-5-1 and
+// slurm-26-05-3-1); 22.05 keeps it.
+func preemptNoneNull(release, key, want string) bool {
+	return key == "preempttype" && want == "preempt/none" && (release == "24.11" || release == "26.05")
+}
+
+// partLimitsShown reports whether EnforcePartLimits is shown as Slurm
+// names the value it reads: parse_part_enforce_type
+// (src/common/slurm_protocol_defs.c, the same in 22.05 and 26.05) reads
+// yes, up, true, 1 and any as ANY, no, down, false and 0 as NO (none), all
+// as ALL, and `scontrol show config` prints ANY, NO or ALL.
+func partLimitsShown(key, want, got string) bool {
+	if key != "enforcepartlimits" {
+		return false
+	}
+	switch strings.ToLower(want) {
+	case "yes", "up", "true", "1", "any":
+		return got == "ANY"
+	case "no", "down", "false", "0":
+		return got == "NO"
+	case "all":
+		return got == "ALL"
+	}
+	return false
+}
+
+// enforceImplies lists what each AccountingStorageEnforce item sets besides
+// itself, as _validate_accounting_storage_enforce in
+// src/common/read_config.c does (the same at slurm-22-05-8-1,
+// slurm-24-11-5-1 and slurm-26-05-3-1); `scontrol show config` prints every
+// flag set. "all" is left out: it prints every flag.
+var enforceImplies = map[string][]string{
+	"1":       {"associations"},
+	"2":       {"associations", "limits"},
+	"limits":  {"associations"},
+	"safe":    {"associations", "limits"},
+	"wckeys":  {"associations"},
+	"qos":     {"associations"},
+	"nojobs":  {"nosteps"},
+	"nosteps": nil,
+}
+
+// enforceShown reports whether AccountingStorageEnforce is shown as the
+// written items with what each implies (enforceImplies), exactly.
+func enforceShown(key, want, got string) bool {
+	if key != "accountingstorageenforce" {
+		return false
+	}
+	var items []string
+	for item := range strings.SplitSeq(strings.ToLower(want), ",") {
+		item = strings.TrimSpace(item)
+		implied, ok := enforceImplies[item]
+		if item == "1" || item == "2" {
+			items = append(items, implied...)
+			continue
+		}
+		if !ok && item != "associations" {
+			return false
+		}
+		items = append(append(items, item), implied...)
+	}
+	return sameSet(items, strings.Split(got, ","))
+}
+
+// memUnlimitedShown reports whether a partition's memory limit of 0 (no
+// limit) is shown as Slurm shows it: UNLIMITED. src/api/partition_info.c
+// prints DefMemPerCPU/MaxMemPerCPU=UNLIMITED for 0 per CPU and
+// DefMemPerNode/MaxMemPerNode=UNLIMITED for 0 per node (all three
+// releases).
+func memUnlimitedShown(key, want, got string) bool {
+	switch strings.ToLower(key) {
+	case "defmempercpu", "maxmempercpu", "defmempernode", "maxmempernode":
+		return strings.TrimSpace(want) == "0" && got == "UNLIMITED"
+	}
+	return false
+}
+
 // notShown are keys `scontrol show config` of Slurm 22.05 does not list.
 var notShown = map[string]bool{"defmempergpu": true}
 
@@ -349,6 +510,9 @@ func checkCorpusConfig(t *testing.T, cl *cluster, c compiled) {
 		case got == "(null)" && shownNull(cl.Release().Series, lower, want):
 		case topologyShown(cl.Release().Series, lower, want, got):
 		case taskParamShown(cl.Release().Series, lower, want, got):
+		case enforceShown(lower, want, got):
+		case partLimitsShown(lower, want, got):
+		case got == "(null)" && preemptNoneNull(cl.Release().Series, lower, want):
 		case !sameValue(want, got):
 			t.Errorf("config %s=%s: slurmctld shows %s = %q", kv.Key.Value, want, shown, got)
 		}
@@ -423,6 +587,12 @@ func TestShownDifferences(t *testing.T) {
 		{"22.05 SlurmdOffSpec,verbose", taskParamShown("22.05", "taskpluginparam", "SlurmdOffSpec,Verbose", "verbose")},
 		{"26.05 EXCLUSIVE", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NODE"})},
 		{"26.05 ExclusiveUser", exclusiveShown("ExclusiveUser", "YES", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "USER"})},
+		{"24.11 preempt/none", preemptNoneNull("24.11", "preempttype", "preempt/none")},
+		{"EnforcePartLimits=YES", partLimitsShown("enforcepartlimits", "YES", "ANY")},
+		{"EnforcePartLimits=0", partLimitsShown("enforcepartlimits", "0", "NO")},
+		{"nojobs implies nosteps", enforceShown("accountingstorageenforce", "associations,limits,qos,safe,nojobs", "associations,limits,nojobs,nosteps,qos,safe")},
+		{"safe implies limits and associations", enforceShown("accountingstorageenforce", "safe", "associations,limits,safe")},
+		{"MaxMemPerCPU=0", memUnlimitedShown("MaxMemPerCPU", "0", "UNLIMITED")},
 	} {
 		if !tc.ok {
 			t.Errorf("%s: not allowed, want allowed", tc.name)
@@ -441,9 +611,50 @@ func TestShownDifferences(t *testing.T) {
 		{"before 26.05 no Exclusive field", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO"})},
 		{"26.05 EXCLUSIVE lost", exclusiveShown("OverSubscribe", "EXCLUSIVE", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NO"})},
 		{"26.05 ExclusiveUser lost", exclusiveShown("ExclusiveUser", "YES", localslurm.Fields{"OverSubscribe": "NO", "Exclusive": "NO"})},
+		{"22.05 keeps preempt/none", preemptNoneNull("22.05", "preempttype", "preempt/none")},
+		{"EnforcePartLimits=YES is not ALL", partLimitsShown("enforcepartlimits", "YES", "ALL")},
+		{"EnforcePartLimits=ALL lost", partLimitsShown("enforcepartlimits", "ALL", "NO")},
+		{"26.05 a real preemption plugin", preemptNoneNull("26.05", "preempttype", "preempt/qos")},
+		{"nosteps does not imply nojobs", enforceShown("accountingstorageenforce", "nosteps", "nojobs,nosteps")},
+		{"an enforcement lost", enforceShown("accountingstorageenforce", "associations,limits,qos", "associations,limits")},
+		{"an enforcement added", enforceShown("accountingstorageenforce", "associations", "associations,qos")},
+		{"MaxMemPerCPU=100", memUnlimitedShown("MaxMemPerCPU", "100", "UNLIMITED")},
+		{"MaxTime=0", memUnlimitedShown("MaxTime", "0", "UNLIMITED")},
 	} {
 		if tc.ok {
 			t.Errorf("%s: allowed, want a difference", tc.name)
 		}
+	}
+}
+
+// TestWarnedLine pins which error lines of slurmctld a warning of lint
+// explains in the corpus test, and which it must not.
+func TestWarnedLine(t *testing.T) {
+	warned := fidelity.WarnedRules()
+	groups := diag.Diagnostic{Rule: "partition-groups", Severity: diag.Warning, Path: "orchestratorSpec.slurmSpec.partitions[4].config.AllowGroups"}
+	unkillable := diag.Diagnostic{Rule: "message-timeout", Severity: diag.Warning, Path: "orchestratorSpec.slurmSpec.config.UnkillableStepTimeout"}
+	obsolete := diag.Diagnostic{Rule: "config-key-version", Severity: diag.Warning, Path: "orchestratorSpec.slurmSpec.config.FastSchedule"}
+	const groupLine = "slurmctld: error: _get_group_members: Could not find configured group longrun"
+	const timeoutLine = `slurmctld: error: UnkillableStepTimeout must be at least 5 times greater than MessageTimeout, otherwise nodes may go down with the reason "KillTaskFailed". Current values: UnkillableStepTimeout=180, MessageTimeout=60`
+	for _, tc := range []struct {
+		name string
+		line string
+		ds   diag.List
+		want bool
+	}{
+		{"a group warned about", groupLine, diag.List{groups}, true},
+		{"UnkillableStepTimeout warned about", timeoutLine, diag.List{unkillable}, true},
+		{"no warning", groupLine, nil, false},
+		{"another rule's warning", groupLine, diag.List{unkillable}, false},
+		{"an error, not a warning", groupLine, diag.List{{Rule: "partition-groups", Severity: diag.Error, Path: groups.Path}}, false},
+		{"a rule that names its key, another key", "slurmctld: error: Ignoring obsolete SchedulerPort option.", diag.List{obsolete}, false},
+		{"a rule that names its key, its key", "slurmctld: error: Ignoring obsolete FastSchedule=1 option.", diag.List{obsolete}, true},
+	} {
+		if got := warnedLine(tc.line, tc.ds, warned) != ""; got != tc.want {
+			t.Errorf("%s: explained %v, want %v", tc.name, got, tc.want)
+		}
+	}
+	if k := configKeyOf("orchestratorSpec.slurmSpec.partitions[2].config.AllowGroups"); k != "AllowGroups" {
+		t.Errorf("configKeyOf = %q", k)
 	}
 }
