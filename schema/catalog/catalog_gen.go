@@ -1360,7 +1360,7 @@ var genParams = [...]Param{
 	{Name: "SlurmctldParameters", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
 		{Name: "allow_user_triggers", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "cloud_dns", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
-		{Name: "cloud_reg_addrs", Source: SourceCode | SourceMan, PresentIn: 0x83, ArgSep: '=', Deprecated: "defunct option: Slurm logs an error and ignores it", Note: "defunct option (error logged)"},
+		{Name: "cloud_reg_addrs", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '=', Deprecated: "defunct option: Slurm logs an error; registering cloud nodes' addresses is what 23.11 and later always do", DeprecatedFrom: V2311, Note: "defunct option (error logged)"},
 		{Name: "conmgr_connect_timeout", Source: SourceCode | SourceMan, PresentIn: 0xf0, TakesArg: true, ArgSep: '=', Note: "connection-manager tuning token (src/conmgr)"},
 		{Name: "conmgr_max_connections", Source: SourceCode | SourceMan, PresentIn: 0xf0, TakesArg: true, ArgSep: '=', Note: "connection-manager tuning token (src/conmgr)"},
 		{Name: "conmgr_quiesce_timeout", Source: SourceCode | SourceMan, PresentIn: 0xe0, TakesArg: true, ArgSep: '=', Note: "connection-manager tuning token (src/conmgr)"},
