@@ -317,7 +317,7 @@ func lintSpec(t *testing.T, v catalog.Version, src string) []diag.Diagnostic {
 var betweenTokens = []string{
 	"32-bit arithmetic overflows", "more than one base mode", "combines GANG", "needs GANG", "more than one resource unit",
 	"cannot be combined", "may appear only once", "without EnableIPv6", "exclude each other", "must be the only value",
-	"more than one binding unit", "more than one binding type", "needs task/cgroup listed after it", "must be the whole value", "compares resource names case-sensitively",
+	"more than one binding unit", "more than one binding type", "more than one time format", "needs task/cgroup listed after it", "must be the whole value", "compares resource names case-sensitively",
 	// UNLIMITED in a closed set of numbers (PropagatePrioProcess): the
 	// schemas accept UNLIMITED for every integer key.
 	"is not one of the accepted values",

@@ -889,7 +889,7 @@ var genParams = [...]Param{
 	{Name: "Licenses", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "LLN", Scope: ScopePartition, Kind: KindBool, ParserType: "S_P_BOOLEAN", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "Location", Scope: ScopePowerAction, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2605, PresentIn: 0x80, Unknown: UnknownWarn, Documented: true, Note: "required; slurmctld or slurmd"},
-	{Name: "LogTimeFormat", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "LogTimeFormat", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
 		{Name: "clock", Source: SourceCode, PresentIn: 0xff, ArgSep: '='},
 		{Name: "format_stderr", Source: SourceCode, PresentIn: 0x1c, ArgSep: '='},
 		{Name: "iso8601", Source: SourceCode, PresentIn: 0xff, ArgSep: '='},

@@ -345,6 +345,11 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "SlurmdParameters", V2411, "numa_node_as_socket,l3cache_as_socket", errs, "ignore numa_node_as_socket"},
 		{ScopeGlobal, "SlurmdParameters", V2411, "l3cache_as_socket", clean, ""},
 		{ScopeGlobal, "TaskPlugin", V2205, "task/cray_aries", errs, "listed after it"},
+		// read_config.c reads LogTimeFormat with xstrcasestr: a time format
+		// and, 23.11-24.11, format_stderr (corpus2's slinky).
+		{ScopeGlobal, "LogTimeFormat", V2411, "iso8601_ms,format_stderr", clean, ""},
+		{ScopeGlobal, "LogTimeFormat", V2605, "iso8601_ms,format_stderr", errs, "format_stderr"},
+		{ScopeGlobal, "LogTimeFormat", V2411, "iso8601,clock", errs, "more than one time format"},
 		{ScopeGlobal, "TaskPlugin", V2205, "task/cgroup,task/cray_aries", errs, "listed after it"},
 		{ScopeGlobal, "TaskPlugin", V2205, "task/affinity,task/cray_aries,task/cgroup", clean, ""},
 		// 23.02+ sort the list (cray_aries before cgroup) before the check.

@@ -97,6 +97,13 @@ func (c *checker) checkRules(value string) {
 					"write task/cray_aries,task/cgroup")
 			}
 		}
+	case strings.EqualFold(p.Name, "LogTimeFormat"):
+		// read_config.c tests the value with xstrcasestr, one time format
+		// in an else-if chain, then (23.11-24.11) format_stderr: a second
+		// time format is ignored.
+		if n, found := count("iso8601_ms", "iso8601", "rfc5424_ms", "rfc5424", "rfc3339", "clock", "short", "thread_id"); n > 1 {
+			c.add(SeverityError, fmt.Sprintf("LogTimeFormat=%s has more than one time format (%s); Slurm uses one and ignores the rest", value, strings.Join(found, ", ")), "keep one time format")
+		}
 	case strings.EqualFold(p.Name, "CommunicationParameters"):
 		// C1.
 		if has("disableipv4") && !has("enableipv6") {
