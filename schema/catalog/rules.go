@@ -156,6 +156,8 @@ func (c *checker) checkRules(value string) {
 				c.add(SeverityError, fmt.Sprintf("%s=%s: Slurm compares resource names case-sensitively; slurmctld exits (\"Bad rlimit name: %s\")", p.Name, value, name), "write "+strings.ToUpper(name))
 			}
 		}
+	case strings.EqualFold(p.Name, "SchedulerParameters"):
+		c.schedulerRules(value)
 	case strings.EqualFold(p.Name, "HealthCheckNodeState"):
 		// L11: START_ONLY and REBOOT_ONLY must stand alone (fatal from 26.05).
 		if len(order) > 1 && has("start_only", "reboot_only") {
@@ -164,6 +166,51 @@ func (c *checker) checkRules(value string) {
 				sev = SeverityError
 			}
 			c.add(sev, fmt.Sprintf("HealthCheckNodeState=%s: START_ONLY and REBOOT_ONLY must be the only value", value), "")
+		}
+	}
+}
+
+// schedArg finds "name=" in value as xstrcasestr does (the first occurrence,
+// anywhere, any case) and reads the number after it with atoi.
+func schedArg(value, name string) (int64, bool) {
+	i := strings.Index(strings.ToLower(value), name+"=")
+	if i < 0 {
+		return 0, false
+	}
+	rest := value[i+len(name)+1:]
+	if j := strings.IndexByte(rest, ','); j >= 0 {
+		rest = rest[:j]
+	}
+	n, _ := ParseArg(ParseAtoi, rest)
+	return n, true
+}
+
+// schedulerRules are the rules between the backfill options of
+// SchedulerParameters (backfill.c _load_config, 22.05 to 26.05).
+func (c *checker) schedulerRules(value string) {
+	test, hasTest := schedArg(value, "bf_max_job_test")
+	if _, ok := schedArg(value, "max_job_bf"); ok {
+		if !hasTest {
+			c.add(SeverityError, "SchedulerParameters: max_job_bf is no longer supported; slurmctld exits (\"Invalid parameter max_job_bf\")", "write bf_max_job_test instead")
+			return
+		}
+		c.add(SeverityWarning, "SchedulerParameters: max_job_bf is no longer supported and bf_max_job_test overrides it", "remove max_job_bf")
+	}
+	if !hasTest || test < 1 || test > 1000000 {
+		test = 500 // DEF_BF_MAX_JOB_TEST; an invalid value is reset to it
+	}
+	if _, ok := schedArg(value, "bf_node_space_size"); !ok && test < 2 {
+		c.add(SeverityError, fmt.Sprintf("SchedulerParameters: bf_max_job_test=%d without bf_node_space_size, which defaults to it and must be at least 2; slurmctld logs \"Invalid SchedulerParameters bf_node_space_size: %d\"", test, test),
+			"add bf_node_space_size=2")
+	}
+	if n, ok := schedArg(value, "bf_max_job_part"); ok && n > 0 && n >= test {
+		c.add(SeverityError, fmt.Sprintf("SchedulerParameters: bf_max_job_part=%d is not below bf_max_job_test (%d); slurmctld logs an error", n, test),
+			fmt.Sprintf("lower bf_max_job_part below %d or raise bf_max_job_test", test))
+	}
+	for _, name := range []string{"bf_max_job_user", "bf_max_job_user_part", "bf_max_job_assoc"} {
+		if n, ok := schedArg(value, name); ok && n > 0 && n > test {
+			c.add(SeverityWarning, fmt.Sprintf("SchedulerParameters: %s=%d is above bf_max_job_test (%d); slurmctld logs a warning", name, n, test),
+				fmt.Sprintf("lower %s to at most %d", name, test))
 		}
 	}
 }
