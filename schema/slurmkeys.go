@@ -267,7 +267,39 @@ func argTail(ev *catalog.EnumValue) string {
 		}
 		return reLit(string(sep)) + reAlt(alts)
 	}
+	if ev.ArgRange != nil {
+		return "(" + reLit(string(sep)) + reArgRange(ev.ArgRange) + ")?"
+	}
 	return "(" + reLit(string(sep)) + "[^,]*)?"
+}
+
+// reArgRange matches the arguments that Slurm reads (atoi, strtol,
+// strtoull: a sign, digits, anything after them ignored, none read as 0)
+// as a number in r.
+func reArgRange(r *catalog.ArgRange) string {
+	const junk = "([^0-9,][^,]*)?"
+	var alts []string
+	span := func(lo, hi int64) {
+		if lo > hi {
+			return
+		}
+		if lo <= 0 && hi >= 0 {
+			// atoi("") and atoi("abc") are 0; without a sign, what
+			// follows may not be a signed number.
+			alts = append(alts, "0*([^0-9,+-][^,]*)?", "[+-]0*"+junk)
+		}
+		if hi >= 1 {
+			alts = append(alts, `\+?0*`+reRange(uint64(max(lo, 1)), uint64(hi), 10)+junk)
+		}
+		if lo <= -1 && r.Parse != catalog.ParseStrtoull {
+			alts = append(alts, "-0*"+reRange(uint64(max(-hi, 1)), uint64(-lo), 10)+junk)
+		}
+	}
+	span(r.Min, r.Max)
+	for _, a := range r.Also {
+		span(a, a)
+	}
+	return reAlt(alts)
 }
 
 // tokenPatterns are the tokens that match ev well enough for Slurm to
