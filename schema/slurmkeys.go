@@ -208,16 +208,16 @@ func tokenRule(p *catalog.Param, v catalog.Version) valueRule {
 			fine = false
 		}
 		if fine && !open {
-			good = append(good, tokenPatterns(p, ev)...)
+			good = append(good, tokenPatterns(p, ev, v)...)
 		}
 		if present && !rejected(ev) && !ev.NotStandalone && ev.Match != catalog.MatchTemplate {
 			examples = append(examples, ev.Name)
 		}
 		if rejected(ev) {
-			bad = append(bad, tokenPatterns(p, ev)...)
+			bad = append(bad, tokenPatterns(p, ev, v)...)
 		}
 		if ev.CaseSensitive && ev.Match != catalog.MatchContains && (present || (!open && ev.Source.Certain())) {
-			bad = append(bad, caseVariants(p, ev, anyCase)...)
+			bad = append(bad, caseVariants(p, ev, v, anyCase)...)
 		}
 	}
 	if p.IntTokens {
@@ -254,8 +254,9 @@ func tokenRule(p *catalog.Param, v catalog.Version) valueRule {
 }
 
 // argTail is what may follow a token's name: its separator and argument.
-// A token with ArgValues needs one of them.
-func argTail(ev *catalog.EnumValue) string {
+// A token with ArgValues needs one of them; one with an argument range in
+// series v, a number Slurm reads as in it.
+func argTail(ev *catalog.EnumValue, v catalog.Version) string {
 	sep := ev.ArgSep
 	if sep == 0 {
 		sep = '='
@@ -267,8 +268,8 @@ func argTail(ev *catalog.EnumValue) string {
 		}
 		return reLit(string(sep)) + reAlt(alts)
 	}
-	if ev.ArgRange != nil {
-		return "(" + reLit(string(sep)) + reArgRange(ev.ArgRange) + ")?"
+	if r := ev.ArgRangeIn(v); r != nil {
+		return "(" + reLit(string(sep)) + reArgRange(r) + ")?"
 	}
 	return "(" + reLit(string(sep)) + "[^,]*)?"
 }
@@ -304,13 +305,13 @@ func reArgRange(r *catalog.ArgRange) string {
 
 // tokenPatterns are the tokens that match ev well enough for Slurm to
 // take them as ev (exactly, or by its prefix or substring compare).
-func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue) []string {
+func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version) []string {
 	sep := ev.ArgSep
 	if sep == 0 {
 		sep = '='
 	}
 	nameChar := "[^," + reClassLit(sep) + "]"
-	tail := argTail(ev)
+	tail := argTail(ev, v)
 	lname := strings.ToLower(ev.Name)
 	switch ev.Match {
 	case catalog.MatchContains:
@@ -355,8 +356,8 @@ func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue) []string {
 // caseVariants are the spellings of a case-sensitive value that differ
 // from it in letter case only, which Slurm would turn into a missing
 // plugin file.
-func caseVariants(p *catalog.Param, ev *catalog.EnumValue, anyCase map[string]bool) []string {
-	tail := argTail(ev)
+func caseVariants(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version, anyCase map[string]bool) []string {
+	tail := argTail(ev, v)
 	var out []string
 	if r := reCINotExact(ev.Name); r != "" && !anyCase[strings.ToLower(ev.Name)] {
 		out = append(out, r+tail)

@@ -38,8 +38,8 @@ func Sweep(cat *catalog.Catalog, v catalog.Version, pluginsOnly bool) []Case {
 			switch {
 			case len(ev.ArgValues) > 0:
 				tok += string(rune(ev.ArgSep)) + ev.ArgValues[0]
-			case ev.ArgRange != nil:
-				tok += string(rune(ev.ArgSep)) + strconv.FormatInt(ev.ArgRange.Example(), 10)
+			case ev.ArgRangeIn(v) != nil:
+				tok += string(rune(ev.ArgSep)) + strconv.FormatInt(ev.ArgRangeIn(v).Example(), 10)
 			case ev.TakesArg && !ev.ArgOptional:
 				tok += string(rune(ev.ArgSep)) + "1"
 			}
@@ -52,7 +52,7 @@ func Sweep(cat *catalog.Catalog, v catalog.Version, pluginsOnly bool) []Case {
 }
 
 // SweepArgRanges returns, for every list option of the release with a
-// numeric argument range (catalog.EnumValue.ArgRange), one case per edge of
+// numeric argument range (catalog.EnumValue.ArgRangeIn), one case per edge of
 // the range alone on the base spec: min-1, min, max and max+1, and each
 // other number Slurm accepts (Also). only, when not empty, limits the sweep
 // to those keys (case-insensitive). Edges past what the parser reads (below
@@ -64,7 +64,7 @@ func SweepArgRanges(cat *catalog.Catalog, v catalog.Version, only ...string) []C
 			continue
 		}
 		for _, ev := range p.Values {
-			r := ev.ArgRange
+			r := ev.ArgRangeIn(v)
 			if r == nil || !ev.PresentIn.Has(v) {
 				continue
 			}

@@ -95,7 +95,7 @@ func candidateValues(p *catalog.Param) []string {
 	for _, ev := range p.Values {
 		// Numeric option arguments at the edges of their ranges, and
 		// words atoi reads as 0.
-		if r := ev.ArgRange; r != nil {
+		for _, r := range ev.ArgRanges {
 			for _, n := range []int64{r.Min - 1, r.Min, r.Max, r.Max + 1} {
 				add(ev.Name + "=" + strconv.FormatInt(n, 10))
 			}
@@ -329,7 +329,7 @@ var betweenTokens = []string{
 	"cannot be combined", "may appear only once", "without EnableIPv6", "exclude each other", "must be the only value",
 	"more than one binding unit", "more than one binding type", "more than one time format", "needs task/cgroup listed after it", "must be the whole value", "compares resource names case-sensitively",
 	// SchedulerParameters' backfill options (catalog/rules.go schedulerRules).
-	"max_job_bf is no longer supported", "without bf_node_space_size", "is not below bf_max_job_test",
+	"max_job_bf is no longer supported", "without bf_node_space_size", "is not below bf_max_job_test", "with keepalivetime is outside Linux's",
 	// UNLIMITED in a closed set of numbers (PropagatePrioProcess): the
 	// schemas accept UNLIMITED for every integer key.
 	"is not one of the accepted values",

@@ -399,8 +399,8 @@ func TestEveryCatalogValue(t *testing.T) {
 			tok := ev.Name
 			if len(ev.ArgValues) > 0 {
 				tok += string(rune(ev.ArgSep)) + ev.ArgValues[0]
-			} else if ev.ArgRange != nil {
-				tok += string(rune(ev.ArgSep)) + strconv.FormatInt(ev.ArgRange.Example(), 10)
+			} else if len(ev.ArgRanges) > 0 {
+				tok += string(rune(ev.ArgSep)) + strconv.FormatInt(ev.ArgRanges[0].Example(), 10)
 			} else if ev.TakesArg && !ev.ArgOptional {
 				tok += string(rune(ev.ArgSep)) + "1"
 			}
@@ -521,8 +521,7 @@ func TestCheckArgRanges(t *testing.T) {
 			valueCase{ScopeGlobal, sp, v, "sched_interval=-2", errs, "outside"},
 			valueCase{ScopeGlobal, sp, v, "max_script_size=536870912", clean, ""},
 			valueCase{ScopeGlobal, sp, v, "max_script_size=536870913", errs, "slurmctld exits"},
-			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=0", clean, ""},
-			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=-1", errs, "outside 0..2147483647"},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=-1", errs, "outside"},
 			// strtol reads a long: 2147483648 fits, then fails INT_MAX.
 			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=2147483648", errs, "outside"},
 			valueCase{ScopeGlobal, sp, v, "bf_hetjob_prio=min", clean, ""},
@@ -553,7 +552,21 @@ func TestCheckArgRanges(t *testing.T) {
 			valueCase{ScopeGlobal, sp, v, "max_submit_line_size=2097153", errs, "slurmctld exits"},
 		)
 	}
+	for _, v := range []Version{V2411, V2605} {
+		cases = append(cases,
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=1", clean, ""},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=32767", clean, ""},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=0", errs, "TCP_KEEPIDLE"},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=32768", errs, "outside 1..32767"},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepaliveinterval=0", clean, ""},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=60,keepaliveinterval=0", errs, "keepalive interval"},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=60,keepaliveinterval=32767,keepaliveprobes=127", clean, ""},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=60,keepaliveprobes=128", errs, "keepalive probes"},
+		)
+	}
 	cases = append(cases,
+		valueCase{ScopeGlobal, "CommunicationParameters", V2205, "keepalivetime=0", clean, ""},
+		valueCase{ScopeGlobal, "CommunicationParameters", V2205, "keepalivetime=60,keepaliveprobes=128", clean, ""},
 		valueCase{ScopeGlobal, sp, V2605, "bf_yield_rpc_cnt=200", clean, ""},
 		valueCase{ScopeGlobal, sp, V2605, "bf_yield_rpc_cnt=201", errs, "outside 0..200"},
 		valueCase{ScopeGlobal, sp, V2605, "bf_yield_rpc_cnt=-1", errs, "outside"},

@@ -200,8 +200,8 @@ func (c *checker) checkToken(tok string) {
 		c.add(SeverityWarning, fmt.Sprintf("%s value %q is not an option of its own", p.Name, ev.Name), ev.Note)
 	}
 	sep := string(rune(ev.ArgSep))
-	if ev.ArgRange != nil && m.hasArg {
-		c.checkArgRange(ev, m.arg)
+	if r := ev.ArgRangeIn(c.v); r != nil && m.hasArg {
+		c.checkArgRange(ev, r, m.arg)
 	}
 	switch {
 	case len(ev.ArgValues) > 0 && m.hasArg && ev.ArgPrefix > 0 && !slices.ContainsFunc(ev.ArgValues, func(a string) bool { return strings.EqualFold(a, m.arg) }) &&
@@ -219,7 +219,7 @@ func (c *checker) checkToken(tok string) {
 		}
 	case ev.TakesArg && !m.hasArg && !ev.ArgOptional && ev.Match != MatchTemplate:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q expects a value", p.Name, ev.Name), "write "+ev.Name+sep+"...")
-	case ev.TakesArg && m.hasArg && m.arg == "" && ev.ArgRange == nil:
+	case ev.TakesArg && m.hasArg && m.arg == "" && len(ev.ArgRanges) == 0:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q has an empty value", p.Name, ev.Name), "")
 	case !ev.TakesArg && m.hasArg && ev.Match != MatchContains:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q does not take a value", p.Name, ev.Name), "write "+ev.Name)
@@ -328,13 +328,16 @@ func argPrefixMatch(want, arg string, n int) bool {
 }
 
 // checkArgRange checks a numeric option argument as Slurm reads it
-// (ev.ArgRange.Parse) against its range.
-func (c *checker) checkArgRange(ev *EnumValue, arg string) {
-	p, r := c.p, ev.ArgRange
+// (r.Parse) against r.
+func (c *checker) checkArgRange(ev *EnumValue, r *ArgRange, arg string) {
+	p := c.p
 	n, clean := ParseArg(r.Parse, arg)
 	effect := "slurmctld logs an error and uses its default instead"
 	if r.Fatal {
 		effect = "slurmctld exits"
+	}
+	if r.Why != "" {
+		effect = r.Why
 	}
 	unit := ""
 	if r.Unit != "" {

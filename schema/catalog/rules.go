@@ -109,6 +109,7 @@ func (c *checker) checkRules(value string) {
 		if has("disableipv4") && !has("enableipv6") {
 			c.add(SeverityError, "CommunicationParameters: DisableIPv4 without EnableIPv6 is fatal", "add EnableIPv6")
 		}
+		c.keepaliveRules(value)
 	case strings.EqualFold(p.Name, "LaunchParameters"):
 		// C4.
 		if has("enable_nss_slurm") && has("disable_send_gids") {
@@ -211,6 +212,30 @@ func (c *checker) schedulerRules(value string) {
 		if n, ok := schedArg(value, name); ok && n > 0 && n > test {
 			c.add(SeverityWarning, fmt.Sprintf("SchedulerParameters: %s=%d is above bf_max_job_test (%d); slurmctld logs a warning", name, n, test),
 				fmt.Sprintf("lower %s to at most %d", name, test))
+		}
+	}
+}
+
+// keepaliveRules: net.c net_set_keep_alive sets TCP_KEEPINTVL and
+// TCP_KEEPCNT only when keepalivetime= is set; from 24.11 slurmctld does so
+// on its own connections, and Linux refuses an interval outside 1..32767
+// and a probe count outside 1..127 ("Unable to set keepalive interval",
+// "Unable to set keepalive probes" on every connection).
+func (c *checker) keepaliveRules(value string) {
+	if c.v < V2411 {
+		return
+	}
+	if _, ok := schedArg(value, "keepalivetime"); !ok {
+		return
+	}
+	for _, o := range []struct {
+		name, what string
+		max        int64
+	}{{"keepaliveinterval", "interval", 32767}, {"keepaliveprobes", "probes", 127}} {
+		n, ok := schedArg(value, o.name)
+		if ok && n >= 0 && n <= 2147483647 && (n < 1 || n > o.max) {
+			c.add(SeverityError, fmt.Sprintf("CommunicationParameters: %s=%d with keepalivetime is outside Linux's 1..%d; every connection logs \"Unable to set keepalive %s: Invalid argument\"", o.name, n, o.max, o.what),
+				fmt.Sprintf("write %s=N with N in 1..%d", o.name, o.max))
 		}
 	}
 }

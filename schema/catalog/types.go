@@ -237,9 +237,9 @@ type EnumValue struct {
 	// ArgPrefix characters of the argument with them (bf_hetjob_prio:
 	// xstrncasecmp(arg, "min", 3)), so "minimum" is taken as "min".
 	ArgPrefix int
-	// ArgRange, when not nil, is the range Slurm checks the numeric
-	// argument against.
-	ArgRange *ArgRange
+	// ArgRanges are the ranges Slurm checks the numeric argument against,
+	// each for the series in its In (see ArgRangeIn).
+	ArgRanges []ArgRange
 	// Reject, when not empty, says why Slurm fails on this token although it
 	// recognises it.
 	Reject string
@@ -313,6 +313,22 @@ type ArgRange struct {
 	Fatal bool
 	// Unit, when not empty, names the argument's unit ("minutes").
 	Unit string
+	// In, when not empty, limits the range to these series.
+	In VersionSet
+	// Why, when not empty, says what checks the range when it is not the
+	// option's parser (Linux's TCP keepalive limits).
+	Why string
+}
+
+// ArgRangeIn returns the range Slurm of series v checks ev's argument
+// against, or nil.
+func (ev *EnumValue) ArgRangeIn(v Version) *ArgRange {
+	for i := range ev.ArgRanges {
+		if r := &ev.ArgRanges[i]; r.In.Empty() || r.In.Has(v) {
+			return r
+		}
+	}
+	return nil
 }
 
 // Accepts reports whether Slurm accepts the number n.

@@ -203,8 +203,8 @@ func (g *generator) emitValue(b *bytes.Buffer, v *value) {
 	if v.argPrefix > 0 {
 		f = append(f, "ArgPrefix: "+strconv.Itoa(v.argPrefix))
 	}
-	if v.argRange != "" {
-		f = append(f, "ArgRange: "+v.argRange)
+	if len(v.argRanges) > 0 {
+		f = append(f, "ArgRanges: []ArgRange{"+strings.Join(v.argRanges, ", ")+"}")
 	}
 	if v.reject != "" {
 		f = append(f, "Reject: "+strconv.Quote(v.reject))

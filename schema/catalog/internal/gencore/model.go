@@ -24,7 +24,7 @@ type value struct {
 	ignored        string
 	argValues      []string
 	argPrefix      int
-	argRange       string // the catalog.ArgRange literal, or ""
+	argRanges      []string // catalog.ArgRange literals
 	reject         string
 	rejectIn       uint16
 	library        string

@@ -117,11 +117,11 @@ func (g *generator) applyOverride(r row) error {
 		}
 		v.argPrefix = n
 	case "arg_range":
-		lit, err := argRangeLit(set)
+		lit, err := g.argRangeLit(set)
 		if err != nil {
 			return fmt.Errorf("arg_range: %w", err)
 		}
-		v.argRange = lit
+		v.argRanges = append(v.argRanges, lit)
 		v.takesArg = true
 	case "library":
 		v.library = set
@@ -152,8 +152,12 @@ func (g *generator) applyOverride(r row) error {
 // argRangeLit turns an arg_range setting into a catalog.ArgRange literal.
 // The setting is "min..max" followed by space-separated words: also=N
 // (another accepted number, repeatable), parse=atoi|strtol|strtoull,
-// fatal, unit=NAME.
-func argRangeLit(set string) (string, error) {
+// fatal, unit=NAME, in=SERIES,... (the series the range holds in; several
+// rows of one value give the ranges of different series, the first that
+// holds wins), and last why=TEXT (what checks the range when it is not
+// the parser; the rest of the setting).
+func (g *generator) argRangeLit(set string) (string, error) {
+	set, why, _ := strings.Cut(set, " why=")
 	words := strings.Fields(set)
 	if len(words) == 0 {
 		return "", fmt.Errorf("empty setting")
@@ -198,6 +202,12 @@ func argRangeLit(set string) (string, error) {
 			f = append(f, "Fatal: true")
 		case "unit":
 			f = append(f, "Unit: "+strconv.Quote(val))
+		case "in":
+			rs, err := g.rel.set(val)
+			if err != nil {
+				return "", fmt.Errorf("%q: %w", w, err)
+			}
+			f = append(f, "In: "+setLit(rs))
 		default:
 			return "", fmt.Errorf("%q: unknown word", w)
 		}
@@ -205,5 +215,8 @@ func argRangeLit(set string) (string, error) {
 	if len(also) > 0 {
 		f = append(f, "Also: []int64{"+strings.Join(also, ", ")+"}")
 	}
-	return "&ArgRange{" + strings.Join(f, ", ") + "}", nil
+	if why != "" {
+		f = append(f, "Why: "+strconv.Quote(why))
+	}
+	return "{" + strings.Join(f, ", ") + "}", nil
 }
