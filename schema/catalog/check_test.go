@@ -519,8 +519,6 @@ func TestCheckArgRanges(t *testing.T) {
 			valueCase{ScopeGlobal, sp, v, "build_queue_timeout=99", errs, "outside 100.."},
 			valueCase{ScopeGlobal, sp, v, "sched_interval=-1", clean, ""},
 			valueCase{ScopeGlobal, sp, v, "sched_interval=-2", errs, "outside"},
-			valueCase{ScopeGlobal, sp, v, "max_script_size=536870912", clean, ""},
-			valueCase{ScopeGlobal, sp, v, "max_script_size=536870913", errs, "slurmctld exits"},
 			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=-1", errs, "outside"},
 			// strtol reads a long: 2147483648 fits, then fails INT_MAX.
 			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=2147483648", errs, "outside"},
@@ -549,7 +547,6 @@ func TestCheckArgRanges(t *testing.T) {
 			valueCase{ScopeGlobal, sp, v, "bf_topopt_iterations=31", errs, "outside 2..30"},
 			valueCase{ScopeGlobal, "SlurmctldParameters", v, "validate_nodeaddr_threads=64", clean, ""},
 			valueCase{ScopeGlobal, "SlurmctldParameters", v, "validate_nodeaddr_threads=65", errs, "outside 1..64"},
-			valueCase{ScopeGlobal, sp, v, "max_submit_line_size=2097153", errs, "slurmctld exits"},
 		)
 	}
 	for _, v := range []Version{V2411, V2605} {
