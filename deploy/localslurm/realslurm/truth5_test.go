@@ -50,7 +50,9 @@ var truthCases5 = []truthCase{
 	{name: "bf_window_linear 0", config: sched("bf_window_linear=0"), rule: "invalid-config-value", severity: diag.Error,
 		logged: []string{"Invalid SchedulerParameters bf_window_linear: 0"}},
 	{name: "preempt_reorder_count -1", config: sched("preempt_reorder_count=-1"), rule: "invalid-config-value", severity: diag.Error,
-		logged: []string{"Invalid PreemptParameters reorder_count: -1"}},
+		logged: []string{"Invalid PreemptParameters reorder_count: -1"}, only: []string{"24.11", "26.05"}},
+	{name: "preempt_reorder_count -1 (22.05's wording)", config: sched("preempt_reorder_count=-1"), rule: "invalid-config-value", severity: diag.Error,
+		logged: []string{"Invalid SchedulerParameters preempt_reorder_count: -1"}, only: []string{"22.05"}},
 	// Fatal.
 	{name: "max_job_bf", config: sched("max_job_bf=100"), rule: "invalid-config-value", severity: diag.Error,
 		refused: []string{"Invalid parameter max_job_bf"}},
