@@ -562,6 +562,12 @@ func TestCheckArgRanges(t *testing.T) {
 		)
 	}
 	cases = append(cases,
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_threads=0", clean, ""},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_threads=1", errs, "slurmctld exits"},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_threads=1024", clean, ""},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2605, "conmgr_threads=1025", errs, "nearest of 2 and 1024"},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2605, "conmgr_max_connections=0", errs, "slurmctld exits"},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2605, "conmgr_max_connections=1", clean, ""},
 		valueCase{ScopeGlobal, "CommunicationParameters", V2205, "keepalivetime=0", clean, ""},
 		valueCase{ScopeGlobal, "CommunicationParameters", V2205, "keepalivetime=60,keepaliveprobes=128", clean, ""},
 		valueCase{ScopeGlobal, sp, V2605, "bf_yield_rpc_cnt=200", clean, ""},
