@@ -466,7 +466,7 @@ var genParams = [...]Param{
 		{Name: "auth/slurm", Source: SourcePlugin, PresentIn: 0xfc, ArgSep: '=', CaseSensitive: true, Library: "auth_slurm.so"},
 	}},
 	{Name: "AuthInfo", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
-		{Name: "cred_expire", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '='},
+		{Name: "cred_expire", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '=', ArgRanges: []ArgRange{{Min: 5, Max: 2147483647}}},
 		{Name: "disable_sack", Source: SourceCode, PresentIn: 0xfc, ArgSep: '='},
 		{Name: "socket", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '='},
 		{Name: "ttl", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '='},
@@ -697,7 +697,7 @@ var genParams = [...]Param{
 	{Name: "DependencyParameters", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
 		{Name: "disable_remote_singleton", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "kill_invalid_depend", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
-		{Name: "max_depend_depth", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '='},
+		{Name: "max_depend_depth", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '=', ArgRanges: []ArgRange{{Min: 0, Max: 2147483647}}},
 	}},
 	{Name: "DisableRootJobs", Scope: ScopeGlobal, Kind: KindBool, ParserType: "S_P_BOOLEAN", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "DisableRootJobs", Scope: ScopePartition, Kind: KindBool, ParserType: "S_P_BOOLEAN", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true, NotInheritedFromDefault: true},
@@ -1040,7 +1040,7 @@ var genParams = [...]Param{
 	{Name: "PreemptParameters", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2302, PresentIn: 0xfe, Documented: true, Values: []EnumValue{
 		{Name: "min_exempt_priority", Source: SourceCode | SourceMan, PresentIn: 0xfe, TakesArg: true, ArgSep: '='},
 		{Name: "reclaim_licenses", Source: SourceCode | SourceMan, PresentIn: 0xfe, ArgSep: '='},
-		{Name: "reorder_count", Source: SourceCode | SourceMan, PresentIn: 0xfe, TakesArg: true, ArgSep: '='},
+		{Name: "reorder_count", Source: SourceCode | SourceMan, PresentIn: 0xfe, TakesArg: true, ArgSep: '=', ArgRanges: []ArgRange{{Min: 0, Max: 2147483647}}},
 		{Name: "send_user_signal", Source: SourceCode | SourceMan, PresentIn: 0xfe, ArgSep: '='},
 		{Name: "strict_order", Source: SourceCode | SourceMan, PresentIn: 0xfe, ArgSep: '='},
 		{Name: "suspend_grace_time", Source: SourceMan, PresentIn: 0xfc, ArgSep: '='},
@@ -1632,7 +1632,7 @@ var genParams = [...]Param{
 		{Name: "RoutePart", Source: SourceCode | SourceMan, PresentIn: 0xfc, ArgSep: '='},
 		{Name: "RouteTree", Source: SourceCode | SourceMan, PresentIn: 0xfc, ArgSep: '='},
 		{Name: "SwitchAsNodeRank", Source: SourceCode | SourceMan, PresentIn: 0xfe, ArgSep: '='},
-		{Name: "TopoMaxSizeUnroll", Source: SourceMan, PresentIn: 0xf0, TakesArg: true, ArgSep: '='},
+		{Name: "TopoMaxSizeUnroll", Source: SourceMan, PresentIn: 0xf0, TakesArg: true, ArgSep: '=', ArgRanges: []ArgRange{{Min: 0, Max: 2147483647}}},
 		{Name: "TopoOptional", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 	}},
 	{Name: "TopologyPlugin", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{

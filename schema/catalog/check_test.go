@@ -562,6 +562,11 @@ func TestCheckArgRanges(t *testing.T) {
 		)
 	}
 	cases = append(cases,
+		valueCase{ScopeGlobal, "AuthInfo", V2205, "cred_expire=5", clean, ""},
+		valueCase{ScopeGlobal, "AuthInfo", V2605, "cred_expire=4", errs, "outside 5.."},
+		valueCase{ScopeGlobal, "PreemptParameters", V2411, "reorder_count=-1", errs, "outside 0.."},
+		valueCase{ScopeGlobal, "DependencyParameters", V2205, "max_depend_depth=-1", errs, "outside 0.."},
+		valueCase{ScopeGlobal, "DependencyParameters", V2605, "max_depend_depth=0", clean, ""},
 		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_threads=0", clean, ""},
 		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_threads=1", errs, "slurmctld exits"},
 		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_threads=1024", clean, ""},
