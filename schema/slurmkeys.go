@@ -264,6 +264,11 @@ func argTail(ev *catalog.EnumValue, v catalog.Version) string {
 	if len(ev.ArgValues) > 0 {
 		var alts []string
 		for _, a := range ev.ArgValues {
+			if n := ev.ArgPrefix; n > 0 && n <= len(a) {
+				// Slurm compares only the first n characters.
+				alts = append(alts, reCI(a[:n])+"[^,]*")
+				continue
+			}
 			alts = append(alts, reCI(a))
 		}
 		return reLit(string(sep)) + reAlt(alts)

@@ -101,6 +101,9 @@ func candidateValues(p *catalog.Param) []string {
 			}
 			add(ev.Name+"=", ev.Name+"=abc", ev.Name+"=+0", ev.Name+"=-0", ev.Name+"=5x", ev.Name+"=-1")
 		}
+		for _, a := range ev.ArgValues {
+			add(ev.Name+"="+a+"imum", ev.Name+"="+a[:len(a)-1])
+		}
 	}
 	for i := 0; i+1 < len(toks); i += 2 {
 		add(toks[i]+","+toks[i+1], toks[i]+",,"+toks[i+1], toks[i]+",bogus")

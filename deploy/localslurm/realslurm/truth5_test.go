@@ -71,6 +71,15 @@ var truthCases5 = []truthCase{
 	// slurmctld/read_config.c: "... out of range, ignored" (23.02+).
 	{name: "validate_nodeaddr_threads 65", config: `SlurmctldParameters: "validate_nodeaddr_threads=65"`, rule: "invalid-config-value", severity: diag.Error,
 		logged: []string{"SlurmctldParameters option validate_nodeaddr_threads=65 out of range, ignored"}, only: []string{"24.11", "26.05"}},
+	// conmgr (24.11+): fatal in 24.11, clamped with an error in 26.05.
+	{name: "conmgr_threads 1", config: `SlurmctldParameters: "conmgr_threads=1"`, rule: "invalid-config-value", severity: diag.Error,
+		refused: []string{"Invalid thread count=1"}, only: []string{"24.11"}},
+	// 26.05 lowers CONMGR_THREAD_COUNT_MAX to 256.
+	{name: "conmgr_threads 257", config: `SlurmctldParameters: "conmgr_threads=257"`, rule: "invalid-config-value", severity: diag.Error,
+		logged: []string{"CONMGR_THREADS=257 too high, decreasing to 256"}, only: []string{"26.05"}},
+	{name: "conmgr_threads 1024", config: `SlurmctldParameters: "conmgr_threads=1024"`, accounting: true, only: []string{"24.11"}},
+	{name: "conmgr_max_connections 0", config: `SlurmctldParameters: "conmgr_max_connections=0"`, rule: "invalid-config-value", severity: diag.Error,
+		refused: []string{"1 max connection"}, only: []string{"24.11", "26.05"}},
 }
 
 func TestLintAgreesWithSlurmctld5(t *testing.T) {
