@@ -273,7 +273,8 @@ func argTail(ev *catalog.EnumValue, v catalog.Version) string {
 		}
 		return reLit(string(sep)) + reAlt(alts)
 	}
-	if r := ev.ArgRangeIn(v); r != nil {
+	if r := ev.ArgRangeIn(v); r != nil && ev.PresentIn.Has(v) {
+		// A token of another series is only warned about, argument and all.
 		return "(" + reLit(string(sep)) + reArgRange(r) + ")?"
 	}
 	return "(" + reLit(string(sep)) + "[^,]*)?"
