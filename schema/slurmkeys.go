@@ -208,16 +208,16 @@ func tokenRule(p *catalog.Param, v catalog.Version) valueRule {
 			fine = false
 		}
 		if fine && !open {
-			good = append(good, tokenPatterns(p, ev)...)
+			good = append(good, tokenPatterns(p, ev, v)...)
 		}
 		if present && !rejected(ev) && !ev.NotStandalone && ev.Match != catalog.MatchTemplate {
 			examples = append(examples, ev.Name)
 		}
 		if rejected(ev) {
-			bad = append(bad, tokenPatterns(p, ev)...)
+			bad = append(bad, tokenPatterns(p, ev, v)...)
 		}
 		if ev.CaseSensitive && ev.Match != catalog.MatchContains && (present || (!open && ev.Source.Certain())) {
-			bad = append(bad, caseVariants(p, ev, anyCase)...)
+			bad = append(bad, caseVariants(p, ev, v, anyCase)...)
 		}
 	}
 	if p.IntTokens {
@@ -254,8 +254,9 @@ func tokenRule(p *catalog.Param, v catalog.Version) valueRule {
 }
 
 // argTail is what may follow a token's name: its separator and argument.
-// A token with ArgValues needs one of them.
-func argTail(ev *catalog.EnumValue) string {
+// A token with ArgValues needs one of them; one with an argument range in
+// series v, a number Slurm reads as in it.
+func argTail(ev *catalog.EnumValue, v catalog.Version) string {
 	sep := ev.ArgSep
 	if sep == 0 {
 		sep = '='
@@ -263,22 +264,60 @@ func argTail(ev *catalog.EnumValue) string {
 	if len(ev.ArgValues) > 0 {
 		var alts []string
 		for _, a := range ev.ArgValues {
+			if n := ev.ArgPrefix; n > 0 && n <= len(a) {
+				// Slurm compares only the first n characters.
+				alts = append(alts, reCI(a[:n])+"[^,]*")
+				continue
+			}
 			alts = append(alts, reCI(a))
 		}
 		return reLit(string(sep)) + reAlt(alts)
 	}
+	if r := ev.ArgRangeIn(v); r != nil && ev.PresentIn.Has(v) {
+		// A token of another series is only warned about, argument and all.
+		return "(" + reLit(string(sep)) + reArgRange(r) + ")?"
+	}
 	return "(" + reLit(string(sep)) + "[^,]*)?"
+}
+
+// reArgRange matches the arguments that Slurm reads (atoi, strtol,
+// strtoull: a sign, digits, anything after them ignored, none read as 0)
+// as a number in r.
+func reArgRange(r *catalog.ArgRange) string {
+	const junk = "([^0-9,][^,]*)?"
+	var alts []string
+	span := func(lo, hi int64) {
+		if lo > hi {
+			return
+		}
+		if lo <= 0 && hi >= 0 {
+			// atoi("") and atoi("abc") are 0; without a sign, what
+			// follows may not be a signed number.
+			alts = append(alts, "0*([^0-9,+-][^,]*)?", "[+-]0*"+junk)
+		}
+		if hi >= 1 {
+			alts = append(alts, `\+?0*`+reRange(uint64(max(lo, 1)), uint64(hi), 10)+junk)
+		}
+		if lo <= -1 && r.Parse != catalog.ParseStrtoull {
+			alts = append(alts, "-0*"+reRange(uint64(max(-hi, 1)), uint64(-lo), 10)+junk)
+		}
+	}
+	span(r.Min, r.Max)
+	for _, a := range r.Also {
+		span(a, a)
+	}
+	return reAlt(alts)
 }
 
 // tokenPatterns are the tokens that match ev well enough for Slurm to
 // take them as ev (exactly, or by its prefix or substring compare).
-func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue) []string {
+func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version) []string {
 	sep := ev.ArgSep
 	if sep == 0 {
 		sep = '='
 	}
 	nameChar := "[^," + reClassLit(sep) + "]"
-	tail := argTail(ev)
+	tail := argTail(ev, v)
 	lname := strings.ToLower(ev.Name)
 	switch ev.Match {
 	case catalog.MatchContains:
@@ -323,8 +362,8 @@ func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue) []string {
 // caseVariants are the spellings of a case-sensitive value that differ
 // from it in letter case only, which Slurm would turn into a missing
 // plugin file.
-func caseVariants(p *catalog.Param, ev *catalog.EnumValue, anyCase map[string]bool) []string {
-	tail := argTail(ev)
+func caseVariants(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version, anyCase map[string]bool) []string {
+	tail := argTail(ev, v)
 	var out []string
 	if r := reCINotExact(ev.Name); r != "" && !anyCase[strings.ToLower(ev.Name)] {
 		out = append(out, r+tail)

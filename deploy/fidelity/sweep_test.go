@@ -38,3 +38,35 @@ func TestSweep(t *testing.T) {
 		}
 	}
 }
+
+// TestSweepArgRanges: each numeric option argument at its edges, inside
+// ones plausible and outside ones not, only for the keys asked and the
+// release's options.
+func TestSweepArgRanges(t *testing.T) {
+	cat := catalog.Default()
+	got := map[string]bool{}
+	for _, c := range SweepArgRanges(cat, catalog.V2411, "schedulerparameters") {
+		s := c.Settings[0]
+		if s.Key != "SchedulerParameters" {
+			t.Fatalf("key %s not asked for", s.Key)
+		}
+		got[s.Value] = s.Plausible
+	}
+	for tok, plausible := range map[string]bool{
+		"bf_interval=0": false, "bf_interval=1": true, "bf_interval=10800": true, "bf_interval=10801": false, "bf_interval=-1": true,
+		"bf_node_space_size=1": false, "bf_topopt_iterations=1": false, "bf_topopt_iterations=31": false,
+	} {
+		if p, ok := got[tok]; !ok || p != plausible {
+			t.Errorf("%s: in the sweep %v, plausible %v; want plausible %v", tok, ok, p, plausible)
+		}
+	}
+	if _, ok := got["bf_yield_rpc_cnt=201"]; ok {
+		t.Error("24.11 has no bf_yield_rpc_cnt")
+	}
+	if _, ok := got["max_script_size=-2147483649"]; ok {
+		t.Error("an edge below INT_MIN for atoi")
+	}
+	if n := len(SweepArgRanges(cat, catalog.V2411)); n <= len(got) {
+		t.Errorf("all keys: %d cases, SchedulerParameters alone %d", n, len(got))
+	}
+}

@@ -92,6 +92,19 @@ func candidateValues(p *catalog.Param) []string {
 			add(op+n, strings.ToUpper(op)+n)
 		}
 	}
+	for _, ev := range p.Values {
+		// Numeric option arguments at the edges of their ranges, and
+		// words atoi reads as 0.
+		for _, r := range ev.ArgRanges {
+			for _, n := range []int64{r.Min - 1, r.Min, r.Max, r.Max + 1} {
+				add(ev.Name + "=" + strconv.FormatInt(n, 10))
+			}
+			add(ev.Name+"=", ev.Name+"=abc", ev.Name+"=+0", ev.Name+"=-0", ev.Name+"=5x", ev.Name+"=-1")
+		}
+		for _, a := range ev.ArgValues {
+			add(ev.Name+"="+a+"imum", ev.Name+"="+a[:len(a)-1])
+		}
+	}
 	for i := 0; i+1 < len(toks); i += 2 {
 		add(toks[i]+","+toks[i+1], toks[i]+",,"+toks[i+1], toks[i]+",bogus")
 	}
@@ -318,6 +331,8 @@ var betweenTokens = []string{
 	"32-bit arithmetic overflows", "more than one base mode", "combines GANG", "needs GANG", "more than one resource unit",
 	"cannot be combined", "may appear only once", "without EnableIPv6", "exclude each other", "must be the only value",
 	"more than one binding unit", "more than one binding type", "more than one time format", "needs task/cgroup listed after it", "must be the whole value", "compares resource names case-sensitively",
+	// SchedulerParameters' backfill options (catalog/rules.go schedulerRules).
+	"max_job_bf is no longer supported", "without bf_node_space_size", "is not below bf_max_job_test", "with keepalivetime is outside Linux's",
 	// UNLIMITED in a closed set of numbers (PropagatePrioProcess): the
 	// schemas accept UNLIMITED for every integer key.
 	"is not one of the accepted values",

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -398,6 +399,8 @@ func TestEveryCatalogValue(t *testing.T) {
 			tok := ev.Name
 			if len(ev.ArgValues) > 0 {
 				tok += string(rune(ev.ArgSep)) + ev.ArgValues[0]
+			} else if len(ev.ArgRanges) > 0 {
+				tok += string(rune(ev.ArgSep)) + strconv.FormatInt(ev.ArgRanges[0].Example(), 10)
 			} else if ev.TakesArg && !ev.ArgOptional {
 				tok += string(rune(ev.ArgSep)) + "1"
 			}
@@ -432,6 +435,8 @@ func isRuleError(p *Param, tok string) bool {
 		return tok == "DisableIPv4"
 	case p.Name == "TaskPlugin":
 		return tok == "task/cray_aries" || tok == "cray_aries" // needs task/cgroup after it
+	case p.Name == "SchedulerParameters":
+		return tok == "max_job_bf=1" // slurmctld exits: no longer supported
 	}
 	return false
 }
@@ -471,6 +476,140 @@ func BenchmarkLookupCheckValue(b *testing.B) {
 		}
 		if probs := CheckValue(p, V2605, in.value); len(probs) != 0 {
 			b.Fatalf("%s: %v", in.key, probs)
+		}
+	}
+}
+
+// TestCheckArgRanges: numeric option arguments at the edges of the ranges
+// Slurm's parsers check (backfill.c, job_scheduler.c, read_config.c of
+// 22.05.8, 24.11.5 and 26.05.3), read as atoi/strtol/strtoull read them.
+func TestCheckArgRanges(t *testing.T) {
+	const sp = "SchedulerParameters"
+	var cases []valueCase
+	for _, v := range []Version{V2205, V2411, V2605} {
+		cases = append(cases,
+			valueCase{ScopeGlobal, sp, v, "bf_interval=1", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_interval=10800", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_interval=-1", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_interval=0", errs, "outside 1..10800 or -1"},
+			valueCase{ScopeGlobal, sp, v, "bf_interval=10801", errs, "uses its default"},
+			valueCase{ScopeGlobal, sp, v, "bf_interval=-2", errs, "outside"},
+			// atoi("abc") and atoi("") are 0.
+			valueCase{ScopeGlobal, sp, v, "bf_interval=abc", errs, `atoi reads "abc" as 0`},
+			valueCase{ScopeGlobal, sp, v, "bf_interval=", errs, "outside"},
+			// atoi stops at the first non-digit: Slurm runs with 30.
+			valueCase{ScopeGlobal, sp, v, "bf_interval=30s", warns, `reads "30s" as 30`},
+			valueCase{ScopeGlobal, sp, v, "bf_interval=+007", clean, ""}, // atoi reads 7
+			// Too large for a C int: atoi wraps, never what was written.
+			valueCase{ScopeGlobal, sp, v, "bf_interval=4294967297", errs, "outside"},
+			valueCase{ScopeGlobal, sp, v, "bf_node_space_size=2", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_node_space_size=1", errs, "outside 2..2000000"},
+			valueCase{ScopeGlobal, sp, v, "bf_node_space_size=2000000", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_node_space_size=2000001", errs, "outside"},
+			valueCase{ScopeGlobal, sp, v, "bf_window=43200", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_window=43201", errs, "minutes"},
+			valueCase{ScopeGlobal, sp, v, "bf_max_job_array_resv=0", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_max_job_array_resv=1001", errs, "outside 0..1000"},
+			valueCase{ScopeGlobal, sp, v, "bf_min_prio_reserve=4294967295", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_min_prio_reserve=0", errs, "outside 1..4294967295"},
+			valueCase{ScopeGlobal, sp, v, "bf_min_prio_reserve=4294967296", errs, "outside"},
+			// strtoull("-1") is ULLONG_MAX.
+			valueCase{ScopeGlobal, sp, v, "bf_min_prio_reserve=-1", errs, "outside"},
+			valueCase{ScopeGlobal, sp, v, "build_queue_timeout=100", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "build_queue_timeout=99", errs, "outside 100.."},
+			valueCase{ScopeGlobal, sp, v, "sched_interval=-1", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "sched_interval=-2", errs, "outside"},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=-1", errs, "outside"},
+			// strtol reads a long: 2147483648 fits, then fails INT_MAX.
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=2147483648", errs, "outside"},
+			valueCase{ScopeGlobal, sp, v, "bf_hetjob_prio=min", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_hetjob_prio=AVG", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_hetjob_prio=minimum", warns, "first 3 characters"},
+			valueCase{ScopeGlobal, sp, v, "bf_hetjob_prio=1", errs, "needs one of min, avg, max"},
+			valueCase{ScopeGlobal, sp, v, "bf_hetjob_prio=mi", errs, "needs one of"},
+			// Rules between options (backfill.c _load_config).
+			valueCase{ScopeGlobal, sp, v, "max_job_bf=100", errs, "no longer supported"},
+			valueCase{ScopeGlobal, sp, v, "bf_max_job_test=100,max_job_bf=100", warns, "overrides it"},
+			valueCase{ScopeGlobal, sp, v, "bf_max_job_test=1", errs, "bf_node_space_size: 1"},
+			valueCase{ScopeGlobal, sp, v, "bf_max_job_test=1,bf_node_space_size=2", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_max_job_test=2", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_max_job_part=499", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_max_job_part=500", errs, "not below bf_max_job_test (500)"},
+			valueCase{ScopeGlobal, sp, v, "bf_max_job_test=1000,bf_max_job_part=500", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_max_job_user=501", warns, "above bf_max_job_test"},
+		)
+	}
+	for _, v := range []Version{V2411, V2605} {
+		cases = append(cases,
+			valueCase{ScopeGlobal, sp, v, "bf_topopt_iterations=2", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_topopt_iterations=30", clean, ""},
+			valueCase{ScopeGlobal, sp, v, "bf_topopt_iterations=1", errs, "outside 2..30"},
+			valueCase{ScopeGlobal, sp, v, "bf_topopt_iterations=31", errs, "outside 2..30"},
+			valueCase{ScopeGlobal, "SlurmctldParameters", v, "validate_nodeaddr_threads=64", clean, ""},
+			valueCase{ScopeGlobal, "SlurmctldParameters", v, "validate_nodeaddr_threads=65", errs, "outside 1..64"},
+		)
+	}
+	for _, v := range []Version{V2411, V2605} {
+		cases = append(cases,
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=1", clean, ""},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=32767", clean, ""},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=0", errs, "TCP_KEEPIDLE"},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=32768", errs, "outside 1..32767"},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepaliveinterval=0", clean, ""},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=60,keepaliveinterval=0", errs, "keepalive interval"},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=60,keepaliveinterval=32767,keepaliveprobes=127", clean, ""},
+			valueCase{ScopeGlobal, "CommunicationParameters", v, "keepalivetime=60,keepaliveprobes=128", errs, "keepalive probes"},
+		)
+	}
+	cases = append(cases,
+		valueCase{ScopeGlobal, "AuthInfo", V2205, "cred_expire=5", clean, ""},
+		valueCase{ScopeGlobal, "AuthInfo", V2605, "cred_expire=4", errs, "outside 5.."},
+		valueCase{ScopeGlobal, "PreemptParameters", V2411, "reorder_count=-1", errs, "outside 0.."},
+		valueCase{ScopeGlobal, "DependencyParameters", V2205, "max_depend_depth=-1", errs, "outside 0.."},
+		valueCase{ScopeGlobal, "DependencyParameters", V2605, "max_depend_depth=0", clean, ""},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_threads=0", clean, ""},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_threads=1", errs, "slurmctld exits"},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_threads=1024", clean, ""},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2605, "conmgr_threads=257", errs, "nearest of 2 and 256"},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2605, "conmgr_threads=256", clean, ""},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2605, "conmgr_max_connections=0", errs, "at least 1 max connection"},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2605, "conmgr_max_connections=1", errs, "never answers"},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_max_connections=2", clean, ""},
+		valueCase{ScopeGlobal, "SlurmctldParameters", V2411, "conmgr_max_connections=1073741823", errs, "aborts"},
+		valueCase{ScopeGlobal, "CommunicationParameters", V2205, "keepalivetime=0", clean, ""},
+		valueCase{ScopeGlobal, "CommunicationParameters", V2205, "keepalivetime=60,keepaliveprobes=128", clean, ""},
+		valueCase{ScopeGlobal, sp, V2605, "bf_yield_rpc_cnt=200", clean, ""},
+		valueCase{ScopeGlobal, sp, V2605, "bf_yield_rpc_cnt=201", errs, "outside 0..200"},
+		valueCase{ScopeGlobal, sp, V2605, "bf_yield_rpc_cnt=-1", errs, "outside"},
+	)
+	runValueCases(t, cases)
+}
+
+// TestParseArg: atoi, strtol and strtoull as glibc reads them.
+func TestParseArg(t *testing.T) {
+	for _, c := range []struct {
+		parse ArgParse
+		arg   string
+		n     int64
+		clean bool
+	}{
+		{ParseAtoi, "12", 12, true},
+		{ParseAtoi, "abc", 0, false},
+		{ParseAtoi, "", 0, false},
+		{ParseAtoi, "-3x", -3, false},
+		{ParseAtoi, " 5", 5, false},
+		{ParseAtoi, "2147483647", 2147483647, true},
+		{ParseAtoi, "2147483648", 2147483648, false},
+		{ParseStrtol, "2147483648", 2147483648, true},
+		{ParseStrtol, "99999999999999999999", 1<<63 - 1, false},
+		{ParseStrtol, "-99999999999999999999", -1 << 63, false},
+		{ParseStrtoull, "-1", -1, false},
+		{ParseStrtoull, "-0", 0, false},
+		{ParseStrtoull, "4294967296", 4294967296, true},
+	} {
+		n, clean := ParseArg(c.parse, c.arg)
+		if n != c.n || clean != c.clean {
+			t.Errorf("ParseArg(%s, %q) = %d, %v; want %d, %v", c.parse, c.arg, n, clean, c.n, c.clean)
 		}
 	}
 }

@@ -200,7 +200,14 @@ func (c *checker) checkToken(tok string) {
 		c.add(SeverityWarning, fmt.Sprintf("%s value %q is not an option of its own", p.Name, ev.Name), ev.Note)
 	}
 	sep := string(rune(ev.ArgSep))
+	if r := ev.ArgRangeIn(c.v); r != nil && m.hasArg {
+		c.checkArgRange(ev, r, m.arg)
+	}
 	switch {
+	case len(ev.ArgValues) > 0 && m.hasArg && ev.ArgPrefix > 0 && !slices.ContainsFunc(ev.ArgValues, func(a string) bool { return strings.EqualFold(a, m.arg) }) &&
+		slices.ContainsFunc(ev.ArgValues, func(a string) bool { return argPrefixMatch(a, m.arg, ev.ArgPrefix) }):
+		c.add(SeverityWarning, fmt.Sprintf("%s option %q: argument %q is accepted only because Slurm compares its first %d characters", p.Name, ev.Name, m.arg, ev.ArgPrefix),
+			"write one of "+strings.Join(ev.ArgValues, ", "))
 	case len(ev.ArgValues) > 0:
 		if !m.hasArg || !slices.ContainsFunc(ev.ArgValues, func(a string) bool { return strings.EqualFold(a, m.arg) }) {
 			got := "nothing"
@@ -212,7 +219,7 @@ func (c *checker) checkToken(tok string) {
 		}
 	case ev.TakesArg && !m.hasArg && !ev.ArgOptional && ev.Match != MatchTemplate:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q expects a value", p.Name, ev.Name), "write "+ev.Name+sep+"...")
-	case ev.TakesArg && m.hasArg && m.arg == "":
+	case ev.TakesArg && m.hasArg && m.arg == "" && len(ev.ArgRanges) == 0:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q has an empty value", p.Name, ev.Name), "")
 	case !ev.TakesArg && m.hasArg && ev.Match != MatchContains:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q does not take a value", p.Name, ev.Name), "write "+ev.Name)
@@ -309,4 +316,100 @@ func (c *checker) versionHint(ev *EnumValue) string {
 		return fmt.Sprintf("added in %s; target a newer Slurm or drop it", first)
 	}
 	return fmt.Sprintf("removed after %s", ev.PresentIn.Last())
+}
+
+// argPrefixMatch reports whether arg starts with the first n characters of
+// want, case-insensitively, as xstrncasecmp(arg, want, n) == 0.
+func argPrefixMatch(want, arg string, n int) bool {
+	if len(want) < n {
+		n = len(want)
+	}
+	return len(arg) >= n && strings.EqualFold(arg[:n], want[:n])
+}
+
+// checkArgRange checks a numeric option argument as Slurm reads it
+// (r.Parse) against r.
+func (c *checker) checkArgRange(ev *EnumValue, r *ArgRange, arg string) {
+	p := c.p
+	n, clean := ParseArg(r.Parse, arg)
+	effect := "slurmctld logs an error and uses its default instead"
+	if r.Fatal {
+		effect = "slurmctld exits"
+	}
+	if r.Why != "" {
+		effect = r.Why
+	}
+	unit := ""
+	if r.Unit != "" {
+		unit = " " + r.Unit
+	}
+	hint := fmt.Sprintf("write %s=N with N in %s%s", ev.Name, r, unit)
+	read := ""
+	if !clean {
+		read = fmt.Sprintf(" (%s reads %q as %d)", r.Parse, arg, n)
+	}
+	switch {
+	case !r.Accepts(n):
+		c.add(SeverityError, fmt.Sprintf("%s option %s=%s is outside %s%s%s: %s", p.Name, ev.Name, arg, r, unit, read, effect), hint)
+	case !clean:
+		c.add(SeverityWarning, fmt.Sprintf("%s option %s=%s is not a plain number%s", p.Name, ev.Name, arg, read), hint)
+	}
+}
+
+// ParseArg reads arg as Slurm's parser does: leading spaces, an optional
+// sign, then decimal digits up to the first other character. clean reports
+// that arg is exactly an optional sign and digits and that the number
+// fits the parser's type (atoi: a C int; strtol: a long; strtoull: an
+// unsigned long long, shown as -1 when it is above the int64 range). An
+// int too large for atoi's C int is returned as it is (out of every range
+// that Slurm checks).
+func ParseArg(parse ArgParse, arg string) (n int64, clean bool) {
+	s := strings.TrimLeft(arg, " \t\n\v\f\r")
+	neg := false
+	if s != "" && (s[0] == '+' || s[0] == '-') {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	digits := 0
+	var u uint64
+	overflow := false
+	for digits < len(s) && s[digits] >= '0' && s[digits] <= '9' {
+		d := uint64(s[digits] - '0')
+		if u > (1<<64-1-d)/10 {
+			overflow = true
+		} else {
+			u = u*10 + d
+		}
+		digits++
+	}
+	clean = digits > 0 && digits == len(s) && s == strings.TrimLeft(arg, "+-")
+	switch parse {
+	case ParseStrtoull:
+		if overflow {
+			return -1, false
+		}
+		if neg {
+			u = -u
+		}
+		if u > 1<<63-1 {
+			return -1, false
+		}
+		return int64(u), clean && !neg
+	default:
+		if overflow || u > 1<<63 || (!neg && u > 1<<63-1) {
+			// strtol saturates at LONG_MIN/LONG_MAX.
+			if neg {
+				return -1 << 63, false
+			}
+			return 1<<63 - 1, false
+		}
+		n = int64(u)
+		if neg {
+			n = -n
+		}
+		if parse == ParseAtoi && (n < -1<<31 || n > 1<<31-1) {
+			clean = false
+		}
+		return n, clean
+	}
 }

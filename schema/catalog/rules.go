@@ -109,6 +109,7 @@ func (c *checker) checkRules(value string) {
 		if has("disableipv4") && !has("enableipv6") {
 			c.add(SeverityError, "CommunicationParameters: DisableIPv4 without EnableIPv6 is fatal", "add EnableIPv6")
 		}
+		c.keepaliveRules(value)
 	case strings.EqualFold(p.Name, "LaunchParameters"):
 		// C4.
 		if has("enable_nss_slurm") && has("disable_send_gids") {
@@ -156,6 +157,8 @@ func (c *checker) checkRules(value string) {
 				c.add(SeverityError, fmt.Sprintf("%s=%s: Slurm compares resource names case-sensitively; slurmctld exits (\"Bad rlimit name: %s\")", p.Name, value, name), "write "+strings.ToUpper(name))
 			}
 		}
+	case strings.EqualFold(p.Name, "SchedulerParameters"):
+		c.schedulerRules(value)
 	case strings.EqualFold(p.Name, "HealthCheckNodeState"):
 		// L11: START_ONLY and REBOOT_ONLY must stand alone (fatal from 26.05).
 		if len(order) > 1 && has("start_only", "reboot_only") {
@@ -164,6 +167,75 @@ func (c *checker) checkRules(value string) {
 				sev = SeverityError
 			}
 			c.add(sev, fmt.Sprintf("HealthCheckNodeState=%s: START_ONLY and REBOOT_ONLY must be the only value", value), "")
+		}
+	}
+}
+
+// schedArg finds "name=" in value as xstrcasestr does (the first occurrence,
+// anywhere, any case) and reads the number after it with atoi.
+func schedArg(value, name string) (int64, bool) {
+	i := strings.Index(strings.ToLower(value), name+"=")
+	if i < 0 {
+		return 0, false
+	}
+	rest := value[i+len(name)+1:]
+	if j := strings.IndexByte(rest, ','); j >= 0 {
+		rest = rest[:j]
+	}
+	n, _ := ParseArg(ParseAtoi, rest)
+	return n, true
+}
+
+// schedulerRules are the rules between the backfill options of
+// SchedulerParameters (backfill.c _load_config, 22.05 to 26.05).
+func (c *checker) schedulerRules(value string) {
+	test, hasTest := schedArg(value, "bf_max_job_test")
+	if _, ok := schedArg(value, "max_job_bf"); ok {
+		if !hasTest {
+			c.add(SeverityError, "SchedulerParameters: max_job_bf is no longer supported; slurmctld exits (\"Invalid parameter max_job_bf\")", "write bf_max_job_test instead")
+			return
+		}
+		c.add(SeverityWarning, "SchedulerParameters: max_job_bf is no longer supported and bf_max_job_test overrides it", "remove max_job_bf")
+	}
+	if !hasTest || test < 1 || test > 1000000 {
+		test = 500 // DEF_BF_MAX_JOB_TEST; an invalid value is reset to it
+	}
+	if _, ok := schedArg(value, "bf_node_space_size"); !ok && test < 2 {
+		c.add(SeverityError, fmt.Sprintf("SchedulerParameters: bf_max_job_test=%d without bf_node_space_size, which defaults to it and must be at least 2; slurmctld logs \"Invalid SchedulerParameters bf_node_space_size: %d\"", test, test),
+			"add bf_node_space_size=2")
+	}
+	if n, ok := schedArg(value, "bf_max_job_part"); ok && n > 0 && n >= test {
+		c.add(SeverityError, fmt.Sprintf("SchedulerParameters: bf_max_job_part=%d is not below bf_max_job_test (%d); slurmctld logs an error", n, test),
+			fmt.Sprintf("lower bf_max_job_part below %d or raise bf_max_job_test", test))
+	}
+	for _, name := range []string{"bf_max_job_user", "bf_max_job_user_part", "bf_max_job_assoc"} {
+		if n, ok := schedArg(value, name); ok && n > 0 && n > test {
+			c.add(SeverityWarning, fmt.Sprintf("SchedulerParameters: %s=%d is above bf_max_job_test (%d); slurmctld logs a warning", name, n, test),
+				fmt.Sprintf("lower %s to at most %d", name, test))
+		}
+	}
+}
+
+// keepaliveRules: net.c net_set_keep_alive sets TCP_KEEPINTVL and
+// TCP_KEEPCNT only when keepalivetime= is set; from 24.11 slurmctld does so
+// on its own connections, and Linux refuses an interval outside 1..32767
+// and a probe count outside 1..127 ("Unable to set keepalive interval",
+// "Unable to set keepalive probes" on every connection).
+func (c *checker) keepaliveRules(value string) {
+	if c.v < V2411 {
+		return
+	}
+	if _, ok := schedArg(value, "keepalivetime"); !ok {
+		return
+	}
+	for _, o := range []struct {
+		name, what string
+		max        int64
+	}{{"keepaliveinterval", "interval", 32767}, {"keepaliveprobes", "probes", 127}} {
+		n, ok := schedArg(value, o.name)
+		if ok && n >= 0 && n <= 2147483647 && (n < 1 || n > o.max) {
+			c.add(SeverityError, fmt.Sprintf("CommunicationParameters: %s=%d with keepalivetime is outside Linux's 1..%d; every connection logs \"Unable to set keepalive %s: Invalid argument\"", o.name, n, o.max, o.what),
+				fmt.Sprintf("write %s=N with N in 1..%d", o.name, o.max))
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package catalog
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Scope says which kind of slurm.conf line a key belongs to.
 type Scope uint8
@@ -230,6 +233,13 @@ type EnumValue struct {
 	// ArgValues, when not empty, are the only arguments Slurm accepts for
 	// the token; the argument is then required. Anything else is fatal.
 	ArgValues []string
+	// ArgPrefix, with ArgValues, says that Slurm compares only the first
+	// ArgPrefix characters of the argument with them (bf_hetjob_prio:
+	// xstrncasecmp(arg, "min", 3)), so "minimum" is taken as "min".
+	ArgPrefix int
+	// ArgRanges are the ranges Slurm checks the numeric argument against,
+	// each for the series in its In (see ArgRangeIn).
+	ArgRanges []ArgRange
 	// Reject, when not empty, says why Slurm fails on this token although it
 	// recognises it.
 	Reject string
@@ -259,6 +269,95 @@ type EnumValue struct {
 	NeedsSilentIn VersionSet
 	// Note is the reference data's note.
 	Note string
+}
+
+// ArgParse is how Slurm turns an option argument into a number.
+type ArgParse uint8
+
+// Argument parsers.
+const (
+	// ParseAtoi is atoi: optional sign and leading digits, anything after
+	// them ignored, 0 when there are none ("abc" and "" read as 0); the
+	// result is a C int.
+	ParseAtoi ArgParse = iota
+	// ParseStrtol is strtol(arg, NULL, 10) into a long: like atoi with a
+	// 64-bit result.
+	ParseStrtol
+	// ParseStrtoull is strtoull(arg, NULL, 10): a leading "-" negates the
+	// value as an unsigned 64-bit number ("-1" is 18446744073709551615).
+	ParseStrtoull
+)
+
+var argParseNames = [...]string{"atoi", "strtol", "strtoull"}
+
+// String returns the C function's name.
+func (a ArgParse) String() string {
+	if int(a) < len(argParseNames) {
+		return argParseNames[a]
+	}
+	return "invalid"
+}
+
+// ArgRange is the range Slurm checks a list option's numeric argument
+// against (SchedulerParameters=bf_interval=N).
+type ArgRange struct {
+	// Min and Max bound the number read, inclusive.
+	Min, Max int64
+	// Also are numbers outside Min..Max that Slurm accepts too
+	// (bf_interval=-1 disables backfill).
+	Also []int64
+	// Parse is how Slurm reads the argument.
+	Parse ArgParse
+	// Fatal reports that a number out of range makes the daemon exit;
+	// otherwise Slurm logs an error and uses its default.
+	Fatal bool
+	// Unit, when not empty, names the argument's unit ("minutes").
+	Unit string
+	// In, when not empty, limits the range to these series.
+	In VersionSet
+	// Why, when not empty, says what checks the range when it is not the
+	// option's parser (Linux's TCP keepalive limits).
+	Why string
+}
+
+// ArgRangeIn returns the range Slurm of series v checks ev's argument
+// against, or nil.
+func (ev *EnumValue) ArgRangeIn(v Version) *ArgRange {
+	for i := range ev.ArgRanges {
+		if r := &ev.ArgRanges[i]; r.In.Empty() || r.In.Has(v) {
+			return r
+		}
+	}
+	return nil
+}
+
+// Accepts reports whether Slurm accepts the number n.
+func (r *ArgRange) Accepts(n int64) bool {
+	if n >= r.Min && n <= r.Max {
+		return true
+	}
+	for _, a := range r.Also {
+		if a == n {
+			return true
+		}
+	}
+	return false
+}
+
+// Example returns a number in the range that no rule between tokens
+// rejects when the option stands alone: 2 clamped to Min..Max (1 would
+// make bf_max_job_test leave bf_node_space_size invalid).
+func (r *ArgRange) Example() int64 {
+	return min(max(2, r.Min), r.Max)
+}
+
+// String renders the range as in overrides.tsv's arg_range ("1..10800").
+func (r *ArgRange) String() string {
+	s := fmt.Sprintf("%d..%d", r.Min, r.Max)
+	for _, a := range r.Also {
+		s += fmt.Sprintf(" or %d", a)
+	}
+	return s
 }
 
 // StatusSpan is a status that holds from a series on (until the next span).

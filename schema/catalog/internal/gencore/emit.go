@@ -200,6 +200,12 @@ func (g *generator) emitValue(b *bytes.Buffer, v *value) {
 	if len(v.argValues) > 0 {
 		f = append(f, "ArgValues: []string{"+quoteList(v.argValues)+"}")
 	}
+	if v.argPrefix > 0 {
+		f = append(f, "ArgPrefix: "+strconv.Itoa(v.argPrefix))
+	}
+	if len(v.argRanges) > 0 {
+		f = append(f, "ArgRanges: []ArgRange{"+strings.Join(v.argRanges, ", ")+"}")
+	}
 	if v.reject != "" {
 		f = append(f, "Reject: "+strconv.Quote(v.reject))
 	}

@@ -72,3 +72,18 @@ func TestReleasesRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestArgRangeLit: overrides.tsv's arg_range settings and their mistakes.
+func TestArgRangeLit(t *testing.T) {
+	g := &generator{}
+	got, err := g.argRangeLit("1..10800 also=-1 parse=strtol fatal unit=minutes why=slurmctld exits, twice")
+	want := `{Min: 1, Max: 10800, Parse: ParseStrtol, Fatal: true, Unit: "minutes", Also: []int64{-1}, Why: "slurmctld exits, twice"}`
+	if err != nil || got != want {
+		t.Errorf("got %s, %v; want %s", got, err, want)
+	}
+	for _, bad := range []string{"", "5", "5..1", "1..x", "1..2 parse=atol", "1..2 also=x", "1..2 nosuch"} {
+		if _, err := g.argRangeLit(bad); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}

@@ -23,6 +23,8 @@ type value struct {
 	deprecatedFrom int // index into the releases, -1 for every series
 	ignored        string
 	argValues      []string
+	argPrefix      int
+	argRanges      []string // catalog.ArgRange literals
 	reject         string
 	rejectIn       uint16
 	library        string

@@ -110,6 +110,19 @@ func (g *generator) applyOverride(r row) error {
 	case "arg_values":
 		v.argValues = strings.Split(set, "|")
 		v.takesArg = true
+	case "arg_prefix":
+		n, err := strconv.Atoi(set)
+		if err != nil || n < 1 {
+			return fmt.Errorf("arg_prefix %q: want a positive length", set)
+		}
+		v.argPrefix = n
+	case "arg_range":
+		lit, err := g.argRangeLit(set)
+		if err != nil {
+			return fmt.Errorf("arg_range: %w", err)
+		}
+		v.argRanges = append(v.argRanges, lit)
+		v.takesArg = true
 	case "library":
 		v.library = set
 	case "needs":
@@ -134,4 +147,76 @@ func (g *generator) applyOverride(r row) error {
 		return fmt.Errorf("unknown value attribute %q", attr)
 	}
 	return nil
+}
+
+// argRangeLit turns an arg_range setting into a catalog.ArgRange literal.
+// The setting is "min..max" followed by space-separated words: also=N
+// (another accepted number, repeatable), parse=atoi|strtol|strtoull,
+// fatal, unit=NAME, in=SERIES,... (the series the range holds in; several
+// rows of one value give the ranges of different series, the first that
+// holds wins), and last why=TEXT (what checks the range when it is not
+// the parser; the rest of the setting).
+func (g *generator) argRangeLit(set string) (string, error) {
+	set, why, _ := strings.Cut(set, " why=")
+	words := strings.Fields(set)
+	if len(words) == 0 {
+		return "", fmt.Errorf("empty setting")
+	}
+	lo, hi, ok := strings.Cut(words[0], "..")
+	if !ok {
+		return "", fmt.Errorf("%q: want min..max", words[0])
+	}
+	min, err := strconv.ParseInt(lo, 10, 64)
+	if err != nil {
+		return "", fmt.Errorf("%q: %w", set, err)
+	}
+	max, err := strconv.ParseInt(hi, 10, 64)
+	if err != nil {
+		return "", fmt.Errorf("%q: %w", set, err)
+	}
+	if min > max {
+		return "", fmt.Errorf("%q: min above max", set)
+	}
+	f := []string{fmt.Sprintf("Min: %d", min), fmt.Sprintf("Max: %d", max)}
+	var also []string
+	for _, w := range words[1:] {
+		k, val, _ := strings.Cut(w, "=")
+		switch k {
+		case "also":
+			n, err := strconv.ParseInt(val, 10, 64)
+			if err != nil {
+				return "", fmt.Errorf("%q: %w", w, err)
+			}
+			also = append(also, strconv.FormatInt(n, 10))
+		case "parse":
+			switch val {
+			case "atoi":
+			case "strtol":
+				f = append(f, "Parse: ParseStrtol")
+			case "strtoull":
+				f = append(f, "Parse: ParseStrtoull")
+			default:
+				return "", fmt.Errorf("%q: unknown parser", w)
+			}
+		case "fatal":
+			f = append(f, "Fatal: true")
+		case "unit":
+			f = append(f, "Unit: "+strconv.Quote(val))
+		case "in":
+			rs, err := g.rel.set(val)
+			if err != nil {
+				return "", fmt.Errorf("%q: %w", w, err)
+			}
+			f = append(f, "In: "+setLit(rs))
+		default:
+			return "", fmt.Errorf("%q: unknown word", w)
+		}
+	}
+	if len(also) > 0 {
+		f = append(f, "Also: []int64{"+strings.Join(also, ", ")+"}")
+	}
+	if why != "" {
+		f = append(f, "Why: "+strconv.Quote(why))
+	}
+	return "{" + strings.Join(f, ", ") + "}", nil
 }
