@@ -1,8 +1,11 @@
 // Command fidelity runs the differential oracle (deploy/fidelity) on every
 // Slurm release this host runs and prints the table and the findings;
-// with -doc it rewrites the generated block of docs/fidelity.md.
+// with -doc it rewrites the generated block of docs/fidelity.md. With
+// -mode related each case sets 2 to 4 keys of one family of related keys
+// (fidelity.GenerateRelated) instead of keys drawn over the whole catalog.
 //
 //	go run ./deploy/fidelity/cmd/fidelity -n 300 -seed 1 -doc docs/fidelity.md
+//	go run ./deploy/fidelity/cmd/fidelity -mode related -n 150 -seed 1 -releases 22.05
 package main
 
 import (
@@ -16,6 +19,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/deploy/fidelity"
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 func main() {
@@ -24,14 +28,19 @@ func main() {
 	releases := flag.String("releases", strings.Join(localslurm.Releases(), ","), "comma-separated Slurm release series")
 	doc := flag.String("doc", "", "Markdown file whose fidelity block to rewrite")
 	quiet := flag.Bool("q", false, "print only the table and findings")
+	mode := flag.String("mode", "random", "how cases are made: random (keys over the whole catalog) or related (keys of one family: a constraints.md row, a key of two scopes, a name prefix)")
 	flag.Parse()
-	if err := run(*n, *seed, strings.Split(*releases, ","), *doc, *quiet); err != nil {
+	if *mode != "random" && *mode != "related" {
+		fmt.Fprintf(os.Stderr, "fidelity: -mode %q: want random or related\n", *mode)
+		os.Exit(2)
+	}
+	if err := run(*n, *seed, strings.Split(*releases, ","), *doc, *quiet, *mode == "related"); err != nil {
 		fmt.Fprintln(os.Stderr, "fidelity:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, seed uint64, releases []string, doc string, quiet bool) error {
+func run(n int, seed uint64, releases []string, doc string, quiet, related bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	var reps []*fidelity.Report
@@ -40,6 +49,13 @@ func run(n int, seed uint64, releases []string, doc string, quiet bool) error {
 			return fmt.Errorf("release %s: %w", rel, err)
 		}
 		o := fidelity.Options{Release: rel, Seed: seed, N: n}
+		if related {
+			v, err := catalog.ParseVersion(rel)
+			if err != nil {
+				return fmt.Errorf("release %s: %w", rel, err)
+			}
+			o.Cases = fidelity.GenerateRelated(catalog.Default(), v, seed, n)
+		}
 		if !quiet {
 			o.Log = os.Stderr
 		}
