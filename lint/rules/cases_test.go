@@ -366,6 +366,9 @@ var cases = []ruleCase{
 	{rule: "oversubscribe-count", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {OverSubscribe: \"YES:2\"}}\n- {id: other, nodePoolIds: [cpu], config: {OverSubscribe: \"FORCE:1\"}}", Default: "debug"}},
 	{rule: "exclusive-overrides", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {Exclusive: NODE, »OverSubscribe: FORCE}}"}},
 	{rule: "exclusive-overrides", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {Exclusive: NODE}}"}},
+	{rule: "exclusive-user-topo", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {»ExclusiveUser: \"1\", Exclusive: NODE, ExclusiveTopo: \"YES\"}}"}},
+	{rule: "exclusive-user-topo", name: "one of them true", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {ExclusiveUser: \"YES\", ExclusiveTopo: \"no\"}}"}},
+	{rule: "exclusive-user-topo", name: "no check in 24.11", version: "24.11", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {ExclusiveUser: \"YES\", ExclusiveTopo: \"YES\"}}"}},
 	{rule: "partition-priority-alias", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {Priority: \"5\", »PriorityTier: \"10\"}}"}},
 	{rule: "partition-priority-alias", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {PriorityJobFactor: \"5\", PriorityTier: \"10\"}}"}},
 

@@ -108,6 +108,7 @@ func All() []*lint.Rule {
 		AllowDenyConflict,
 		OversubscribeCount,
 		ExclusiveOverrides,
+		ExclusiveUserTopo,
 		PartitionPriorityAlias,
 
 		// The spec beyond slurm.conf.
