@@ -22,6 +22,14 @@ var truthCases4 = []truthCase{
 	{name: "PrologFlags X11 with proctrack/pgid", config: "PrologFlags: X11\nProctrackType: proctrack/pgid",
 		rule: "prolog-contain-proctrack", severity: diag.Warning, only: []string{"22.05"},
 		logged: []string{"If using PrologFlags=Contain for pam_slurm_adopt"}},
+	// _parse_partitionname (26.05): USER is dropped with an error when
+	// TOPO is set too, whatever Exclusive= says after them (related seed
+	// 20261206, 26.05); 24.11 has no check and runs both as written.
+	{name: "ExclusiveUser with ExclusiveTopo", partitions: "- {id: debug, nodePoolIds: [cpu], config: {ExclusiveUser: \"YES\", ExclusiveTopo: \"YES\"}}",
+		rule: "exclusive-user-topo", severity: diag.Error, only: []string{"26.05"},
+		logged: []string{"Exclusive=USER ignored, since it's mutually exclusive with Exclusive=TOPO"}},
+	{name: "ExclusiveUser with ExclusiveTopo before 26.05", partitions: "- {id: debug, nodePoolIds: [cpu], config: {ExclusiveUser: \"YES\", ExclusiveTopo: \"YES\"}}",
+		only: []string{"24.11"}, accounting: true},
 }
 
 // TestLintAgreesWithSlurmctld4 runs each of truthCases4 on real slurmctld
