@@ -247,6 +247,8 @@ var cases = []ruleCase{
 	{rule: "mem-spec-limit", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {MemSpecLimit: »\"40000\"}}"}},
 	{rule: "mem-spec-limit", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {MemSpecLimit: \"2048\"}}"}},
 	{rule: "mem-spec-limit", name: "no memory", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {RealMemory: »\"0\"}}"}},
+	{rule: "mem-spec-limit", name: "no memory, MemSpecLimit 0", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {MemSpecLimit: »\"0\", RealMemory: \"0\"}}"}},
+	{rule: "mem-spec-limit", name: "MemSpecLimit 0", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {MemSpecLimit: \"0\", RealMemory: \"1024\"}}"}},
 
 	// Tasks, prolog flags and containment.
 	{rule: "oom-kill-step-needs-cgroup", spec: spec{Config: "TaskPlugin: task/affinity\nTaskPluginParam: »OOMKillStep"}},
