@@ -336,6 +336,7 @@ var cases = []ruleCase{
 	{rule: "min-job-age", spec: spec{Config: "MinJobAge: \"300\""}},
 	{rule: "min-job-age", name: "one in hex", spec: spec{Config: "MinJobAge: »\"0x1\""}},
 	{rule: "message-timeout", name: "UNLIMITED", spec: spec{Config: "MessageTimeout: »UNLIMITED"}},
+	{rule: "message-timeout", name: "zero", version: "22.05", spec: spec{Config: "MessageTimeout: »\"0\"\nUnkillableStepTimeout: UNLIMITED"}},
 	{rule: "min-job-age", name: "two", spec: spec{Config: "MinJobAge: \"2\""}},
 	{rule: "message-timeout", spec: spec{Config: "MessageTimeout: \"30\"\nUnkillableStepTimeout: »\"60\""}},
 	{rule: "message-timeout", name: "too high", spec: spec{Config: "MessageTimeout: »\"200\"\nUnkillableStepTimeout: \"1000\""}},

@@ -229,14 +229,23 @@ var MinJobAge = &lint.Rule{
 var MessageTimeout = &lint.Rule{
 	ID:       "message-timeout",
 	Severity: diag.Warning,
-	Summary:  "MessageTimeout above 100, or UnkillableStepTimeout below 5×MessageTimeout",
+	Summary:  "MessageTimeout of 0 or above 100, or UnkillableStepTimeout below 5×MessageTimeout",
 	Doc: doc("A MessageTimeout above 100 seconds hurts fault tolerance. From 24.05 an UnkillableStepTimeout "+
-		"below five times MessageTimeout makes nodes go down with KillTaskFailed.",
+		"below five times MessageTimeout makes nodes go down with KillTaskFailed. MessageTimeout=0 is an error: "+
+		"every message times out at once and slurmctld cannot reach slurmdbd.",
 		`config: {MessageTimeout: "30", UnkillableStepTimeout: "60"}`,
 		`config: {MessageTimeout: "30", UnkillableStepTimeout: "150"}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		mt, _ := e.num("MessageTimeout")
+		if kv := e.user("MessageTimeout"); kv != nil && mt == 0 {
+			// Slurm takes 0 as written: every message then times out at
+			// once, and slurmctld cannot reach slurmdbd ("Socket timed out
+			// on send/recv operation", then fatal or retrying for ever:
+			// related seed 20261207 on 22.05 and 24.11).
+			reportValueAs(p, diag.Error, kv, "remove it for the default (10), or give seconds",
+				"MessageTimeout=0: every message times out at once; slurmctld cannot reach slurmdbd or the nodes")
+		}
 		if kv := e.user("MessageTimeout"); kv != nil && mt > 100 {
 			reportValue(p, kv, "use 100 or less", "MessageTimeout=%d is too high for effective fault tolerance", mt)
 		}
