@@ -215,6 +215,8 @@ var cases = []ruleCase{
 	{rule: "plugin-needs-file", name: "certmgr/script, no parameters", version: "24.11", spec: spec{Config: "CertmgrType: »certmgr/script"}},
 	{rule: "plugin-needs-file", name: "certmgr/script, its four scripts", version: "26.05", spec: spec{Config: "CertmgrType: certmgr/script\nCertmgrParameters: \"sign_csr_script=/opt/s.sh,generate_csr_script=/opt/g.sh,get_node_cert_key_script=/opt/k.sh,get_node_token_script=/opt/t.sh\""}},
 	{rule: "plugin-needs-file", name: "ext_sensors/rrd", version: "22.05", spec: spec{Config: "ExtSensorsType: »ext_sensors/rrd\nExtSensorsFreq: \"1\""}},
+	{rule: "plugin-needs-file", name: "jobcomp/mysql", version: "26.05", spec: spec{Config: "JobCompType: »jobcomp/mysql"}},
+	{rule: "plugin-needs-file", name: "jobcomp/mysql with its server", version: "26.05", spec: spec{Config: "JobCompType: jobcomp/mysql\nJobCompHost: db.internal"}},
 	{rule: "plugin-needs-file", name: "elasticsearch with its URL", spec: spec{Config: "JobCompType: jobcomp/elasticsearch\nJobCompLoc: \"http://es:9200\"\nAcctGatherProfileType: acct_gather_profile/none"}},
 	{rule: "partition-select-params-ignored", spec: spec{Config: "SelectTypeParameters: CR_CPU_Memory",
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {»SelectTypeParameters: CR_Socket_Memory}}"}},
