@@ -30,6 +30,22 @@ var truthCases4 = []truthCase{
 		logged: []string{"Exclusive=USER ignored, since it's mutually exclusive with Exclusive=TOPO"}},
 	{name: "ExclusiveUser with ExclusiveTopo before 26.05", partitions: "- {id: debug, nodePoolIds: [cpu], config: {ExclusiveUser: \"YES\", ExclusiveTopo: \"YES\"}}",
 		only: []string{"24.11"}, accounting: true},
+	// Related seed 20261207.
+	{name: "MemSpecLimit 0 with RealMemory 0", partitions: withNodeSet(`MemSpecLimit: "0", RealMemory: "0"`),
+		rule: "mem-spec-limit", severity: diag.Error, only: []string{"26.05"},
+		logged: []string{"MemSpecLimit=0 is invalid, reset to 0"}},
+	{name: "certmgr/script without sign_csr_script", config: "CertmgrType: certmgr/script\nCertmgrParameters: \"single_use_tokens,get_node_cert_key_script=/bin/true\"",
+		rule: "plugin-needs-file", severity: diag.Error, only: []string{"26.05"},
+		refused: []string{"No script was set with 'sign_csr_script='"}},
+	{name: "ext_sensors/rrd without ext_sensors.conf", config: "ExtSensorsType: ext_sensors/rrd",
+		rule: "plugin-needs-file", severity: diag.Error, only: []string{"22.05"},
+		refused: []string{"No ext_sensors file"}},
+	{name: "jobcomp/mysql without a server", config: "JobCompType: jobcomp/mysql",
+		rule: "plugin-needs-file", severity: diag.Error, only: []string{"22.05", "24.11", "26.05"},
+		refused: []string{"mysql_real_connect failed"}},
+	{name: "MessageTimeout 0", config: `MessageTimeout: "0"`, accounting: true,
+		rule: "message-timeout", severity: diag.Error, only: []string{"22.05"},
+		refused: []string{"Socket timed out on send/recv operation"}},
 }
 
 // TestLintAgreesWithSlurmctld4 runs each of truthCases4 on real slurmctld
