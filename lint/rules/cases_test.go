@@ -337,6 +337,8 @@ var cases = []ruleCase{
 	{rule: "min-job-age", spec: spec{Config: "MinJobAge: »\"0\""}},
 	{rule: "min-job-age", spec: spec{Config: "MinJobAge: \"300\""}},
 	{rule: "min-job-age", name: "one in hex", spec: spec{Config: "MinJobAge: »\"0x1\""}},
+	{rule: "ipv4-disabled", spec: spec{Config: "CommunicationParameters: »\"DisableIPv4,EnableIPv6\""}},
+	{rule: "ipv4-disabled", spec: spec{Config: "CommunicationParameters: \"EnableIPv6\""}},
 	{rule: "message-timeout", name: "UNLIMITED", spec: spec{Config: "MessageTimeout: »UNLIMITED"}},
 	{rule: "message-timeout", name: "zero", version: "22.05", spec: spec{Config: "MessageTimeout: »\"0\"\nUnkillableStepTimeout: UNLIMITED"}},
 	{rule: "min-job-age", name: "two", spec: spec{Config: "MinJobAge: \"2\""}},

@@ -60,6 +60,30 @@ var KeepAliveTimeConflict = &lint.Rule{
 // refuses 0 and anything above it with EINVAL.
 const maxTCPKeepIdle = 32767
 
+// IPv4Disabled reports CommunicationParameters=DisableIPv4 (C1 with
+// EnableIPv6; without it the catalog reports Slurm's own refusal): the
+// cluster's network is IPv4 only.
+var IPv4Disabled = &lint.Rule{
+	ID:       "ipv4-disabled",
+	Severity: diag.Error,
+	Summary:  "CommunicationParameters=DisableIPv4 on the cluster's IPv4-only network",
+	Doc: doc("The subnetwork slurmspec deploys has only an IPv4 range (render/pulumimodel), so the controller "+
+		"and the nodes have no IPv6 address. With DisableIPv4 Slurm resolves host names over IPv6 only: "+
+		"slurmctld cannot resolve its own host or reach slurmdbd (\"Unable to resolve\", then fatal), as seen on "+
+		"Slurm 22.05.",
+		`config: {CommunicationParameters: "DisableIPv4,EnableIPv6"}`,
+		`config: {CommunicationParameters: EnableIPv6}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("CommunicationParameters")
+		if kv == nil || !hasToken(kv.Value.Value, "disableipv4") || !hasToken(kv.Value.Value, "enableipv6") {
+			return
+		}
+		reportValue(p, kv, "remove DisableIPv4",
+			"CommunicationParameters=%s: the cluster's network has no IPv6 addresses; slurmctld cannot resolve or reach its hosts", kv.Value.Value)
+	},
+}
+
 // MCSParametersPlugin reports MCSParameters and MCSPlugin that do not fit
 // (C5).
 var MCSParametersPlugin = &lint.Rule{

@@ -80,6 +80,7 @@ func All() []*lint.Rule {
 
 		// Communication, limits and partition lines (C, L, Q).
 		KeepAliveTimeConflict,
+		IPv4Disabled,
 		MCSParametersPlugin,
 		JobIDRange,
 		MaxDBDMsgs,
