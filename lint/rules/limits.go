@@ -457,9 +457,10 @@ var BcastExcludePaths = &lint.Rule{
 // EpilogMsgTime reports EpilogMsgTime above its bound (L19).
 var EpilogMsgTime = &lint.Rule{
 	ID:       "epilog-msg-time",
-	Severity: diag.Warning,
+	Severity: diag.Error,
 	Summary:  "EpilogMsgTime is above 1000000 microseconds",
-	Doc: doc("From 25.11 Slurm resets an EpilogMsgTime above 1000000 µs (one second) to the default.",
+	Doc: doc("From 25.11 Slurm resets an EpilogMsgTime above 1000000 µs (one second) to the default with an "+
+		"error: the cluster runs with another value than the one written.",
 		`config: {EpilogMsgTime: "5000000"}`,
 		`config: {EpilogMsgTime: "3000"}`),
 	Check: func(p *lint.Pass) {

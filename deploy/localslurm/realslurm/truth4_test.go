@@ -52,6 +52,11 @@ var truthCases4 = []truthCase{
 	{name: "DisableIPv4 with EnableIPv6", config: `CommunicationParameters: "DisableIPv4,EnableIPv6"`, accounting: true,
 		rule: "ipv4-disabled", severity: diag.Error, only: []string{"22.05"},
 		refused: []string{"Unable to resolve"}},
+	// Related seed 20261208: read_config.c resets an EpilogMsgTime above
+	// 1000000 to the default (25.11+): runs with another value, an error.
+	{name: "EpilogMsgTime above 1000000", config: `EpilogMsgTime: "4294967294"`, accounting: true,
+		rule: "epilog-msg-time", severity: diag.Error, only: []string{"26.05"},
+		logged: []string{"EpilogMsgTime can not exceed"}},
 }
 
 // TestLintAgreesWithSlurmctld4 runs each of truthCases4 on real slurmctld
