@@ -216,10 +216,14 @@ func tokenMatches(token, word string) bool {
 // then 2 to 4 of its keys (all of them when it has fewer), each with a
 // value as Generate makes them (plausible about two times in three), a
 // plausible one using the tokens the family's row names about half the
-// time. The same seed, release and catalog give the same cases.
+// time. The same seed, release and catalog give the same cases; a catalog
+// without families gives none.
 func GenerateRelated(cat *catalog.Catalog, v catalog.Version, seed uint64, n int) []Case {
 	r := rand.New(rand.NewPCG(seed, uint64(v)^0x72656c61746564)) // "related"
 	fams := Families(cat)
+	if len(fams) == 0 {
+		return nil
+	}
 	cases := make([]Case, n)
 	for i := range cases {
 		cases[i] = relatedCase(r, v, fams[r.IntN(len(fams))])
