@@ -28,6 +28,17 @@ func TestClassify(t *testing.T) {
 		"slurmctld: fatal: Failed to initialize tls plugin",
 	}
 	lua := []Warning{{Rule: "invalid-config-value", Key: "JobSubmitPlugins", Message: "JobSubmitPlugins=lua: Debian's Slurm 24.11 packages do not ship this plugin (job_submit_lua.so); it exists only where Slurm was built with what it depends on"}}
+	aries := Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "ProctrackType", Value: "proctrack/cray_aries"}}}
+	ariesW := []Warning{{Rule: "invalid-config-value", Key: "ProctrackType", Message: "ProctrackType=proctrack/cray_aries: Debian's Slurm 22.05 packages do not ship this plugin (proctrack_cray_aries.so); it exists only where Slurm was built with what it depends on"}}
+	ariesLines := []string{
+		"slurmd: error: Couldn't find the specified plugin name for proctrack/cray_aries looking at all files",
+		"slurmd: error: cannot find proctrack plugin for proctrack/cray_aries",
+		"slurmd: error: cannot create proctrack context for proctrack/cray_aries",
+		"slurmd: error: slurmd initialization failed",
+		"slurmd-fid-gpu-0: exited before registered: exit status 1; last output:     slurmd: Node configuration differs from hardware",
+	}
+	contain := Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "ProctrackType", Value: "proctrack/pgid"}, {Scope: catalog.ScopeGlobal, Key: "PrologFlags", Value: "X11"}}}
+	adopt := "slurmctld: error: If using PrologFlags=Contain for pam_slurm_adopt, either proctrack/cgroup or proctrack/cray_aries is required.  If not using pam_slurm_adopt, please ignore error."
 	for _, tc := range []struct {
 		name string
 		res  Result
@@ -72,6 +83,16 @@ func TestClassify(t *testing.T) {
 		{"lint error and the plugin", Result{Case: tls, Lint: []string{"x: y"}, Warned: s2n, Absent: []string{"tls_s2n.so"}, Slurm: s2nLines}, BothRefuse},
 		// A bare plugin value: the line names type/value.
 		{"bare value", Result{Warned: lua, Absent: []string{"job_submit_lua.so"}, Slurm: []string{"slurmctld: error: cannot find job_submit plugin for job_submit/lua", "slurmctld: fatal: failed to initialize job_submit plugin"}}, WarnedBuild},
+		// A slurmd that cannot load the plugin stops: its closing lines
+		// name no plugin, but follow one that does (proctrack/cray_aries
+		// on 22.05, related seed 20261206); alone they explain nothing.
+		{"slurmd stops for the plugin", Result{Case: aries, Warned: ariesW, Absent: []string{"proctrack_cray_aries.so"}, Slurm: ariesLines}, WarnedBuild},
+		{"slurmd stops, no line names the plugin", Result{Case: aries, Warned: ariesW, Absent: []string{"proctrack_cray_aries.so"}, Slurm: ariesLines[3:]}, FalseNegative},
+		{"slurmd stops, another plugin absent", Result{Case: aries, Warned: ariesW, Absent: []string{"proctrack_pgid.so"}, Slurm: ariesLines}, FalseNegative},
+		// Contain without proctrack/cgroup: slurmctld runs as written and
+		// logs the pam_slurm_adopt line, which the warning predicts.
+		{"contain without cgroup", Result{Case: contain, Warned: []Warning{{Rule: "prolog-contain-proctrack", Key: "ProctrackType"}}, Up: true, Slurm: []string{adopt, adopt}}, WarnedLogged},
+		{"contain without cgroup, no warning", Result{Case: contain, Up: true, Slurm: []string{adopt}}, FalseNegative},
 		{"bare value, lua alone", Result{Warned: lua, Absent: []string{"job_submit_lua.so"}, Slurm: []string{"slurmctld: error: lua: no such file"}}, FalseNegative},
 	} {
 		if got := classify(&tc.res, warned); got != tc.want {

@@ -36,6 +36,9 @@ type Case struct {
 	// Index numbers the case from 0 within its run.
 	Index    int
 	Settings []Setting
+	// Family, for a GenerateRelated case, names the family its keys come
+	// from.
+	Family string
 }
 
 // String lists the settings.
@@ -43,6 +46,9 @@ func (c Case) String() string {
 	parts := make([]string, len(c.Settings))
 	for i, s := range c.Settings {
 		parts[i] = s.String()
+	}
+	if c.Family != "" {
+		return fmt.Sprintf("case %d (%s): %s", c.Index, c.Family, strings.Join(parts, "; "))
 	}
 	return fmt.Sprintf("case %d: %s", c.Index, strings.Join(parts, "; "))
 }
@@ -112,6 +118,9 @@ type valueGen struct {
 	r *rand.Rand
 	p *catalog.Param
 	v catalog.Version
+	// prefer are tokens to use about half the time in a plausible value
+	// (GenerateRelated).
+	prefer []catalog.EnumValue
 }
 
 func (g valueGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
@@ -129,6 +138,9 @@ func (g valueGen) value() (string, string, bool) {
 
 func (g valueGen) plausible() (string, string) {
 	p := g.p
+	if v, how, ok := g.preferred(); ok {
+		return v, how
+	}
 	switch p.Kind {
 	case catalog.KindBool:
 		return g.pick("YES", "NO", "yes", "no", "TRUE", "FALSE", "1", "0"), "boolean"

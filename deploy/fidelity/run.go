@@ -88,6 +88,7 @@ func WarnedRules() map[string]WarnedRule {
 		"partition-accounts":       {Logs: re(`No association for account`)},
 		"priority-weight-overflow": {Logs: re(`PriorityWeight values too high`)},
 		"partition-qos-unknown":    {Logs: re(`Ignoring invalid Allow/DenyQOS value`)},
+		"prolog-contain-proctrack": {Logs: re(`If using PrologFlags=Contain for pam_slurm_adopt`)},
 	}
 }
 
@@ -141,7 +142,8 @@ func warnedExplains(res *Result, warned map[string]WarnedRule) bool {
 
 // buildLacks reports whether every error line Slurm logged names a plugin
 // that a warning of the case says the release's Debian packages do not
-// ship and that Run found absent from the release's plugin directory.
+// ship and that Run found absent from the release's plugin directory, or
+// is a slurmd's start failing for it (startFailed) beside such a line.
 func buildLacks(res *Result) bool {
 	var lacking []buildPlugin
 	for _, w := range res.Warned {
@@ -152,13 +154,23 @@ func buildLacks(res *Result) bool {
 	if len(lacking) == 0 || len(res.Slurm) == 0 {
 		return false
 	}
+	named := false
 	for _, line := range res.Slurm {
-		if !slices.ContainsFunc(lacking, func(p buildPlugin) bool { return p.namedBy(line) }) {
+		switch {
+		case slices.ContainsFunc(lacking, func(p buildPlugin) bool { return p.namedBy(line) }):
+			named = true
+		case !startFailed.MatchString(line):
 			return false
 		}
 	}
-	return true
+	return named
 }
+
+// startFailed matches the lines a daemon adds when a plugin it cannot load
+// stops it, naming no plugin: slurmd's "slurmd initialization failed" and
+// the harness's line for a slurmd that exited before it registered (its
+// last output follows).
+var startFailed = regexp.MustCompile(`^slurmd: error: slurmd initialization failed$|^slurmd-[\w.-]+: exited before registered: `)
 
 // Warning is one lint warning on a case: its rule, the setting's key it is
 // about ("" when it is about none of them) and its message.

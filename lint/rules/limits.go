@@ -60,6 +60,30 @@ var KeepAliveTimeConflict = &lint.Rule{
 // refuses 0 and anything above it with EINVAL.
 const maxTCPKeepIdle = 32767
 
+// IPv4Disabled reports CommunicationParameters=DisableIPv4 (C1 with
+// EnableIPv6; without it the catalog reports Slurm's own refusal): the
+// cluster's network is IPv4 only.
+var IPv4Disabled = &lint.Rule{
+	ID:       "ipv4-disabled",
+	Severity: diag.Error,
+	Summary:  "CommunicationParameters=DisableIPv4 on the cluster's IPv4-only network",
+	Doc: doc("The subnetwork slurmspec deploys has only an IPv4 range (render/pulumimodel), so the controller "+
+		"and the nodes have no IPv6 address. With DisableIPv4 Slurm resolves host names over IPv6 only: "+
+		"slurmctld cannot resolve its own host or reach slurmdbd (\"Unable to resolve\", then fatal), as seen on "+
+		"Slurm 22.05.",
+		`config: {CommunicationParameters: "DisableIPv4,EnableIPv6"}`,
+		`config: {CommunicationParameters: EnableIPv6}`),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		kv := e.user("CommunicationParameters")
+		if kv == nil || !hasToken(kv.Value.Value, "disableipv4") || !hasToken(kv.Value.Value, "enableipv6") {
+			return
+		}
+		reportValue(p, kv, "remove DisableIPv4",
+			"CommunicationParameters=%s: the cluster's network has no IPv6 addresses; slurmctld cannot resolve or reach its hosts", kv.Value.Value)
+	},
+}
+
 // MCSParametersPlugin reports MCSParameters and MCSPlugin that do not fit
 // (C5).
 var MCSParametersPlugin = &lint.Rule{
@@ -229,14 +253,23 @@ var MinJobAge = &lint.Rule{
 var MessageTimeout = &lint.Rule{
 	ID:       "message-timeout",
 	Severity: diag.Warning,
-	Summary:  "MessageTimeout above 100, or UnkillableStepTimeout below 5×MessageTimeout",
+	Summary:  "MessageTimeout of 0 or above 100, or UnkillableStepTimeout below 5×MessageTimeout",
 	Doc: doc("A MessageTimeout above 100 seconds hurts fault tolerance. From 24.05 an UnkillableStepTimeout "+
-		"below five times MessageTimeout makes nodes go down with KillTaskFailed.",
+		"below five times MessageTimeout makes nodes go down with KillTaskFailed. MessageTimeout=0 is an error: "+
+		"every message times out at once and slurmctld cannot reach slurmdbd.",
 		`config: {MessageTimeout: "30", UnkillableStepTimeout: "60"}`,
 		`config: {MessageTimeout: "30", UnkillableStepTimeout: "150"}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		mt, _ := e.num("MessageTimeout")
+		if kv := e.user("MessageTimeout"); kv != nil && mt == 0 {
+			// Slurm takes 0 as written: every message then times out at
+			// once, and slurmctld cannot reach slurmdbd ("Socket timed out
+			// on send/recv operation", then fatal or retrying for ever:
+			// related seed 20261207 on 22.05 and 24.11).
+			reportValueAs(p, diag.Error, kv, "remove it for the default (10), or give seconds",
+				"MessageTimeout=0: every message times out at once; slurmctld cannot reach slurmdbd or the nodes")
+		}
 		if kv := e.user("MessageTimeout"); kv != nil && mt > 100 {
 			reportValue(p, kv, "use 100 or less", "MessageTimeout=%d is too high for effective fault tolerance", mt)
 		}
@@ -424,9 +457,10 @@ var BcastExcludePaths = &lint.Rule{
 // EpilogMsgTime reports EpilogMsgTime above its bound (L19).
 var EpilogMsgTime = &lint.Rule{
 	ID:       "epilog-msg-time",
-	Severity: diag.Warning,
+	Severity: diag.Error,
 	Summary:  "EpilogMsgTime is above 1000000 microseconds",
-	Doc: doc("From 25.11 Slurm resets an EpilogMsgTime above 1000000 µs (one second) to the default.",
+	Doc: doc("From 25.11 Slurm resets an EpilogMsgTime above 1000000 µs (one second) to the default with an "+
+		"error: the cluster runs with another value than the one written.",
 		`config: {EpilogMsgTime: "5000000"}`,
 		`config: {EpilogMsgTime: "3000"}`),
 	Check: func(p *lint.Pass) {

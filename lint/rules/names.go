@@ -112,12 +112,14 @@ var PluginNeedsFile = &lint.Rule{
 			}
 			for _, tok := range toks {
 				ev, ok := k.param.Token(e.v, tok)
-				if !ok || ev.Needs == "" || (ev.NeedsKey != "" && e.user(ev.NeedsKey) != nil) {
+				if !ok || ev.Needs == "" || needsMet(e, ev) {
 					continue
 				}
 				hint := "remove it; the service provides no such file"
-				if ev.NeedsKey != "" {
-					hint = "set " + ev.NeedsKey + ", or remove it"
+				if key, toks := ev.NeedsTokens(); len(toks) > 0 {
+					hint = "set " + strings.Join(toks, "=, ") + "= in " + key + ", or remove it"
+				} else if key != "" {
+					hint = "set " + key + ", or remove it"
 				}
 				effect := "slurmctld or slurmd exits or logs errors"
 				if ev.NeedsSilentIn.Has(e.v) {
@@ -128,6 +130,26 @@ var PluginNeedsFile = &lint.Rule{
 			}
 		}
 	},
+}
+
+// needsMet reports whether the spec sets the key that provides what a
+// plugin token needs, with every token the catalog names in it
+// (certmgr/script's four scripts in CertmgrParameters).
+func needsMet(e *conf, ev catalog.EnumValue) bool {
+	key, toks := ev.NeedsTokens()
+	if key == "" {
+		return false
+	}
+	kv := e.user(key)
+	if kv == nil {
+		return false
+	}
+	for _, t := range toks {
+		if !hasToken(kv.Value.Value, t) {
+			return false
+		}
+	}
+	return true
 }
 
 // SuspendExcUnknown reports SuspendExcNodes and SuspendExcParts entries

@@ -125,16 +125,23 @@ var MemSpecLimit = &lint.Rule{
 			if !ok {
 				continue
 			}
-			mem, from := int64(0), ""
+			mem, from, known := int64(0), "", false
 			if kv := lookupKV(ns.Config, "RealMemory"); kv != nil {
-				mem, _ = parseNum(kv.Value.Value)
+				// RealMemory=0 counts too: slurmctld compares
+				// MemSpecLimit >= RealMemory, so MemSpecLimit=0 is reset
+				// with an error (related seed 20261207, 26.05).
+				mem, known = parseNum(kv.Value.Value)
 				from = "RealMemory=" + kv.Value.Value
 			} else if pool := pools[ns.NodePoolID.Value]; pool != nil && pool.Machine != nil && pool.Machine.RealMemoryMiB() > 0 {
-				mem = int64(pool.Machine.RealMemoryMiB())
+				mem, known = int64(pool.Machine.RealMemoryMiB()), true
 				from = fmt.Sprintf("RealMemory=%d (rendered for %s)", mem, pool.MachineType.Value)
 			}
-			if mem > 0 && n >= mem {
-				reportValue(p, msl, fmt.Sprintf("use less than %d MiB", mem), "MemSpecLimit=%d is not smaller than %s: slurmctld logs an error and resets it to 0", n, from)
+			if known && n >= mem {
+				hint := fmt.Sprintf("use less than %d MiB", mem)
+				if mem <= 0 {
+					hint = "remove RealMemory to use the machine type's, or give the memory in MiB"
+				}
+				reportValue(p, msl, hint, "MemSpecLimit=%d is not smaller than %s: slurmctld logs an error and resets it to 0", n, from)
 			}
 		}
 	},

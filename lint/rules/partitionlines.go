@@ -11,6 +11,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // AllowDenyConflict reports partition Allow*/Deny* pairs (Q1).
@@ -96,6 +97,46 @@ var ExclusiveOverrides = &lint.Rule{
 			}
 		}
 	},
+}
+
+// ExclusiveUserTopo reports a partition that sets both ExclusiveUser and
+// ExclusiveTopo to true from 26.05 (Q4): slurmctld drops USER with an
+// error ("Exclusive=USER ignored, since it's mutually exclusive with
+// Exclusive=TOPO", _parse_partitionname), whatever Exclusive= then says.
+// 24.11 and 25.11 have no such check.
+var ExclusiveUserTopo = &lint.Rule{
+	ID:       "exclusive-user-topo",
+	Severity: diag.Error,
+	Summary:  "A partition sets both ExclusiveUser and ExclusiveTopo (26.05+)",
+	Doc: doc("From 26.05 the two exclude each other: slurmctld ignores ExclusiveUser with an error and allocates "+
+		"topology-exclusive. Both keys are deprecated there in favour of Exclusive=USER or Exclusive=TOPO, one of them.",
+		"partitions:\n- {id: batch, nodePoolIds: [cpu], config: {ExclusiveUser: \"YES\", ExclusiveTopo: \"YES\"}}",
+		"partitions:\n- {id: batch, nodePoolIds: [cpu], config: {Exclusive: TOPO}}"),
+	Check: func(p *lint.Pass) {
+		if targetVersion(p.Options) < catalog.V2605 {
+			return
+		}
+		for _, part := range p.Cluster.Slurm.Partitions {
+			user, topo := lookupKV(part.Config, "ExclusiveUser"), lookupKV(part.Config, "ExclusiveTopo")
+			if user == nil || topo == nil || !boolTrue(user.Value.Value) || !boolTrue(topo.Value.Value) {
+				continue
+			}
+			reportKey(p, user, "keep one: Exclusive=USER or Exclusive=TOPO",
+				"partition %q: ExclusiveUser=%s is ignored: it is mutually exclusive with ExclusiveTopo=%s (slurmctld logs an error)",
+				part.ID.Value, user.Value.Value, topo.Value.Value)
+		}
+	},
+}
+
+// boolTrue reports whether S_P_BOOLEAN reads the value as true.
+func boolTrue(v string) bool {
+	yes, _ := catalog.BoolWords()
+	for _, w := range yes {
+		if strings.EqualFold(strings.TrimSpace(v), w) {
+			return true
+		}
+	}
+	return false
 }
 
 // PartitionPriorityAlias reports Priority together with the keys it sets

@@ -80,6 +80,7 @@ func All() []*lint.Rule {
 
 		// Communication, limits and partition lines (C, L, Q).
 		KeepAliveTimeConflict,
+		IPv4Disabled,
 		MCSParametersPlugin,
 		JobIDRange,
 		MaxDBDMsgs,
@@ -108,6 +109,7 @@ func All() []*lint.Rule {
 		AllowDenyConflict,
 		OversubscribeCount,
 		ExclusiveOverrides,
+		ExclusiveUserTopo,
 		PartitionPriorityAlias,
 
 		// The spec beyond slurm.conf.

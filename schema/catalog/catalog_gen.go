@@ -513,7 +513,7 @@ var genParams = [...]Param{
 		{Name: "validate_node_script", Source: SourceMan, PresentIn: 0xe0, TakesArg: true, ArgSep: '='},
 	}},
 	{Name: "CertmgrType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2411, PresentIn: 0xf0, Documented: true, Values: []EnumValue{
-		{Name: "certmgr/script", Source: SourcePlugin | SourceMan, PresentIn: 0xf0, ArgSep: '=', CaseSensitive: true, Library: "certmgr_script.so", Needs: "a sign_csr_script= in CertmgrParameters", NeedsKey: "CertmgrParameters"},
+		{Name: "certmgr/script", Source: SourcePlugin | SourceMan, PresentIn: 0xf0, ArgSep: '=', CaseSensitive: true, Library: "certmgr_script.so", Needs: "sign_csr_script= (slurmctld) and generate_csr_script=, get_node_cert_key_script=, get_node_token_script= (slurmd) in CertmgrParameters", NeedsKey: "CertmgrParameters sign_csr_script generate_csr_script get_node_cert_key_script get_node_token_script"},
 	}},
 	{Name: "CliFilterParameters", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2511, PresentIn: 0xc0, Documented: true, Values: []EnumValue{
 		{Name: "cli_filter_lua_path", Source: SourceCode | SourceMan, PresentIn: 0xc0, TakesArg: true, ArgSep: '='},

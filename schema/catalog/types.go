@@ -261,7 +261,9 @@ type EnumValue struct {
 	// job_submit.lua): slurmctld fails or logs errors without it.
 	Needs string
 	// NeedsKey, when not empty, is a key whose setting provides what Needs
-	// names (JobCompLoc for jobcomp/script).
+	// names (JobCompLoc for jobcomp/script), then, space-separated, the
+	// tokens that setting must all hold ("CertmgrParameters
+	// sign_csr_script generate_csr_script ..."; NeedsTokens splits it).
 	NeedsKey string
 	// NeedsSilentIn is the set of series whose slurmctld starts without
 	// what Needs names and logs no error: the plugin then delivers
@@ -358,6 +360,16 @@ func (r *ArgRange) String() string {
 		s += fmt.Sprintf(" or %d", a)
 	}
 	return s
+}
+
+// NeedsTokens splits NeedsKey into the key and the tokens its value must
+// hold (none when any value will do).
+func (ev EnumValue) NeedsTokens() (key string, tokens []string) {
+	f := strings.Fields(ev.NeedsKey)
+	if len(f) == 0 {
+		return "", nil
+	}
+	return f[0], f[1:]
 }
 
 // StatusSpan is a status that holds from a series on (until the next span).
