@@ -250,6 +250,7 @@ var cases = []ruleCase{
 	{rule: "core-spec-conflict", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {CoreSpecCount: \"2\"}}"}},
 	{rule: "core-spec-conflict", name: "all the cores", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {Sockets: \"1\", CoresPerSocket: \"4\", ThreadsPerCore: \"2\", CoreSpecCount: »\"4\"}}"}},
 	{rule: "core-spec-conflict", name: "fewer than the cores", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {Sockets: \"1\", CoresPerSocket: \"4\", ThreadsPerCore: \"2\", CoreSpecCount: \"3\"}}"}},
+	{rule: "mem-spec-limit", name: "UNLIMITED", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {MemSpecLimit: »UNLIMITED}}"}},
 	{rule: "mem-spec-limit", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {MemSpecLimit: »\"40000\"}}"}},
 	{rule: "mem-spec-limit", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {MemSpecLimit: \"2048\"}}"}},
 	{rule: "mem-spec-limit", name: "no memory", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {RealMemory: »\"0\"}}"}},

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"github.com/slurmspec/slurmspec/schema/catalog"
+	"math"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -121,7 +123,11 @@ var MemSpecLimit = &lint.Rule{
 				}
 				continue
 			}
-			n, ok := parseNum(msl.Value.Value)
+			// Read as Slurm reads the node key: UNLIMITED is
+			// 18446744073709551615, which is no less than any RealMemory
+			// (fidelity seed 20261207, 24.11: "MemSpecLimit=
+			// 18446744073709551615 is invalid, reset to 0").
+			n, ok := nodeNum("MemSpecLimit", msl.Value.Value)
 			if !ok {
 				continue
 			}
@@ -130,7 +136,7 @@ var MemSpecLimit = &lint.Rule{
 				// RealMemory=0 counts too: slurmctld compares
 				// MemSpecLimit >= RealMemory, so MemSpecLimit=0 is reset
 				// with an error (related seed 20261207, 26.05).
-				mem, known = parseNum(kv.Value.Value)
+				mem, known = nodeNum("RealMemory", kv.Value.Value)
 				from = "RealMemory=" + kv.Value.Value
 			} else if pool := pools[ns.NodePoolID.Value]; pool != nil && pool.Machine != nil && pool.Machine.RealMemoryMiB() > 0 {
 				mem, known = int64(pool.Machine.RealMemoryMiB()), true
@@ -141,7 +147,7 @@ var MemSpecLimit = &lint.Rule{
 				if mem <= 0 {
 					hint = "remove RealMemory to use the machine type's, or give the memory in MiB"
 				}
-				reportValue(p, msl, hint, "MemSpecLimit=%d is not smaller than %s: slurmctld logs an error and resets it to 0", n, from)
+				reportValue(p, msl, hint, "MemSpecLimit=%s is not smaller than %s: slurmctld logs an error and resets it to 0", msl.Value.Value, from)
 			}
 		}
 	},
@@ -241,4 +247,15 @@ func aboveMachine(kv *ir.KV, rendered string) (bool, string) {
 // pool itself.
 func nodeSetUnknown(c *ir.Cluster, ns *ir.NodeSet, pool *ir.NodePool) bool {
 	return c.ConfigUnknown(ns.Path+".config", ns.Config) || pool != nil && pool.MachineType.Unknown || pool == nil && c.PoolsUnknown
+}
+
+// nodeNum reads a NodeName key's integer as Slurm does (hex, octal,
+// UNLIMITED as the kind's INFINITE), capped at the largest int64.
+func nodeNum(key, value string) (int64, bool) {
+	if param, ok := catalog.Default().Lookup(catalog.ScopeNode, key); ok {
+		if n, ok := catalog.ParseNumber(param, value); ok {
+			return int64(min(n, math.MaxInt64)), true
+		}
+	}
+	return parseNum(value)
 }

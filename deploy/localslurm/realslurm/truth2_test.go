@@ -47,6 +47,8 @@ var truthCases2 = []truthCase{
 	{name: "SlurmdParameters l3cache and numa as socket", config: `SlurmdParameters: "numa_node_as_socket,l3cache_as_socket"`,
 		rule: "invalid-config-value", severity: diag.Error, only: []string{"24.11", "26.05"},
 		logged: []string{"l3cache_as_socket and numa_node_as_socket are mutually exclusive. Ignoring numa_node_as_socket."}},
+	{name: "MemSpecLimit UNLIMITED", partitions: withNodeSet(`MemSpecLimit: UNLIMITED`), rule: "mem-spec-limit", severity: diag.Error,
+		logged: []string{"MemSpecLimit=18446744073709551615 is invalid, reset to 0"}},
 	{name: "CoresPerSocket dividing CPUs", partitions: withNodeSet(`CoresPerSocket: "4"`), accounting: true},
 	// Refused.
 	{name: "MaxJobId below FirstJobId", config: `MaxJobId: "0"`, rule: "job-id-range", severity: diag.Error,
