@@ -54,11 +54,13 @@ rootfs:
 # The differential oracle (docs/fidelity.md): FIDELITY_N generated specs per
 # Slurm release through lint, and through a real slurmctld of that release;
 # rewrites the table and findings in docs/fidelity.md. About 2 s per spec.
+# FIDELITY_MODE=related draws each case's keys from one family of related keys.
 FIDELITY_N    ?= 300
 FIDELITY_SEED ?= 1
 FIDELITY_DOC  ?= docs/fidelity.md
+FIDELITY_MODE ?= random
 fidelity:
-	$(GO) run ./deploy/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -doc $(FIDELITY_DOC)
+	$(GO) run ./deploy/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -mode $(FIDELITY_MODE) -doc $(FIDELITY_DOC)
 
 # The whole test suite: formatting, vet, staticcheck and every Go test of
 # every module (unit, testscript goldens, generated-code freshness, real
