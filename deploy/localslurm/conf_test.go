@@ -177,16 +177,7 @@ func TestOverridesDropOOMKillStepWithTaskCgroup(t *testing.T) {
 		{"SlurmdSpecOverride,Verbose", "Verbose"},
 		{"OOMKillStep,SlurmdSpecOverride", ""},
 	} {
-		rendered := readFixture(t) + "TaskPluginParam=" + tc.param + "\n"
-		c, err := parseConf(rendered)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
-			accounting: true, standIns: []string{"seed-a4-0"}}
-		if err := applyOverrides(c, l); err != nil {
-			t.Fatal(err)
-		}
+		c := standInConf(t, "TaskPluginParam="+tc.param+"\n", "")
 		got, ok := c.get("TaskPluginParam")
 		if got != tc.want || ok != (tc.want != "") {
 			t.Errorf("TaskPluginParam=%s: got %q (set %v), want %q", tc.param, got, ok, tc.want)
@@ -204,15 +195,7 @@ func TestOverridesDropCrayWithTaskCgroup(t *testing.T) {
 		{"task/affinity,task/cgroup", "task/affinity"},
 		{"task/cray_aries", "task/cray_aries"},
 	} {
-		c, err := parseConf(readFixture(t) + "TaskPlugin=" + tc.plugins + "\n")
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
-			accounting: true, standIns: []string{"seed-a4-0"}}
-		if err := applyOverrides(c, l); err != nil {
-			t.Fatal(err)
-		}
+		c := standInConf(t, "TaskPlugin="+tc.plugins+"\n", "")
 		if got, _ := c.get("TaskPlugin"); got != tc.want {
 			t.Errorf("TaskPlugin=%s: got %q, want %q", tc.plugins, got, tc.want)
 		}
@@ -228,15 +211,7 @@ func TestOverridesProctrackWithX11(t *testing.T) {
 		{"PrologFlags=Alloc,x11\n", "proctrack/pgid"},
 		{"PrologFlags=Alloc\n", "proctrack/linuxproc"},
 	} {
-		c, err := parseConf(readFixture(t) + "ProctrackType=proctrack/cgroup\n" + tc.flags)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
-			accounting: true, standIns: []string{"seed-a4-0"}}
-		if err := applyOverrides(c, l); err != nil {
-			t.Fatal(err)
-		}
+		c := standInConf(t, "ProctrackType=proctrack/cgroup\n"+tc.flags, "")
 		if got, _ := c.get("ProctrackType"); got != tc.want {
 			t.Errorf("%q: ProctrackType %q, want %q", tc.flags, got, tc.want)
 		}
@@ -252,17 +227,26 @@ func TestOverridesKeepTokensTheReleaseLacks(t *testing.T) {
 		{"24.11", "OOMKillStep,SlurmdSpecOverride", "SlurmdSpecOverride"},
 		{"26.05", "OOMKillStep,SlurmdSpecOverride,Verbose", "Verbose"},
 	} {
-		c, err := parseConf(readFixture(t) + "TaskPluginParam=" + tc.param + "\n")
-		if err != nil {
-			t.Fatal(err)
-		}
-		l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
-			accounting: true, standIns: []string{"seed-a4-0"}, series: tc.series}
-		if err := applyOverrides(c, l); err != nil {
-			t.Fatal(err)
-		}
+		c := standInConf(t, "TaskPluginParam="+tc.param+"\n", tc.series)
 		if got, _ := c.get("TaskPluginParam"); got != tc.want {
 			t.Errorf("%s TaskPluginParam=%s: got %q, want %q", tc.series, tc.param, got, tc.want)
 		}
 	}
+}
+
+// standInConf is the fixture with extra lines appended, after the
+// overrides of a cluster with one stand-in node of the given release
+// series ("" for unknown).
+func standInConf(t *testing.T, extra, series string) *conf {
+	t.Helper()
+	c, err := parseConf(readFixture(t) + extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
+		accounting: true, standIns: []string{"seed-a4-0"}, series: series}
+	if err := applyOverrides(c, l); err != nil {
+		t.Fatal(err)
+	}
+	return c
 }

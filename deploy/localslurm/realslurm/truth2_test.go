@@ -1,12 +1,9 @@
 package realslurm
 
 import (
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/deploy/localslurm"
 )
 
 // withNodeSet is the partitions field of a truthCase that also gives the
@@ -83,15 +80,5 @@ var truthCases2 = []truthCase{
 // TestLintAgreesWithSlurmctld2 runs each of truthCases2 on real slurmctld
 // of every release, as TestLintAgreesWithSlurmctld runs truthCases.
 func TestLintAgreesWithSlurmctld2(t *testing.T) {
-	for _, release := range localslurm.Releases() {
-		t.Run(release, func(t *testing.T) {
-			requirePrereqsFor(t, release)
-			for _, c := range truthCases2 {
-				if len(c.only) > 0 && !slices.Contains(c.only, release) {
-					continue
-				}
-				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) { testTruth(t, c, release) })
-			}
-		})
-	}
+	runTruthCases(t, truthCases2)
 }

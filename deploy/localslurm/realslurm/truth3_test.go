@@ -1,12 +1,9 @@
 package realslurm
 
 import (
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/deploy/localslurm"
 )
 
 // gpuPool is an autoscaled A4 pool (8 GPUs a node): with minNodeCount 0
@@ -104,15 +101,5 @@ var truthCases3 = []truthCase{
 // TestLintAgreesWithSlurmctld3 runs each of truthCases3 on real Slurm of
 // every release, as TestLintAgreesWithSlurmctld runs truthCases.
 func TestLintAgreesWithSlurmctld3(t *testing.T) {
-	for _, release := range localslurm.Releases() {
-		t.Run(release, func(t *testing.T) {
-			requirePrereqsFor(t, release)
-			for _, c := range truthCases3 {
-				if len(c.only) > 0 && !slices.Contains(c.only, release) {
-					continue
-				}
-				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) { testTruth(t, c, release) })
-			}
-		})
-	}
+	runTruthCases(t, truthCases3)
 }

@@ -1,12 +1,9 @@
 package realslurm
 
 import (
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/deploy/localslurm"
 )
 
 // truthCases4 are settings of related keys (keys one constraints.md row,
@@ -63,15 +60,5 @@ var truthCases4 = []truthCase{
 // of the releases it names, as TestLintAgreesWithSlurmctld2 runs
 // truthCases2.
 func TestLintAgreesWithSlurmctld4(t *testing.T) {
-	for _, release := range localslurm.Releases() {
-		t.Run(release, func(t *testing.T) {
-			requirePrereqsFor(t, release)
-			for _, c := range truthCases4 {
-				if len(c.only) > 0 && !slices.Contains(c.only, release) {
-					continue
-				}
-				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) { testTruth(t, c, release) })
-			}
-		})
-	}
+	runTruthCases(t, truthCases4)
 }

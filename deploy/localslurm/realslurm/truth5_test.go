@@ -82,18 +82,10 @@ var truthCases5 = []truthCase{
 		refused: []string{"1 max connection"}, only: []string{"24.11", "26.05"}},
 }
 
+// TestLintAgreesWithSlurmctld5 runs each of truthCases5 (numeric option
+// arguments at their edges) on real Slurm of the releases it names.
 func TestLintAgreesWithSlurmctld5(t *testing.T) {
-	for _, release := range localslurm.Releases() {
-		t.Run(release, func(t *testing.T) {
-			requirePrereqsFor(t, release)
-			for _, c := range truthCases5 {
-				if len(c.only) > 0 && !slices.Contains(c.only, release) {
-					continue
-				}
-				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) { testTruth(t, c, release) })
-			}
-		})
-	}
+	runTruthCases(t, truthCases5)
 }
 
 // TestSchedulerPassArgRanges: the main scheduler (job_scheduler.c

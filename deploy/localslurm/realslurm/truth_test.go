@@ -164,17 +164,14 @@ var truthCases = []truthCase{
 		rule: "plugin-needs-file", severity: diag.Error, refused: []string{"topology.conf"}, timeout: 150 * time.Second},
 }
 
-// powerSaving stands in for the power-saving keys the service writes.
-var powerSaving = []string{"SuspendProgram=/bin/true", "ResumeProgram=/bin/true"}
-
-// TestLintAgreesWithSlurmctld runs each truthCase on real slurmctld of
-// every release (22.05 on the host, 24.11 and 26.05 in root file systems),
-// linted and rendered for that release.
-func TestLintAgreesWithSlurmctld(t *testing.T) {
+// runTruthCases runs each case on real Slurm of every release it applies
+// to (all, or those its only field names), linted and rendered for that
+// release (testTruth).
+func runTruthCases(t *testing.T, cases []truthCase) {
 	for _, release := range localslurm.Releases() {
 		t.Run(release, func(t *testing.T) {
 			requirePrereqsFor(t, release)
-			for _, c := range truthCases {
+			for _, c := range cases {
 				if len(c.only) > 0 && !slices.Contains(c.only, release) {
 					continue
 				}
@@ -182,6 +179,16 @@ func TestLintAgreesWithSlurmctld(t *testing.T) {
 			}
 		})
 	}
+}
+
+// powerSaving stands in for the power-saving keys the service writes.
+var powerSaving = []string{"SuspendProgram=/bin/true", "ResumeProgram=/bin/true"}
+
+// TestLintAgreesWithSlurmctld runs each truthCase on real slurmctld of
+// every release (22.05 on the host, 24.11 and 26.05 in root file systems),
+// linted and rendered for that release.
+func TestLintAgreesWithSlurmctld(t *testing.T) {
+	runTruthCases(t, truthCases)
 }
 
 func testTruth(t *testing.T, c truthCase, release string) {
