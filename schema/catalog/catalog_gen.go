@@ -1378,7 +1378,7 @@ var genParams = [...]Param{
 		{Name: "enable_stepmgr", Source: SourceCode | SourceMan, PresentIn: 0xf8, ArgSep: '=', Note: "requires PrologFlags=Contain"},
 		{Name: "health_check_report", Source: SourceCode, PresentIn: 0x80, ArgSep: '='},
 		{Name: "idle_on_node_suspend", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
-		{Name: "max_dbd_msg_action", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '='},
+		{Name: "max_dbd_msg_action", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '=', ArgValues: []string{"discard", "exit"}},
 		{Name: "max_powered_nodes", Source: SourceCode | SourceMan, PresentIn: 0xf8, TakesArg: true, ArgSep: '='},
 		{Name: "no_quick_restart", Source: SourceCode | SourceMan, PresentIn: 0xfc, ArgSep: '='},
 		{Name: "node_reg_mem_percent", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '='},

@@ -237,6 +237,9 @@ func TestCheckEnumsAndLists(t *testing.T) {
 		// The service's nodes keep a local slurm.conf: configless serves none.
 		{ScopeGlobal, "SlurmctldParameters", V2605, "enable_configless", warns, "configless serves none of them"},
 		{ScopeGlobal, "SlurmctldParameters", V2205, "conmgr_threads=8", errs, "added in 24.11"},
+		// slurmdbd_agent.c: discard or exit, anything else fatal.
+		{ScopeGlobal, "SlurmctldParameters", V2205, "max_dbd_msg_action=1", errs, "needs one of discard, exit"},
+		{ScopeGlobal, "SlurmctldParameters", V2605, "max_dbd_msg_action=Exit", clean, ""},
 		{ScopeGlobal, "PrologFlags", V2311, "Alloc,Contain,X11", clean, ""},
 		{ScopeGlobal, "PrologFlags", V2311, "RunInJob", errs, "exists in 24.05+"},
 		{ScopeGlobal, "SelectTypeParameters", V2605, "CR_Core_Memory,CR_ONE_TASK_PER_CORE", clean, ""},

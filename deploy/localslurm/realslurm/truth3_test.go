@@ -61,6 +61,9 @@ var truthCases3 = []truthCase{
 	// default CR_Core_Memory is fatal (select.c).
 	{name: "select cray_aries runs linear", config: "SelectType: select/cray_aries", only: []string{"22.05"},
 		rule: "select-params-no-unit", severity: diag.Error, refused: []string{"Invalid SelectTypeParameters for select/cray_aries"}},
+	// slurmdbd_agent.c takes discard or exit; anything else is fatal.
+	{name: "max_dbd_msg_action not discard or exit", config: `SlurmctldParameters: "max_dbd_msg_action=1,cloud_dns"`, accounting: true,
+		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Unknown SlurmctldParameters option for max_dbd_msg_action '1'"}},
 	// Runs as written and logs an error line at every start: a warning.
 	{name: "enable_rpc_queue experimental", config: "SlurmctldParameters: enable_rpc_queue,cloud_dns", accounting: true,
 		rule: "invalid-config-value", severity: diag.Warning, logged: []string{"enabled experimental rpc queuing system"}},
