@@ -64,6 +64,9 @@ var truthCases3 = []truthCase{
 	// slurmdbd_agent.c takes discard or exit; anything else is fatal.
 	{name: "max_dbd_msg_action not discard or exit", config: `SlurmctldParameters: "max_dbd_msg_action=1,cloud_dns"`, accounting: true,
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Unknown SlurmctldParameters option for max_dbd_msg_action '1'"}},
+	// slurmd 24.11 passes SlurmdParameters to conmgr too: fatal outside 2..1024.
+	{name: "SlurmdParameters conmgr_threads 1", config: `SlurmdParameters: "conmgr_threads=1"`, standIn: "t-cpu-0", refusedBy: "slurmd",
+		only: []string{"24.11"}, rule: "invalid-config-value", severity: diag.Error, refused: []string{"Invalid thread count=1"}},
 	// Runs as written and logs an error line at every start: a warning.
 	{name: "enable_rpc_queue experimental", config: "SlurmctldParameters: enable_rpc_queue,cloud_dns", accounting: true,
 		rule: "invalid-config-value", severity: diag.Warning, logged: []string{"enabled experimental rpc queuing system"}},
