@@ -67,7 +67,7 @@ fidelity:
 # Slurm when the packages are installed — with CI=true a missing
 # prerequisite fails).
 test: check
-	@for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) test -race -count=1 -timeout 45m ./...) || exit 1; done
+	@for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) test -race -count=1 -timeout 75m ./...) || exit 1; done
 
 # gofmt, then in every module: go mod tidy leaves go.mod and go.sum alone,
 # go vet, staticcheck.
