@@ -1,6 +1,8 @@
 package pulumimodel
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"net/netip"
 	"regexp"
@@ -192,7 +194,7 @@ func (f *foundation) addNetwork(c *ir.Cluster, body map[string]any, opt Options)
 	}}, false)
 	f.add(Resource{Name: "firewallInternal", Type: FirewallType, Inputs: map[string]any{
 		"project":      project,
-		"name":         limit(name+"-"+id+"-internal", 63),
+		"name":         resourceName(name+"-"+id, "internal"),
 		"network":      netRef,
 		"description":  "slurmspec: traffic between the nodes of cluster " + id,
 		"direction":    "INGRESS",
@@ -205,7 +207,7 @@ func (f *foundation) addNetwork(c *ir.Cluster, body map[string]any, opt Options)
 	}}, false)
 	f.add(Resource{Name: "firewallIapSsh", Type: FirewallType, Inputs: map[string]any{
 		"project":      project,
-		"name":         limit(name+"-"+id+"-iap-ssh", 63),
+		"name":         resourceName(name+"-"+id, "iap-ssh"),
 		"network":      netRef,
 		"description":  "slurmspec: SSH through Identity-Aware Proxy to cluster " + id + " (login pool " + c.Slurm.LoginNodePoolID.Value + ")",
 		"direction":    "INGRESS",
@@ -217,13 +219,13 @@ func (f *foundation) addNetwork(c *ir.Cluster, body map[string]any, opt Options)
 		f.add(Resource{Name: "router", Type: RouterType, Inputs: map[string]any{
 			"project": project,
 			"region":  c.Region.Value,
-			"name":    limit(name+"-"+id+"-router", 63),
+			"name":    resourceName(name+"-"+id, "router"),
 			"network": netRef,
 		}}, false)
 		f.add(Resource{Name: "nat", Type: RouterNatType, Inputs: map[string]any{
 			"project":                       project,
 			"region":                        c.Region.Value,
-			"name":                          limit(name+"-"+id+"-nat", 63),
+			"name":                          resourceName(name+"-"+id, "nat"),
 			"router":                        Ref{Resource: "router", Property: "name"},
 			"natIpAllocateOption":           "AUTO_ONLY",
 			"sourceSubnetworkIpRangesToNat": "ALL_SUBNETWORKS_ALL_IP_RANGES",
@@ -272,9 +274,22 @@ func (f *foundation) addAccount(c *ir.Cluster, body map[string]any) error {
 	return nil
 }
 
-func limit(s string, n int) string {
-	if len(s) > n {
-		s = strings.TrimRight(s[:n], "-")
+// maxResourceName is the length limit of a Compute Engine resource name
+// (RFC 1035 labels: 63 characters).
+const maxResourceName = 63
+
+// resourceName names the role resource (firewall, router, NAT) of a cluster
+// network: base-role when that fits in 63 characters; otherwise base is cut
+// and an 8-hex-digit hash of the whole base is put before the role, so two
+// long bases that share their first characters, and the roles of one base,
+// still get distinct names.
+func resourceName(base, role string) string {
+	full := base + "-" + role
+	if len(full) <= maxResourceName {
+		return full
 	}
-	return s
+	sum := sha256.Sum256([]byte(base))
+	hash := hex.EncodeToString(sum[:4])
+	keep := maxResourceName - len(role) - len(hash) - 2
+	return strings.TrimRight(base[:keep], "-") + "-" + hash + "-" + role
 }

@@ -3,6 +3,7 @@ package pulumimodel
 import (
 	"encoding/json"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -70,5 +71,35 @@ func TestPaths(t *testing.T) {
 		if got := RESTPath(PulumiPath(p)); got != p {
 			t.Errorf("RESTPath(PulumiPath(%s)) = %s", p, got)
 		}
+	}
+}
+
+// TestResourceNamesStayDistinct: the network's firewalls, router and NAT
+// are named base-role; past 63 characters the base is cut with a hash of
+// the whole base, so the roles of one cluster and two clusters whose long
+// names share a prefix never collide (a plain cut at 63 dropped the role).
+func TestResourceNamesStayDistinct(t *testing.T) {
+	gce := regexp.MustCompile(`^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$`)
+	roles := []string{"internal", "iap-ssh", "router", "nat"}
+	long := strings.Repeat("a", 40) + "-net-" + strings.Repeat("b", 30)
+	bases := []string{"net-c1", long + "-cluster-one", long + "-cluster-two", strings.Repeat("x", 63)}
+	seen := map[string]string{}
+	for _, base := range bases {
+		for _, role := range roles {
+			got := resourceName(base, role)
+			if !gce.MatchString(got) {
+				t.Errorf("resourceName(%q, %q) = %q: not a Compute Engine name", base, role, got)
+			}
+			if !strings.HasSuffix(got, "-"+role) {
+				t.Errorf("resourceName(%q, %q) = %q: lost its role", base, role, got)
+			}
+			if prev, dup := seen[got]; dup {
+				t.Errorf("resourceName(%q, %q) = %q, the same as for %s", base, role, got, prev)
+			}
+			seen[got] = base + "/" + role
+		}
+	}
+	if got := resourceName("net-c1", "nat"); got != "net-c1-nat" {
+		t.Errorf("a short name changed: %q", got)
 	}
 }
