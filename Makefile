@@ -80,8 +80,11 @@ check: $(STATICCHECK)
 $(STATICCHECK):
 	GOBIN=$(TOOLBIN) $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
 
-# Lint and render the bundled examples.
-demo: build
+# Lint and render the bundled examples. Builds slurmspec alone: the demo
+# runs neither helper, and slurmspec-deploy links the Pulumi SDK (minutes of
+# compiling on a cold cache).
+demo:
+	$(GO) build -o $(BIN) ./cmd/slurmspec
 	@echo "== slurmspec lint examples/seed.jsonc examples/a4-training.yaml"
 	@$(BIN) lint examples/seed.jsonc examples/a4-training.yaml
 	@echo "== slurmspec render examples/seed.jsonc -o $(DEMO_OUT)/seed"
