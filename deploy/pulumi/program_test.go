@@ -213,8 +213,9 @@ func TestProgramSendsCanonicalBody(t *testing.T) {
 			}
 			want = pulumimodel.ToPulumi(want)
 			want["project"], want["region"], want["modelDevelopmentClusterId"] = r.Cluster.Project.Value, r.Cluster.Region.Value, r.Cluster.ID.Value
+			want["deletionPolicy"] = pulumimodel.DeletionPolicyDelete
 			if ex.opt.Protect {
-				want["deletionPolicy"] = "PREVENT"
+				want["deletionPolicy"] = pulumimodel.DeletionPolicyPrevent
 			}
 			cluster := find(t, regs, pulumimodel.ClusterType)
 			if !cluster.DeleteBeforeReplace || cluster.Protect != ex.opt.Protect {

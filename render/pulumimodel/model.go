@@ -167,9 +167,17 @@ type Options struct {
 	WithFoundation bool
 	// Protect protects the cluster: Pulumi's protect option and the
 	// provider's deletionPolicy PREVENT, so neither destroy nor a
-	// replacement can delete it.
+	// replacement can delete it. Without it the cluster is sent
+	// deletionPolicy DELETE.
 	Protect bool
 }
+
+// The provider's deletionPolicy values slurmspec sends (a client-side input
+// of the provider's cluster resource; ABANDON is never sent).
+const (
+	DeletionPolicyDelete  = "DELETE"
+	DeletionPolicyPrevent = "PREVENT"
+)
 
 // Filestore defaults and limits. Minimum capacities are the Filestore
 // service tiers' minimum share sizes in GiB.
@@ -280,9 +288,13 @@ func New(c *ir.Cluster, body []byte, opt Options) (*Model, error) {
 	}
 	cluster := Resource{Name: ClusterResource, Type: ClusterType, Inputs: inputs,
 		Options: ResourceOptions{DeleteBeforeReplace: true, DependsOn: append(append([]string{}, f.services...), f.clusterDeps...)}}
+	// deletionPolicy is sent always, not only with --protect: an input left
+	// out keeps the value the state holds, so PREVENT would outlive the
+	// flag and refuse the destroy it was dropped for.
+	inputs["deletionPolicy"] = DeletionPolicyDelete
 	if opt.Protect {
 		cluster.Options.Protect = true
-		inputs["deletionPolicy"] = "PREVENT"
+		inputs["deletionPolicy"] = DeletionPolicyPrevent
 	}
 	m.Resources = append(m.Resources, cluster)
 

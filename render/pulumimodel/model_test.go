@@ -223,3 +223,22 @@ func TestNewErrors(t *testing.T) {
 		t.Errorf("no project: error %v, want ErrIdentity", err)
 	}
 }
+
+// TestDeletionPolicyAlwaysSent: the cluster gets deletionPolicy DELETE
+// without --protect and PREVENT with it. Left out, the input would keep
+// what the state holds, so PREVENT would stay after --protect is dropped.
+func TestDeletionPolicyAlwaysSent(t *testing.T) {
+	r := analyse(t, "../../examples/a4-training.yaml", pipeline.Options{})
+	for _, tt := range []struct {
+		protect bool
+		want    string
+	}{{false, pulumimodel.DeletionPolicyDelete}, {true, pulumimodel.DeletionPolicyPrevent}} {
+		m, err := artifacts.Model(r.Cluster, pulumimodel.Options{Protect: tt.protect})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Resource(pulumimodel.ClusterResource).Inputs["deletionPolicy"]; got != tt.want {
+			t.Errorf("protect %v: deletionPolicy %v, want %s", tt.protect, got, tt.want)
+		}
+	}
+}
