@@ -236,12 +236,16 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	if err != nil {
 		return failed("%s: %v", file, err)
 	}
-	if hint := driver.GCPCredentialsHint(); hint != "" {
-		fmt.Fprintf(e.stderr, "slurmspec-deploy: warning: %s\n", hint)
-	}
 	cfg := driver.Config{Stack: f.stack, Backend: f.backend, SecretsProvider: f.secretsProvider, Stdout: e.stdout, Stderr: e.stderr, Color: color(f.color, e.stdout)}
+	pre := driver.Check(cfg)
+	for _, w := range pre.Warnings {
+		fmt.Fprintf(e.stderr, "slurmspec-deploy: warning: %s\n", w)
+	}
 	if o == opDestroy && !f.yes {
 		return refused("destroy deletes cluster %s and every resource of stack %s: pass --yes", m.ClusterName(), f.stack)
+	}
+	if err := pre.Err(); err != nil {
+		return failed("%v", err)
 	}
 	st, err := driver.Open(ctx, m, cfg, o == opPreview || o == opUp)
 	if err != nil {

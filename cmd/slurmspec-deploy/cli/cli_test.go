@@ -77,6 +77,12 @@ func TestRefusals(t *testing.T) {
 			t.Setenv("PULUMI_CONFIG_PASSPHRASE", "")
 			t.Setenv("PULUMI_CONFIG_PASSPHRASE_FILE", "")
 		}, args: []string{"up", "--stack", "s", spec}, code: 2, want: "set PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE"},
+		{name: "every miss at once", setup: func(t *testing.T) {
+			t.Setenv("PATH", t.TempDir())
+			t.Setenv("PULUMI_BACKEND_URL", "file://"+t.TempDir())
+			t.Setenv("PULUMI_CONFIG_PASSPHRASE", "")
+			t.Setenv("PULUMI_CONFIG_PASSPHRASE_FILE", "")
+		}, args: []string{"preview", "--stack", "s", spec}, code: 2, want: "2 prerequisites are missing:\n  - the pulumi CLI is not on PATH"},
 		{name: "no cloud token", setup: func(t *testing.T) {
 			fakePulumi(t)
 			t.Setenv("PULUMI_BACKEND_URL", "https://api.pulumi.com")

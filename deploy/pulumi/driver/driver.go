@@ -65,6 +65,9 @@ type Stack struct {
 // Open checks the prerequisites and opens the stack of m: it is created
 // when create is true and it does not exist yet.
 func Open(ctx context.Context, m *pulumimodel.Model, cfg Config, create bool) (*Stack, error) {
+	if err := Check(cfg).Err(); err != nil {
+		return nil, err
+	}
 	cmd, err := CLI()
 	if err != nil {
 		return nil, err

@@ -86,3 +86,46 @@ func TestSteps(t *testing.T) {
 		t.Errorf("plan %+v", p)
 	}
 }
+
+// TestPreflightListsEveryMiss: one check names every missing prerequisite
+// (no CLI and no passphrase together), and warns about credentials and the
+// pinned provider plugin with the command that installs it.
+func TestPreflightListsEveryMiss(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("PULUMI_HOME", home)
+	t.Setenv("PATH", t.TempDir())
+	t.Setenv("PULUMI_BACKEND_URL", "")
+	t.Setenv("PULUMI_CONFIG_PASSPHRASE", "")
+	t.Setenv("PULUMI_CONFIG_PASSPHRASE_FILE", "")
+	for _, v := range []string{"GOOGLE_CREDENTIALS", "GOOGLE_CLOUD_KEYFILE_JSON", "GCLOUD_KEYFILE_JSON", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_OAUTH_ACCESS_TOKEN"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("CLOUDSDK_CONFIG", t.TempDir())
+
+	p := Check(Config{Backend: "file:///tmp/state"})
+	err := p.Err()
+	if err == nil {
+		t.Fatal("no error with neither CLI nor passphrase")
+	}
+	for _, want := range []string{"2 prerequisites are missing:", "the pulumi CLI is not on PATH", "set PULUMI_CONFIG_PASSPHRASE"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not say %q:\n%v", want, err)
+		}
+	}
+	if len(p.Warnings) != 2 || !strings.Contains(p.Warnings[0], "no Google Cloud credentials") || !strings.Contains(p.Warnings[1], "pulumi plugin install resource gcp v10.5.0") {
+		t.Errorf("warnings %q", p.Warnings)
+	}
+
+	// Installed plugin and a passphrase: only the CLI is missing.
+	if err := os.MkdirAll(filepath.Join(home, "plugins", "resource-gcp-v10.5.0"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PULUMI_CONFIG_PASSPHRASE", "p")
+	p = Check(Config{Backend: "file:///tmp/state"})
+	if err := p.Err(); err == nil || err.Error() != ErrNoCLI.Error() {
+		t.Errorf("only the CLI missing: %v", err)
+	}
+	if len(p.Warnings) != 1 {
+		t.Errorf("plugin installed, still warned: %q", p.Warnings)
+	}
+}
