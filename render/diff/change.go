@@ -71,8 +71,14 @@ type Change struct {
 	// HurtsJobs, when not empty, says how the change can hurt running or
 	// pending jobs.
 	HurtsJobs string `json:"hurtsJobs,omitempty"`
+	// Effective, for a partition key that falls back to the global key,
+	// says what Slurm uses before and after the change, or that it stays
+	// the same ("unchanged: ...") although the line changes.
+	Effective string `json:"effective,omitempty"`
 	// Diff is the unified diff of a script or file.
 	Diff string `json:"diff,omitempty"`
+	// AppliedBy says who applies the change (Impact.AppliedBy).
+	AppliedBy string `json:"appliedBy,omitempty"`
 }
 
 // Subject names what changed, such as "partition train PriorityTier".

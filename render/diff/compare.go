@@ -89,7 +89,55 @@ func CompareWith(old, new render.Set, opt Options) (*Report, error) {
 	c.compareConf(oldConf, newConf)
 	c.compareFiles(old, new)
 	sortChanges(c.changes)
-	return &Report{Changes: c.changes, SlurmVersion: c.series.String()}, nil
+	for i := range c.changes {
+		c.changes[i].AppliedBy = c.changes[i].Impact.AppliedBy()
+	}
+	r := &Report{Changes: c.changes, SlurmVersion: c.series.String()}
+	for _, ch := range c.changes {
+		if isConfKind(ch.Kind) {
+			r.ConfDiff = confLinesDiff(old.Get("slurm.conf").Data, new.Get("slurm.conf").Data)
+			break
+		}
+	}
+	return r, nil
+}
+
+func isConfKind(k Kind) bool {
+	switch k {
+	case KindGlobal, KindPartition, KindNodeSet, KindNode:
+		return true
+	}
+	return false
+}
+
+// confLinesDiff is a unified diff of two slurm.conf files as they are
+// written, without their comment and blank lines (the header names the
+// release and the date; the key comments repeat the spec's), and without
+// the diff's file header lines.
+func confLinesDiff(old, new []byte) string {
+	d := string(diff.Diff("old/slurm.conf", configLines(old), "new/slurm.conf", configLines(new)))
+	for _, prefix := range []string{"diff ", "--- ", "+++ "} {
+		if strings.HasPrefix(d, prefix) {
+			if i := strings.IndexByte(d, '\n'); i >= 0 {
+				d = d[i+1:]
+			}
+		}
+	}
+	return d
+}
+
+// configLines keeps a slurm.conf's lines that Slurm reads.
+func configLines(data []byte) []byte {
+	var b bytes.Buffer
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		b.WriteString(strings.TrimRight(line, "\n"))
+		b.WriteByte('\n')
+	}
+	return b.Bytes()
 }
 
 // comparer collects the changes of one comparison.

@@ -242,7 +242,9 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // compareConf adds the changes between two slurm.conf files.
 func (c *comparer) compareConf(old, new *conf) {
+	from := len(c.changes)
 	c.compareGlobal(old, new)
+	c.explainGlobalEffective(old, new, from)
 	c.comparePartitions(old, new)
 	c.compareNodeSets(old, new)
 	c.compareNodes(old, new)
@@ -305,7 +307,9 @@ func (c *comparer) classifyGlobal(ch *Change, old, new []string) {
 }
 
 func (c *comparer) comparePartitions(old, new *conf) {
+	from := len(c.changes)
 	c.compareLines(KindPartition, old.partitions, new.partitions, hurtsPartitionRemoved, partitionJobRules)
+	c.explainEffective(old, new, from)
 	if old.defaultPart != new.defaultPart {
 		ch := Change{Kind: KindPartition, Key: "Default", Old: old.defaultPart, New: new.defaultPart, Op: OpChanged,
 			Impact: Reconfigure, Reason: reasonReconfigure}

@@ -472,6 +472,70 @@ func TestPreemptionChanges(t *testing.T) {
 	}
 }
 
+// TestEffectiveValues: a partition key that falls back to the global one
+// is compared by what Slurm uses. The preempt partition's PreemptMode
+// removed while the global PreemptMode is the same value changes nothing
+// for jobs; removed while the global one differs, it does, and the report
+// says which value applies; a global change names the partitions that
+// take it.
+func TestEffectiveValues(t *testing.T) {
+	r := newRenderer(t)
+	removed := edit(t, base, "          PriorityTier: \"1\"\n          PreemptMode: REQUEUE\n", "          PriorityTier: \"1\"\n")
+	rep := r.compare(base, removed, "26.05")
+	c := one(t, rep, KindPartition, "preempt PreemptMode")
+	if c.HurtsJobs != "" || c.Effective != "unchanged (REQUEUE, now the global PreemptMode)" || rep.HurtsJobs() != 0 {
+		t.Errorf("same global value: hurts %q, effective %q:\n%s", c.HurtsJobs, c.Effective, text(t, rep))
+	}
+
+	otherGlobal := edit(t, removed, "      PreemptMode: REQUEUE\n      PriorityWeightAge", "      PreemptMode: CANCEL\n      PriorityWeightAge")
+	rep = r.compare(base, otherGlobal, "26.05")
+	c = one(t, rep, KindPartition, "preempt PreemptMode")
+	if c.HurtsJobs == "" || c.Effective != "REQUEUE (the partition's own) → CANCEL (the global PreemptMode)" {
+		t.Errorf("another global value: hurts %q, effective %q", c.HurtsJobs, c.Effective)
+	}
+	g := one(t, rep, KindGlobal, "PreemptMode")
+	if g.Effective != "partitions that take it (no PreemptMode of their own): preempt" {
+		t.Errorf("global change: effective %q", g.Effective)
+	}
+
+	// No global value: Slurm's default, OFF, is what the train partition
+	// had written.
+	noGlobal := edit(t, base, "      PreemptMode: REQUEUE\n      PriorityWeightAge", "      PriorityWeightAge",
+		"          PriorityTier: \"10\"\n          PreemptMode: \"OFF\"\n", "          PriorityTier: \"10\"\n")
+	rep = r.compare(edit(t, base, "      PreemptMode: REQUEUE\n      PriorityWeightAge", "      PriorityWeightAge"), noGlobal, "26.05")
+	c = one(t, rep, KindPartition, "train PreemptMode")
+	if c.HurtsJobs != "" || c.Effective != "unchanged (OFF, now Slurm's default)" {
+		t.Errorf("default: hurts %q, effective %q", c.HurtsJobs, c.Effective)
+	}
+}
+
+// TestSummaryAndConfLines: the headline lists the most severe impact
+// first; the slurm.conf block shows whole lines as slurm.conf holds them;
+// every change says who applies it; no source uses the abbreviations I or
+// FN.
+func TestSummaryAndConfLines(t *testing.T) {
+	rep := representative(t)
+	if got := rep.Summary(); !strings.HasPrefix(got, "11 changes — replaces the whole cluster,") {
+		t.Errorf("summary %q", got)
+	}
+	for _, want := range []string{"\n-PartitionName=train Nodes=cpu Default=YES PreemptMode=OFF PriorityTier=10\n", "\n+PartitionName=train Nodes=cpu PreemptMode=OFF PriorityTier=20\n"} {
+		if !strings.Contains(rep.ConfDiff, want) {
+			t.Errorf("slurm.conf diff lacks the whole line %q:\n%s", want, rep.ConfDiff)
+		}
+	}
+	if strings.Contains(rep.ConfDiff, "#") {
+		t.Errorf("slurm.conf diff shows comments:\n%s", rep.ConfDiff)
+	}
+	for _, c := range rep.Changes {
+		if c.AppliedBy == "" || c.AppliedBy != c.Impact.AppliedBy() {
+			t.Errorf("%v: applied by %q", c, c.AppliedBy)
+		}
+		if strings.Contains(c.Reason, " I;") || strings.Contains(c.Reason, " FN") {
+			t.Errorf("%v: abbreviation in %q", c, c.Reason)
+		}
+	}
+}
+
 func TestSelectTypeLosesJobs(t *testing.T) {
 	r := newRenderer(t)
 	rep := r.compare(base, edit(t, base, "      PriorityWeightAge", "      SelectType: select/linear\n      PriorityWeightAge"), "26.05")
@@ -654,7 +718,7 @@ func TestGoldenMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "representative.md", b.Bytes())
-	if !strings.HasPrefix(b.String(), "**slurmspec: 11 changes — needs scontrol reconfigure, restarts slurmctld, replaces the whole cluster, 5 may hurt running jobs**\n") {
+	if !strings.HasPrefix(b.String(), "**slurmspec: 11 changes — replaces the whole cluster, 5 may hurt running jobs, restarts slurmctld, needs scontrol reconfigure**\n") {
 		t.Errorf("summary line: %s", strings.SplitN(b.String(), "\n", 2)[0])
 	}
 }

@@ -5,11 +5,12 @@ package diff
 // source of every fact. Sources are cited as
 //
 //   - "API": /work/shared/reference/model-development-cluster.md, the
-//     ModelDevelopmentCluster field reference (I = immutable, a change
+//     ModelDevelopmentCluster field reference ("immutable": a change
 //     forces replacement; the update-mask fields of orchestratorSpec);
 //   - "pulumi-gcp": /work/shared/reference/pulumi-gcp-model-development-cluster.md,
-//     the provider resource that deploys it (FN = ForceNew; a ForceNew
-//     field inside nodePools[] replaces the whole cluster);
+//     the provider resource that deploys it ("ForceNew": a change
+//     replaces the resource; a ForceNew field inside nodePools[]
+//     replaces the whole cluster);
 //   - "slurm.conf(5) X" / "scontrol(1) X": the man pages in SchedMD/slurm
 //     at tag X (doc/man/man5/slurm.conf.5, doc/man/man1/scontrol.1);
 //   - "read_config.c X": src/slurmctld/read_config.c at tag X.
@@ -63,6 +64,26 @@ func (i Impact) String() string {
 		return impactNames[i]
 	}
 	return "impact(" + strconv.Itoa(int(i)) + ")"
+}
+
+// AppliedBy says who applies a change of this impact once the new spec is
+// sent: the service on the PATCH (`slurmspec deploy up`, `pulumi up`, or
+// any other client of the API), and what must follow on the cluster. The
+// service's documentation does not say whether it runs `scontrol
+// reconfigure` or restarts the daemons itself after a PATCH of
+// slurmSpec, so those are named as steps, with who can take them.
+func (i Impact) AppliedBy() string {
+	switch i {
+	case InPlace:
+		return "the service, on the PATCH"
+	case Reconfigure:
+		return "the service's PATCH rewrites slurm.conf; then `scontrol reconfigure` (a Slurm administrator on the login node, unless the service runs it)"
+	case Restart:
+		return "the service's PATCH rewrites slurm.conf; then the daemons named restart (slurmctld runs on the service's controller, so that is the service's to do; slurmspec cannot tell whether the PATCH triggers it)"
+	case ReplacePool, ReplaceCluster:
+		return "the deploy tool (`slurmspec deploy up`, `pulumi up`): the API refuses the PATCH, so the cluster is deleted and created again"
+	}
+	return ""
 }
 
 // ParseImpact parses an impact name as written by String, case-insensitively.
@@ -256,11 +277,11 @@ type field struct {
 }
 
 // clusterImmutable are the cluster fields whose change replaces the
-// cluster (API: I; pulumi-gcp: FN).
+// cluster (API: immutable; pulumi-gcp: ForceNew).
 var clusterImmutable = []field{
-	{path: "network", source: "API: network.network and network.subnetwork are I; pulumi-gcp: network is FN"},
-	{path: "runtimeSpec", source: "API: runtimeSpec.serviceAccount is I; pulumi-gcp: runtimeSpec is FN"},
-	{path: "orchestratorSpec.slurmSpec.homeDirectoryStorage", source: "API: homeDirectoryStorage is I; pulumi-gcp: FN"},
+	{path: "network", source: "API: network.network and network.subnetwork are immutable; pulumi-gcp: network is ForceNew"},
+	{path: "runtimeSpec", source: "API: runtimeSpec.serviceAccount is immutable; pulumi-gcp: runtimeSpec is ForceNew"},
+	{path: "orchestratorSpec.slurmSpec.homeDirectoryStorage", source: "API: homeDirectoryStorage is immutable; pulumi-gcp: ForceNew"},
 }
 
 // poolReplacing are the node pool fields whose change replaces the whole
@@ -268,10 +289,10 @@ var clusterImmutable = []field{
 // ForceNew inside the nodePools list, which makes the plan a replacement
 // of the resource.
 var poolReplacing = []field{
-	{path: "id", source: "API: nodePools[].id is I; pulumi-gcp: FN"},
-	{path: "machineSpec", source: "API: machineType, reservationAffinityType and values are I; pulumi-gcp: machineSpec is FN"},
-	{path: "provisioningModel", source: "API: provisioningModel is I; pulumi-gcp: FN"},
-	{path: "confidentialInstanceConfig", source: "API: confidentialInstanceType is I; pulumi-gcp: FN"},
+	{path: "id", source: "API: nodePools[].id is immutable; pulumi-gcp: ForceNew"},
+	{path: "machineSpec", source: "API: machineType, reservationAffinityType and values are immutable; pulumi-gcp: machineSpec is ForceNew"},
+	{path: "provisioningModel", source: "API: provisioningModel is immutable; pulumi-gcp: ForceNew"},
+	{path: "confidentialInstanceConfig", source: "API: confidentialInstanceType is immutable; pulumi-gcp: ForceNew"},
 }
 
 // Sources of structural node pool changes.

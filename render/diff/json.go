@@ -17,7 +17,7 @@ import (
 //	  "changed": true,           // false when nothing changed
 //	  "maxImpact": "restart",    // none, in-place, reconfigure, restart, replace-pool, replace-cluster
 //	  "hurtsJobs": 1,            // how many changes can hurt running or pending jobs
-//	  "summary": "2 changes — restarts slurmctld, 1 may hurt running jobs",
+//	  "summary": "2 changes — 1 may hurt running jobs, restarts slurmctld",
 //	  "changes": [               // never null; ordered by decreasing impact, then place
 //	    {"kind": "slurm.conf-global", "op": "changed", "key": "SelectType",
 //	     "old": "select/cons_tres", "new": "select/linear", "impact": "restart",
@@ -28,8 +28,11 @@ import (
 // Change fields: kind (cluster, node-pool, slurm.conf-global,
 // slurm.conf-partition, slurm.conf-nodeset, slurm.conf-node, script, file),
 // op (added, removed, changed), path, key, old, new, impact, reason,
-// hurtsJobs, diff; path, key, old, new, hurtsJobs and diff are left out
-// when empty. New fields may be added within version 1; a change of meaning
+// hurtsJobs, effective (what Slurm uses for a key that falls back to the
+// global one), diff, appliedBy (who applies it); path, key, old, new,
+// hurtsJobs, effective and diff are left out when empty. slurmConfDiff is
+// a unified diff of the slurm.conf lines Slurm reads, left out when
+// slurm.conf did not change. New fields may be added within version 1; a change of meaning
 // or a removal increases the version.
 const JSONVersion = 1
 
@@ -42,6 +45,7 @@ type jsonReport struct {
 	HurtsJobs    int      `json:"hurtsJobs"`
 	Summary      string   `json:"summary"`
 	Changes      []Change `json:"changes"`
+	ConfDiff     string   `json:"slurmConfDiff,omitempty"`
 }
 
 // JSON writes the report as JSON in the shape documented on JSONVersion.
@@ -54,6 +58,7 @@ func (r *Report) JSON(w io.Writer) error {
 		HurtsJobs:    r.HurtsJobs(),
 		Summary:      r.Summary(),
 		Changes:      r.Changes,
+		ConfDiff:     r.ConfDiff,
 	}
 	if out.Changes == nil {
 		out.Changes = []Change{}

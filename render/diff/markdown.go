@@ -5,14 +5,14 @@ package diff
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 	"unicode/utf8"
 )
 
 // Markdown writes the report as a pull request comment: a bold summary
-// line, a table of changes with their impact, the slurm.conf key diff, and
-// the script diffs in collapsed sections.
+// line (most severe first), a table of changes with their impact, who
+// applies each impact, the diff of slurm.conf's lines as written, and the
+// script diffs in collapsed sections.
 func (r *Report) Markdown(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "**slurmspec: %s**\n", r.Summary())
@@ -29,13 +29,20 @@ func (r *Report) Markdown(w io.Writer) error {
 		if c.Kind == KindScript || c.Kind == KindFile {
 			old, new = "", ""
 		}
+		why := cell(c.Reason)
+		if c.Effective != "" {
+			why += "<br>**effective value:** " + cell(c.Effective)
+		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n",
-			c.Impact, mdSubject(c), code(old), code(new), cell(c.Reason), hurts)
+			c.Impact, mdSubject(c), code(old), code(new), why, hurts)
 	}
-	if lines := confDiff(r.Changes); len(lines) > 0 {
-		body := strings.Join(lines, "\n") + "\n"
-		f := fence(body)
-		fmt.Fprintf(&b, "\n**slurm.conf**\n\n%sdiff\n%s%s\n", f, body, f)
+	b.WriteString("\n**Who applies what**\n\n")
+	for _, i := range r.impacts() {
+		fmt.Fprintf(&b, "- %s: %s\n", i, cell(i.AppliedBy()))
+	}
+	if r.ConfDiff != "" {
+		f := fence(r.ConfDiff)
+		fmt.Fprintf(&b, "\n**slurm.conf** (the lines Slurm reads, as written)\n\n%sdiff\n%s%s\n", f, r.ConfDiff, f)
 	}
 	for _, c := range r.Changes {
 		if c.Diff == "" {
@@ -50,64 +57,6 @@ func (r *Report) Markdown(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "\n<sub>Classified for Slurm %s. Impacts, least to most: in-place, reconfigure, restart, replace-pool, replace-cluster.</sub>\n", r.SlurmVersion)
 	return write(w, b.String())
-}
-
-// confDiff writes the slurm.conf changes as diff lines, grouped by line.
-func confDiff(changes []Change) []string {
-	var cs []Change
-	for _, c := range changes {
-		switch c.Kind {
-		case KindGlobal, KindPartition, KindNodeSet, KindNode:
-			cs = append(cs, c)
-		}
-	}
-	sort.SliceStable(cs, func(i, j int) bool { return lessPlace(cs[i], cs[j]) })
-	var out []string
-	emit := func(sign, s string) { out = append(out, sign+s) }
-	for _, c := range cs {
-		var head string
-		switch c.Kind {
-		case KindGlobal:
-			if c.Op != OpAdded {
-				emit("-", c.Key+"="+c.Old)
-			}
-			if c.Op != OpRemoved {
-				emit("+", c.Key+"="+c.New)
-			}
-			continue
-		case KindPartition:
-			if c.Path == "" {
-				if c.Old != "" {
-					emit("-", "PartitionName="+c.Old+" Default=YES")
-				}
-				if c.New != "" {
-					emit("+", "PartitionName="+c.New+" Default=YES")
-				}
-				continue
-			}
-			head = "PartitionName=" + c.Path
-		case KindNodeSet:
-			head = "NodeSet=" + c.Path
-		case KindNode:
-			head = "NodeName=" + c.Path
-		}
-		if c.Key == "" {
-			if c.Old != "" || c.Op == OpRemoved {
-				emit("-", strings.TrimSpace(head+" "+c.Old))
-			}
-			if c.New != "" || c.Op == OpAdded {
-				emit("+", strings.TrimSpace(head+" "+c.New))
-			}
-			continue
-		}
-		if c.Op != OpAdded {
-			emit("-", head+" "+c.Key+"="+c.Old)
-		}
-		if c.Op != OpRemoved {
-			emit("+", head+" "+c.Key+"="+c.New)
-		}
-	}
-	return out
 }
 
 // mdSubject is Subject with the names in code spans.

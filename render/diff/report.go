@@ -12,6 +12,10 @@ type Report struct {
 	Changes []Change
 	// SlurmVersion is the release series the changes were classified for.
 	SlurmVersion string
+	// ConfDiff is a unified diff of the lines of slurm.conf that Slurm
+	// reads (no comments), as the files hold them; empty when slurm.conf
+	// did not change.
+	ConfDiff string
 }
 
 // HasChanges reports whether anything changed.
@@ -60,12 +64,16 @@ func (r *Report) Summary() string {
 			pools[c.Path] = true
 		}
 	}
+	// Most severe first.
 	var parts []string
-	if r.MaxImpact() == InPlace {
-		parts = append(parts, "applies in place")
+	if has[ReplaceCluster] {
+		parts = append(parts, "replaces the whole cluster")
 	}
-	if has[Reconfigure] {
-		parts = append(parts, "needs scontrol reconfigure")
+	if has[ReplacePool] {
+		parts = append(parts, "replaces node pool "+strings.Join(sortedKeys(pools), ", "))
+	}
+	if n := r.HurtsJobs(); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d may hurt running jobs", n))
 	}
 	if has[Restart] {
 		if ctld {
@@ -74,14 +82,11 @@ func (r *Report) Summary() string {
 			parts = append(parts, "restarts slurmd")
 		}
 	}
-	if has[ReplacePool] {
-		parts = append(parts, "replaces node pool "+strings.Join(sortedKeys(pools), ", "))
+	if has[Reconfigure] {
+		parts = append(parts, "needs scontrol reconfigure")
 	}
-	if has[ReplaceCluster] {
-		parts = append(parts, "replaces the whole cluster")
-	}
-	if n := r.HurtsJobs(); n > 0 {
-		parts = append(parts, fmt.Sprintf("%d may hurt running jobs", n))
+	if r.MaxImpact() == InPlace {
+		parts = append(parts, "applies in place")
 	}
 	return s + " — " + strings.Join(parts, ", ")
 }
@@ -99,13 +104,25 @@ func (r *Report) Text(w io.Writer) error {
 		fmt.Fprintf(&b, "\n%-15s  %s\n", c.Impact, c.Subject())
 		fmt.Fprintf(&b, "%s%s\n", indent, oneLine(c.values("->")))
 		fmt.Fprintf(&b, "%swhy: %s\n", indent, c.Reason)
+		if c.Effective != "" {
+			fmt.Fprintf(&b, "%seffective: %s\n", indent, c.Effective)
+		}
 		if c.HurtsJobs != "" {
 			fmt.Fprintf(&b, "%shurts jobs: %s\n", indent, c.HurtsJobs)
 		}
 	}
+	if r.ConfDiff != "" {
+		b.WriteString("\nslurm.conf:\n" + r.ConfDiff)
+	}
 	for _, c := range r.Changes {
 		if c.Diff != "" {
 			b.WriteString("\n" + c.Diff)
+		}
+	}
+	if r.HasChanges() {
+		b.WriteString("\nwho applies what:\n")
+		for _, i := range r.impacts() {
+			fmt.Fprintf(&b, "  %-15s  %s\n", i, i.AppliedBy())
 		}
 	}
 	return write(w, b.String())
@@ -116,4 +133,18 @@ func write(w io.Writer, s string) error {
 		return fmt.Errorf("writing report: %w", err)
 	}
 	return nil
+}
+
+// impacts returns the impacts of the changes, most severe first, each once.
+func (r *Report) impacts() []Impact {
+	var out []Impact
+	for i := ReplaceCluster; i > None; i-- {
+		for _, c := range r.Changes {
+			if c.Impact == i {
+				out = append(out, i)
+				break
+			}
+		}
+	}
+	return out
 }

@@ -28,7 +28,8 @@ and epilog scripts as unified diffs; node pools and cluster fields by field.
 Every change is classified: applied in place through the API's update mask,
 needs scontrol reconfigure, needs a slurmctld restart, replaces a node pool,
 or replaces the whole cluster; changes that hurt running or pending jobs are
-flagged.
+flagged. A partition key that falls back to the global one is compared by
+the value Slurm uses (partition, global, Slurm's default).
 
 A spec with errors is not compared: its findings are printed on standard
 error and diff exits 1 (with --strict, warnings too). Only an OLD side
