@@ -12,6 +12,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler"
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -33,19 +34,22 @@ func write(t *testing.T, path, content string) string {
 	return path
 }
 
-func TestRules(t *testing.T) {
-	all := pipeline.Rules()
-	if len(all) != len(rules.All())+len(online.Rules())+len(suppress.Rules()) {
-		t.Fatalf("Rules has %d rules, want the %d lint, %d online and %d suppression rules", len(all), len(rules.All()), len(online.Rules()), len(suppress.Rules()))
+// TestCatalog: the catalog joins the lint rules, the online checks, the
+// suppression comments' ids and the other stages' ids, each of its stage;
+// Rules is the lint rules alone.
+func TestCatalog(t *testing.T) {
+	cat := pipeline.Catalog()
+	if n, want := len(cat.IDs()), len(rules.All())+len(online.Entries())+len(suppress.Entries())+len(ids.Stages()); n != want {
+		t.Fatalf("Catalog has %d ids, want %d", n, want)
 	}
-	for _, id := range []string{"placeholder", online.RuleCapacity, suppress.RuleUnused} {
-		found := false
-		for _, r := range all {
-			found = found || r.ID == id
+	for id, stage := range map[string]ids.Stage{"placeholder": ids.Lint, online.RuleCapacity: ids.Online, suppress.RuleUnused: ids.Lint,
+		"schema-type": ids.Schema, "load-syntax": ids.Load, "cluster-identity": ids.Compile, "render-unsafe": ids.Render, "usage": ids.Usage} {
+		if e, ok := cat.Lookup(id); !ok || e.Stage != stage {
+			t.Errorf("Catalog: %s is %+v, want stage %s", id, e, stage)
 		}
-		if !found {
-			t.Errorf("Rules lacks %s", id)
-		}
+	}
+	if len(pipeline.Rules()) != len(rules.All()) {
+		t.Errorf("Rules has %d rules, want the %d lint rules", len(pipeline.Rules()), len(rules.All()))
 	}
 }
 
