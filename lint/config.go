@@ -13,6 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
@@ -32,8 +33,8 @@ const maxProjectConfigSize = 1 << 20
 //	exclude: [testdata/, "*.fixture.yaml"]
 //
 // Every key is optional; unknown keys are errors. Rule ids are checked
-// against a rule list by Check (Apply calls it), since package lint does
-// not know the rules. Apply is the one way a configuration takes effect.
+// against the diagnostic catalog by Check (Apply calls it), since package lint does
+// not know the catalog. Apply is the one way a configuration takes effect.
 type ProjectConfig struct {
 	// Path is the file the configuration was read from.
 	Path string
@@ -157,17 +158,16 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// Check reports rule ids of the configuration that rules does not have,
-// with a did-you-mean, and overrides that would silence a guarded rule.
-func (pc ProjectConfig) Check(rules []*Rule) error {
-	ids := make([]string, 0, len(rules))
-	for _, r := range rules {
-		ids = append(ids, r.ID)
-	}
+// Check reports rule ids of the configuration that the diagnostic catalog
+// does not have, with a did-you-mean among those it may name, and
+// overrides CheckOverrides refuses (an id of another stage than lint, a
+// guarded rule silenced).
+func (pc ProjectConfig) Check(cat *ids.Catalog) error {
+	names := cat.Select(ids.Entry.Configurable)
 	var problems []string
 	check := func(where, id string) {
-		if Find(rules, id) == nil {
-			problems = append(problems, fmt.Sprintf("%s: unknown rule %q (%s)", where, id, diag.DidYouMean(id, ids, "see `slurmspec rules`")))
+		if _, ok := cat.Lookup(id); !ok {
+			problems = append(problems, fmt.Sprintf("%s: unknown rule %q (%s)", where, id, diag.DidYouMean(id, names, "see `slurmspec rules`")))
 		}
 	}
 	for _, id := range pc.Disable {
@@ -176,7 +176,7 @@ func (pc ProjectConfig) Check(rules []*Rule) error {
 	for _, id := range sortedKeys(pc.Severity) {
 		check("severity", id)
 	}
-	if err := CheckOverrides(rules, pc.Disable, pc.Severity); err != nil {
+	if err := CheckOverrides(cat, pc.Disable, pc.Severity); err != nil {
 		problems = append(problems, err.Error())
 	}
 	if len(problems) > 0 {
@@ -185,12 +185,12 @@ func (pc ProjectConfig) Check(rules []*Rule) error {
 	return nil
 }
 
-// Apply checks the configuration against rules and merges it into cfg,
+// Apply checks the configuration against the catalog and merges it into cfg,
 // the settings of the command line: its disabled rules are added, its
 // severity overrides are used, and its SlurmVersion is used when cfg has
 // none (a version given on the command line wins). cfg is not modified.
-func (pc ProjectConfig) Apply(cfg Config, rules []*Rule) (Config, error) {
-	if err := pc.Check(rules); err != nil {
+func (pc ProjectConfig) Apply(cfg Config, cat *ids.Catalog) (Config, error) {
+	if err := pc.Check(cat); err != nil {
 		return cfg, err
 	}
 	out := cfg

@@ -11,16 +11,18 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint"
 )
 
-// testRules is a small rule list for Check and Apply.
-var testRules = []*lint.Rule{
-	{ID: "unused-pool", Severity: diag.Warning, Check: func(*lint.Pass) {}},
-	{ID: "placeholder", Severity: diag.Warning, Check: func(*lint.Pass) {}},
-	{ID: "reserved-key", Severity: diag.Error, Check: func(*lint.Pass) {}},
-}
+// testRules is a small catalog for Check and Apply: three lint rules and
+// a schema id.
+var testRules = ids.MustNew(lint.Entries([]*lint.Rule{
+	{ID: "unused-pool", Severity: diag.Warning, Summary: "s", Doc: "d", Check: func(*lint.Pass) {}},
+	{ID: "placeholder", Severity: diag.Warning, Summary: "s", Doc: "d", Check: func(*lint.Pass) {}},
+	{ID: "reserved-key", Severity: diag.Error, Summary: "s", Doc: "d", Check: func(*lint.Pass) {}},
+}), []ids.Entry{{ID: "schema-type", Stage: ids.Schema, Severity: diag.Error, Summary: "s", Doc: "d"}})
 
 func write(t *testing.T, dir, name, content string) string {
 	t.Helper()
@@ -124,6 +126,15 @@ func TestProjectConfigUnknownRules(t *testing.T) {
 	}
 	if _, err := pc.Apply(lint.Config{}, testRules); err == nil {
 		t.Error("Apply accepted unknown rule ids")
+	}
+	// An id of another stage is known to the catalog, but its findings
+	// must be fixed: neither disable: nor severity: may name it.
+	pc = lint.ProjectConfig{Path: "p.yaml", Disable: []string{"schema-type"}, Severity: map[string]diag.Severity{"schema-type": diag.Warning}}
+	err = pc.Check(testRules)
+	for _, want := range []string{"schema-type cannot be disabled: it is a schema finding", "schema-type cannot change severity"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("stage id in the config: error %v lacks %q", err, want)
+		}
 	}
 }
 

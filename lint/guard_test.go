@@ -5,15 +5,18 @@ import (
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint"
 )
 
+var guardCatalog = ids.MustNew(lint.Entries(guardRules))
+
 var guardRules = []*lint.Rule{
-	{ID: "guarded", Severity: diag.Error, Guard: "it keeps render safe", Check: func(p *lint.Pass) {
+	{ID: "guarded", Severity: diag.Error, Guard: "it keeps render safe", Summary: "s", Doc: "d", Check: func(p *lint.Pass) {
 		p.Report(diag.Pos{File: "s.yaml", Line: 1, Col: 1}, "x", "fix it", "found")
 	}},
-	{ID: "plain", Severity: diag.Warning, Check: func(p *lint.Pass) {
+	{ID: "plain", Severity: diag.Warning, Summary: "s", Doc: "d", Check: func(p *lint.Pass) {
 		p.Report(diag.Pos{File: "s.yaml", Line: 1, Col: 1}, "x", "fix it", "found")
 	}},
 }
@@ -22,15 +25,15 @@ var guardRules = []*lint.Rule{
 // its severity, is refused, from the flag and from a project config; Run
 // runs it even when a caller disables it (#15.3).
 func TestGuardedRulesCannotBeSilenced(t *testing.T) {
-	if err := lint.CheckOverrides(guardRules, []string{"guarded"}, nil); err == nil || !strings.Contains(err.Error(), "it keeps render safe") {
+	if err := lint.CheckOverrides(guardCatalog, []string{"guarded"}, nil); err == nil || !strings.Contains(err.Error(), "it keeps render safe") {
 		t.Errorf("disable: %v", err)
 	}
 	for _, sev := range []diag.Severity{diag.Warning, diag.Info} {
-		if err := lint.CheckOverrides(guardRules, nil, map[string]diag.Severity{"guarded": sev}); err == nil {
+		if err := lint.CheckOverrides(guardCatalog, nil, map[string]diag.Severity{"guarded": sev}); err == nil {
 			t.Errorf("lowering to %v accepted", sev)
 		}
 	}
-	if err := lint.CheckOverrides(guardRules, []string{"plain"}, map[string]diag.Severity{"guarded": diag.Error, "plain": diag.Info}); err != nil {
+	if err := lint.CheckOverrides(guardCatalog, []string{"plain"}, map[string]diag.Severity{"guarded": diag.Error, "plain": diag.Info}); err != nil {
 		t.Errorf("allowed overrides refused: %v", err)
 	}
 	for _, src := range []string{"disable: [guarded]\n", "severity: {guarded: info}\n", "severity: {guarded: warning}\n"} {
@@ -38,10 +41,10 @@ func TestGuardedRulesCannotBeSilenced(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := pc.Check(guardRules); err == nil || !strings.Contains(err.Error(), "guarded cannot be") {
+		if err := pc.Check(guardCatalog); err == nil || !strings.Contains(err.Error(), "guarded cannot be") {
 			t.Errorf("%q: %v", src, err)
 		}
-		if _, err := pc.Apply(lint.Config{}, guardRules); err == nil {
+		if _, err := pc.Apply(lint.Config{}, guardCatalog); err == nil {
 			t.Errorf("%q: Apply accepted it", src)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 )
 
@@ -201,20 +202,50 @@ func Find(rules []*Rule, id string) *Rule {
 	return nil
 }
 
-// CheckOverrides refuses a rule configuration that would silence a guarded
-// rule: disabling it, or setting its severity below the rule's own. It is
-// the one check of every source of rule configuration (--disable, a
-// project config's disable: and severity:); ProjectConfig.Check calls it.
-func CheckOverrides(rules []*Rule, disabled []string, severity map[string]diag.Severity) error {
+// Entry is the rule's entry in the diagnostic catalog (package
+// compiler/diag/ids), of stage lint.
+func (r *Rule) Entry() ids.Entry {
+	return ids.Entry{ID: r.ID, Stage: ids.Lint, Severity: r.Severity, Summary: r.Summary, Doc: r.Doc, Guard: r.Guard}
+}
+
+// Entries returns the rules' catalog entries, in list order: a rule in a
+// list that reaches the catalog (lint/pipeline.Catalog joins rules.All) is
+// catalogued without a second declaration.
+func Entries(rules []*Rule) []ids.Entry {
+	out := make([]ids.Entry, len(rules))
+	for i, r := range rules {
+		out[i] = r.Entry()
+	}
+	return out
+}
+
+// CheckOverrides refuses a configuration that names an id it may not:
+// disabling or changing the severity of an id that is no lint rule or
+// online check (a load, schema, compile or render finding must be fixed),
+// disabling a guarded rule, or setting its severity below the rule's own.
+// It is the one check of every source of rule configuration (--disable, a
+// project config's disable: and severity:); ProjectConfig.Check calls it
+// after reporting the ids the catalog does not have.
+func CheckOverrides(cat *ids.Catalog, disabled []string, severity map[string]diag.Severity) error {
 	var problems []string
 	for _, id := range disabled {
-		if r := Find(rules, strings.TrimSpace(id)); r != nil && r.Guard != "" {
-			problems = append(problems, fmt.Sprintf("rule %s cannot be disabled: %s", r.ID, r.Guard))
+		e, ok := cat.Lookup(strings.TrimSpace(id))
+		switch {
+		case !ok:
+		case !e.Configurable():
+			problems = append(problems, fmt.Sprintf("%s cannot be disabled: it is a %s finding, which must be fixed", e.ID, e.Stage))
+		case e.Guard != "":
+			problems = append(problems, fmt.Sprintf("rule %s cannot be disabled: %s", e.ID, e.Guard))
 		}
 	}
 	for _, id := range sortedKeys(severity) {
-		if r := Find(rules, id); r != nil && r.Guard != "" && severity[id] < r.Severity {
-			problems = append(problems, fmt.Sprintf("rule %s cannot be lowered to %s: %s", r.ID, severity[id], r.Guard))
+		e, ok := cat.Lookup(id)
+		switch {
+		case !ok:
+		case !e.Configurable():
+			problems = append(problems, fmt.Sprintf("%s cannot change severity: it is a %s finding, which must be fixed", e.ID, e.Stage))
+		case e.Guard != "" && severity[id] < e.Severity:
+			problems = append(problems, fmt.Sprintf("rule %s cannot be lowered to %s: %s", e.ID, severity[id], e.Guard))
 		}
 	}
 	if len(problems) > 0 {

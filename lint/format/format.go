@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/lint/suppress"
 )
 
@@ -28,7 +28,8 @@ type Run struct {
 	// Files are reported in this order (the order given on the command
 	// line).
 	Files []File
-	// Rules is the rule catalog, for formats that describe rules (SARIF).
+	// Rules is the diagnostic catalog (RuleInfos of
+	// lint/pipeline.Catalog), for formats that describe rules (SARIF).
 	Rules []RuleInfo
 	// ToolVersion is slurmspec's version ("v1.2.3", a pseudo-version or
 	// "(devel)"); it picks the docs a rule's help link points at.
@@ -68,11 +69,12 @@ type RuleInfo struct {
 	HelpURI string
 }
 
-// RuleInfos converts lint rules to RuleInfos.
-func RuleInfos(rules []*lint.Rule) []RuleInfo {
-	out := make([]RuleInfo, 0, len(rules))
-	for _, r := range rules {
-		out = append(out, RuleInfo{ID: r.ID, Summary: r.Summary, Doc: r.Doc, Severity: r.Severity})
+// RuleInfos converts entries of the diagnostic catalog (package
+// compiler/diag/ids; lint/pipeline.Catalog has every id) to RuleInfos.
+func RuleInfos(entries []ids.Entry) []RuleInfo {
+	out := make([]RuleInfo, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, RuleInfo{ID: e.ID, Summary: e.Summary, Doc: e.Doc, Severity: e.Severity})
 	}
 	return out
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 )
 
 const sarifModule = "github.com/owenrumney/go-sarif/v3"
@@ -88,7 +88,7 @@ func validateBytes(t *testing.T, sch *jsonschema.Schema, out []byte) error {
 func TestSARIFSchema(t *testing.T) {
 	sch := sarifSchema(t)
 	catalog := fixture()
-	catalog.Rules = RuleInfos(rules.All())
+	catalog.Rules = RuleInfos(pipeline.Catalog().Entries())
 	catalog.ToolVersion = "v0.0.0-20260801120000-0123456789ab"
 	for name, r := range map[string]Run{"fixture": fixture(), "catalog": catalog, "empty": {}} {
 		t.Run(name, func(t *testing.T) {
@@ -129,12 +129,7 @@ type sarifLog struct {
 		Tool struct {
 			Driver struct {
 				Name, Version, InformationURI string
-				Rules                         []struct {
-					ID                   string
-					HelpURI              string
-					ShortDescription     struct{ Text string }
-					DefaultConfiguration struct{ Level string }
-				}
+				Rules                         []sarifRule
 			}
 		}
 		Results []struct {
@@ -152,6 +147,15 @@ type sarifLog struct {
 			Properties map[string]string
 		}
 	}
+}
+
+// sarifRule is a driver's rule, as the checks read it.
+type sarifRule struct {
+	ID                   string
+	HelpURI              string
+	ShortDescription     struct{ Text string }
+	FullDescription      struct{ Text string }
+	DefaultConfiguration struct{ Level string }
 }
 
 func TestSARIFContent(t *testing.T) {
@@ -318,5 +322,39 @@ func TestSARIFExecutionSuccessful(t *testing.T) {
 				t.Errorf("notifications %q, want %q", got, c.msgs)
 			}
 		})
+	}
+}
+
+// TestSARIFStageIDsFromCatalog: with the diagnostic catalog, the ids of
+// the stages before lint (load, schema, internal, usage) are described
+// from it, as every lint rule is: the catalog's summary and doc, and a
+// help link to their section of docs/rules.md. Nothing is synthesized.
+func TestSARIFStageIDsFromCatalog(t *testing.T) {
+	r := fixture()
+	cat := pipeline.Catalog()
+	r.Rules = RuleInfos(cat.Entries())
+	var log sarifLog
+	if err := json.Unmarshal(format(t, "sarif", Options{}, r), &log); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]sarifRule{}
+	for _, rd := range log.Runs[0].Tool.Driver.Rules {
+		got[rd.ID] = rd
+	}
+	for _, id := range []string{"schema-type", "load-io", "internal-error", "usage", "unused-pool"} {
+		e, ok := cat.Lookup(id)
+		if !ok {
+			t.Fatalf("%s is not in the catalog", id)
+		}
+		rd := got[id]
+		if rd.ShortDescription.Text != e.Summary || rd.FullDescription.Text != e.Doc {
+			t.Errorf("rule %s: summary %q, want the catalog's %q (doc %q)", id, rd.ShortDescription.Text, e.Summary, rd.FullDescription.Text)
+		}
+		if want := "https://github.com/slurmspec/slurmspec/blob/v1.2.3/docs/rules.md#" + id; rd.HelpURI != want {
+			t.Errorf("rule %s: helpUri %q, want %q", id, rd.HelpURI, want)
+		}
+	}
+	if len(got) != len(cat.IDs()) {
+		t.Errorf("%d rules in the driver, want the catalog's %d", len(got), len(cat.IDs()))
 	}
 }

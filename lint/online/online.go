@@ -4,7 +4,7 @@
 // with the spec.
 //
 // This package holds only what the offline command line needs: the rules'
-// metadata (Rules, for `slurmspec explain`, `slurmspec rules` and
+// metadata (Entries, for `slurmspec explain`, `slurmspec rules` and
 // --disable), the defaults, and the classification of online failures
 // (Error). It does not import gRPC or the Filestore client, so the main
 // binary can link it at no start-up cost. The checker itself lives in
@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 )
 
 // Defaults of the online check.
@@ -51,10 +51,6 @@ const (
 	RuleCapacity         = "filestore-capacity"
 )
 
-// offline is the Check of every online rule: the rules report only from
-// the online checker, never from lint.Run.
-func offline(*lint.Pass) {}
-
 func doc(why, bad, good string) string {
 	return why + "\n\nBad:\n\n```yaml\n" + strings.TrimSpace(bad) + "\n```\n\nGood:\n\n```yaml\n" + strings.TrimSpace(good) + "\n```\n"
 }
@@ -63,8 +59,9 @@ const onlineNote = " This is an online rule: it runs only with `slurmspec lint -
 	"from the Filestore API (see docs/online.md)."
 
 // NotFound reports a Filestore instance that does not exist.
-var NotFound = &lint.Rule{
+var NotFound = ids.Entry{
 	ID:       RuleNotFound,
+	Stage:    ids.Online,
 	Severity: diag.Error,
 	Summary:  "A Filestore instance named in the spec does not exist",
 	Doc: doc("The Filestore API answered NOT_FOUND for the instance: the cluster cannot be created, or "+
@@ -73,12 +70,12 @@ var NotFound = &lint.Rule{
 		"instance was deleted."+onlineNote,
 		"homeDirectoryStorage: projects/acme/locations/us-central1-a/instances/hmoe",
 		"homeDirectoryStorage: projects/acme/locations/us-central1-a/instances/home"),
-	Check: offline,
 }
 
 // NotReady reports a Filestore instance that is not in state READY.
-var NotReady = &lint.Rule{
+var NotReady = ids.Entry{
 	ID:       RuleNotReady,
+	Stage:    ids.Online,
 	Severity: diag.Error,
 	Summary:  "A Filestore instance is not READY",
 	Doc: doc("Only a READY instance serves files. DELETING, ERROR, SUSPENDED and SUSPENDING are errors: "+
@@ -87,13 +84,13 @@ var NotReady = &lint.Rule{
 		"the share. The message carries the instance's status message."+onlineNote,
 		"# gcloud filestore instances describe home --location us-central1-a\nstate: SUSPENDED",
 		"# gcloud filestore instances describe home --location us-central1-a\nstate: READY"),
-	Check: offline,
 }
 
 // LocationMismatch reports an instance outside the cluster's region or
 // its node pools' zones.
-var LocationMismatch = &lint.Rule{
+var LocationMismatch = ids.Entry{
 	ID:       RuleLocationMismatch,
+	Stage:    ids.Online,
 	Severity: diag.Error,
 	Summary:  "A Filestore instance is outside the cluster's region or its node pools' zones",
 	Doc: doc("The location is the one the API reports for the instance. An instance in another region "+
@@ -107,13 +104,13 @@ var LocationMismatch = &lint.Rule{
 			"homeDirectoryStorage: projects/acme/locations/us-east1-b/instances/home",
 		"name: projects/acme/locations/us-central1/modelDevelopmentClusters/train\n"+
 			"homeDirectoryStorage: projects/acme/locations/us-central1-b/instances/home"),
-	Check: offline,
 }
 
 // NetworkMismatch reports an instance attached to another VPC network than
 // the cluster's.
-var NetworkMismatch = &lint.Rule{
+var NetworkMismatch = ids.Entry{
 	ID:       RuleNetworkMismatch,
+	Stage:    ids.Online,
 	Severity: diag.Error,
 	Summary:  "A Filestore instance is on another VPC network than the cluster",
 	Doc: doc("A Filestore instance has IP addresses on the VPC networks it is attached to only; nodes on "+
@@ -126,12 +123,12 @@ var NetworkMismatch = &lint.Rule{
 			"# gcloud filestore instances describe home ...\nnetworks: [{network: default}]",
 		"network: {network: projects/acme/global/networks/ml-vpc}\n"+
 			"# gcloud filestore instances describe home ...\nnetworks: [{network: ml-vpc}]"),
-	Check: offline,
 }
 
 // Tier reports service tiers unsuitable for /home.
-var Tier = &lint.Rule{
+var Tier = ids.Entry{
 	ID:       RuleTier,
+	Stage:    ids.Online,
 	Severity: diag.Warning,
 	Summary:  "The /home Filestore instance is on a service tier unsuited to a cluster's home directories",
 	Doc: doc("Every node mounts /home, and every job start reads from it at once on all its nodes (shell "+
@@ -144,12 +141,12 @@ var Tier = &lint.Rule{
 		"the tiers Cluster Director itself creates for /home."+onlineNote,
 		"# gcloud filestore instances describe home ...\ntier: BASIC_HDD",
 		"# gcloud filestore instances describe home ...\ntier: ZONAL"),
-	Check: offline,
 }
 
 // Protocol reports /home instances that serve NFSv4.1.
-var Protocol = &lint.Rule{
+var Protocol = ids.Entry{
 	ID:       RuleProtocol,
+	Stage:    ids.Online,
 	Severity: diag.Warning,
 	Summary:  "The /home Filestore instance serves NFSv4.1, which the spec cannot ask the nodes to mount",
 	Doc: doc("A Filestore instance serves one protocol, chosen when it is created: NFS_V3 (every tier, the "+
@@ -162,12 +159,12 @@ var Protocol = &lint.Rule{
 		"(mount -t nfs -o vers=4.1), or use an NFS_V3 instance."+onlineNote,
 		"# gcloud filestore instances describe home ...\nprotocol: NFS_V4_1",
 		"# gcloud filestore instances describe home ...\nprotocol: NFS_V3"),
-	Check: offline,
 }
 
 // Capacity reports a /home instance smaller than the configured minimum.
-var Capacity = &lint.Rule{
+var Capacity = ids.Entry{
 	ID:       RuleCapacity,
+	Stage:    ids.Online,
 	Severity: diag.Warning,
 	Summary:  "The /home Filestore instance is smaller than the configured minimum",
 	Doc: doc("Filestore's throughput and IOPS grow with capacity, and a full /home stops every user's "+
@@ -178,15 +175,15 @@ var Capacity = &lint.Rule{
 		"on the data."+onlineNote,
 		"# gcloud filestore instances describe home ...\nfileShares: [{name: home, capacityGb: 256}]",
 		"# gcloud filestore instances describe home ...\nfileShares: [{name: home, capacityGb: 2560}]"),
-	Check: offline,
 }
 
-// Rules returns the online rules' metadata, in the order their docs are
-// listed. Their Check does nothing: lint.Run never reports for them, the
-// online checker (lint/online/checker) does. Append them to the offline
-// rules for `explain`, `rules`, --disable and SARIF rule metadata.
-func Rules() []*lint.Rule {
-	return []*lint.Rule{NotFound, NotReady, LocationMismatch, NetworkMismatch, Tier, Protocol, Capacity}
+// Entries returns the online rules' entries in the diagnostic catalog (of
+// stage online), in the order their docs are listed. They are no lint
+// rules: lint.Run never reports them, the online checker
+// (lint/online/checker) does. lint/pipeline.Catalog joins them to the
+// others for `explain`, `rules`, --disable and the SARIF rules.
+func Entries() []ids.Entry {
+	return []ids.Entry{NotFound, NotReady, LocationMismatch, NetworkMismatch, Tier, Protocol, Capacity}
 }
 
 // Kind classifies why an online check could not run.

@@ -2,7 +2,7 @@
 // → lint. Every binary that reads a spec (slurmspec, slurmspec-deploy,
 // slurmspec-online) and every test that needs a compiled spec goes through
 // it, so they accept the same options (Options, declared as flags once),
-// know the same rules (Rules: the lint rules and the online rules), and
+// know the same diagnostic ids (Catalog), and
 // merge a project's .slurmspec.yaml the same way (lint.ProjectConfig.Apply,
 // per spec, from the spec's own directory).
 //
@@ -30,6 +30,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler"
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/compiler/machines"
@@ -41,12 +42,18 @@ import (
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
-// Rules lists every rule a run can report: the lint rules, then the online
-// Filestore rules (which report only from slurmspec-online), then the
-// inline suppression comments' own rules. --disable,
-// .slurmspec.yaml, `slurmspec rules` and docs/rules.md all use this list.
-func Rules() []*lint.Rule {
-	return append(append(rules.All(), online.Rules()...), suppress.Rules()...)
+// Rules lists the lint rules a run runs (rules.All).
+func Rules() []*lint.Rule { return rules.All() }
+
+// Catalog is the diagnostic catalog: every id a finding of any stage can
+// carry. It joins the ids of the other stages (ids.Stages), the lint rules
+// (each rule of rules.All is catalogued from its own value), the online
+// Filestore checks (which report only from slurmspec-online) and the
+// inline suppression comments' own ids. --disable, .slurmspec.yaml,
+// `slurmspec explain`, `slurmspec rules`, docs/rules.md and the SARIF
+// rules all read it.
+func Catalog() *ids.Catalog {
+	return ids.MustNew(lint.Entries(rules.All()), online.Entries(), suppress.Entries(), ids.Stages())
 }
 
 // Pipeline is a checked set of options, ready to analyse specs. It is safe
@@ -56,6 +63,7 @@ type Pipeline struct {
 	format   load.Format
 	identity compiler.Identity
 	rules    []*lint.Rule
+	cat      *ids.Catalog
 	// flags is the lint configuration of the command line alone.
 	flags lint.Config
 	// explicit is the --config file, when given.
@@ -75,7 +83,7 @@ type settingsOrErr struct {
 // --config) and returns the pipeline. Its errors are usage errors: the
 // command line, not a spec, is wrong.
 func New(opt Options) (*Pipeline, error) {
-	p := &Pipeline{opt: opt, rules: Rules(), byDir: map[string]settingsOrErr{}}
+	p := &Pipeline{opt: opt, rules: Rules(), cat: Catalog(), byDir: map[string]settingsOrErr{}}
 	f, err := load.ParseFormat(orDefault(opt.InputFormat, "auto"))
 	if err != nil {
 		return nil, fmt.Errorf("--%s: %w", FlagInputFormat, err)
@@ -95,12 +103,12 @@ func New(opt Options) (*Pipeline, error) {
 	p.flags.Disabled = map[string]bool{}
 	for _, id := range opt.Disable {
 		id = strings.TrimSpace(id)
-		if lint.Find(p.rules, id) == nil {
-			return nil, fmt.Errorf("--%s: unknown rule %q (%s)", FlagDisable, id, diag.DidYouMean(id, ruleIDs(p.rules), "see `slurmspec rules`"))
+		if _, ok := p.cat.Lookup(id); !ok {
+			return nil, fmt.Errorf("--%s: unknown rule %q (%s)", FlagDisable, id, diag.DidYouMean(id, p.cat.Select(ids.Entry.Configurable), "see `slurmspec rules`"))
 		}
 		p.flags.Disabled[id] = true
 	}
-	if err := lint.CheckOverrides(p.rules, opt.Disable, nil); err != nil {
+	if err := lint.CheckOverrides(p.cat, opt.Disable, nil); err != nil {
 		return nil, fmt.Errorf("--%s: %w", FlagDisable, err)
 	}
 	if opt.ConfigFile != "" {
@@ -108,20 +116,12 @@ func New(opt Options) (*Pipeline, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := pc.Check(p.rules); err != nil {
+		if err := pc.Check(p.cat); err != nil {
 			return nil, err
 		}
 		p.explicit = &pc
 	}
 	return p, nil
-}
-
-func ruleIDs(rules []*lint.Rule) []string {
-	ids := make([]string, len(rules))
-	for i, r := range rules {
-		ids[i] = r.ID
-	}
-	return ids
 }
 
 func orDefault(s, d string) string {
@@ -191,7 +191,7 @@ func (p *Pipeline) settingsIn(dir string) (*Settings, error) {
 			}
 		}
 	}
-	cfg, err := pc.Apply(p.flags, p.rules)
+	cfg, err := pc.Apply(p.flags, p.cat)
 	if err != nil {
 		return nil, err
 	}

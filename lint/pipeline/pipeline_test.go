@@ -12,6 +12,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler"
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -33,19 +34,22 @@ func write(t *testing.T, path, content string) string {
 	return path
 }
 
-func TestRules(t *testing.T) {
-	all := pipeline.Rules()
-	if len(all) != len(rules.All())+len(online.Rules())+len(suppress.Rules()) {
-		t.Fatalf("Rules has %d rules, want the %d lint, %d online and %d suppression rules", len(all), len(rules.All()), len(online.Rules()), len(suppress.Rules()))
+// TestCatalog: the catalog joins the lint rules, the online checks, the
+// suppression comments' ids and the other stages' ids, each of its stage;
+// Rules is the lint rules alone.
+func TestCatalog(t *testing.T) {
+	cat := pipeline.Catalog()
+	if n, want := len(cat.IDs()), len(rules.All())+len(online.Entries())+len(suppress.Entries())+len(ids.Stages()); n != want {
+		t.Fatalf("Catalog has %d ids, want %d", n, want)
 	}
-	for _, id := range []string{"placeholder", online.RuleCapacity, suppress.RuleUnused} {
-		found := false
-		for _, r := range all {
-			found = found || r.ID == id
+	for id, stage := range map[string]ids.Stage{"placeholder": ids.Lint, online.RuleCapacity: ids.Online, suppress.RuleUnused: ids.Lint,
+		"schema-type": ids.Schema, "load-syntax": ids.Load, "cluster-identity": ids.Compile, "render-unsafe": ids.Render, "usage": ids.Usage} {
+		if e, ok := cat.Lookup(id); !ok || e.Stage != stage {
+			t.Errorf("Catalog: %s is %+v, want stage %s", id, e, stage)
 		}
-		if !found {
-			t.Errorf("Rules lacks %s", id)
-		}
+	}
+	if len(pipeline.Rules()) != len(rules.All()) {
+		t.Errorf("Rules has %d rules, want the %d lint rules", len(pipeline.Rules()), len(rules.All()))
 	}
 }
 
@@ -57,6 +61,9 @@ func TestNewChecksOptions(t *testing.T) {
 		{pipeline.Options{}, ""},
 		{pipeline.Options{Disable: []string{"placeholder", " " + online.RuleCapacity}}, ""},
 		{pipeline.Options{Disable: []string{"placeholders"}}, `--disable: unknown rule "placeholders" (did you mean "placeholder"?)`},
+		{pipeline.Options{Disable: []string{suppress.RuleUnused}}, ""},
+		{pipeline.Options{Disable: []string{"schema-type"}}, "--disable: schema-type cannot be disabled: it is a schema finding, which must be fixed"},
+		{pipeline.Options{Disable: []string{"reserved-key"}}, "--disable: rule reserved-key cannot be disabled: "},
 		{pipeline.Options{SlurmVersion: "22.05"}, ""},
 		{pipeline.Options{SlurmVersion: "21.08"}, "--slurm-version: "},
 		{pipeline.Options{InputFormat: "toml"}, "--input-format: "},

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/suppress"
 	"github.com/slurmspec/slurmspec/schema"
 )
@@ -16,7 +15,7 @@ import (
 // --disable and the project config like any rule's.
 func (p *Pipeline) AnalyseWith(sch *schema.Schema, file string, s *Settings, read func(load.Options) (*load.Document, diag.List)) *Result {
 	r := p.analyse(sch, file, s, read)
-	kept, silenced, own := suppress.Apply(r.Doc, r.Diags, suppress.Policy{Rules: p.rules, Disabled: s.Lint.Disabled, NotInline: notInline()})
+	kept, silenced, own := suppress.Apply(r.Doc, r.Diags, suppress.Policy{Catalog: p.cat, Disabled: s.Lint.Disabled})
 	if silenced == nil && own == nil {
 		return r
 	}
@@ -27,14 +26,4 @@ func (p *Pipeline) AnalyseWith(sch *schema.Schema, file string, s *Settings, rea
 	}
 	r.Diags, r.Suppressed = kept.Sort(), silenced
 	return r
-}
-
-// notInline names the rules a suppression comment may not name: the online
-// rules report from slurmspec-online, after the comments are applied.
-func notInline() map[string]string {
-	m := map[string]string{}
-	for _, r := range online.Rules() {
-		m[r.ID] = "online rules report after inline suppressions are applied"
-	}
-	return m
 }

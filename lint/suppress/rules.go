@@ -2,7 +2,7 @@ package suppress
 
 import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 )
 
 // Rule ids of the directives' own findings.
@@ -11,14 +11,11 @@ const (
 	RuleUnused  = "unused-suppression"
 )
 
-// none is the Check of both rules: Apply reports their findings, not
-// lint.Run.
-func none(*lint.Pass) {}
-
 // Invalid reports a malformed directive or one that names what cannot be
 // suppressed.
-var Invalid = &lint.Rule{
+var Invalid = ids.Entry{
 	ID:       RuleInvalid,
+	Stage:    ids.Lint,
 	Severity: diag.Error,
 	Summary:  "An inline suppression comment is malformed or names a rule that cannot be suppressed",
 	Doc: "A `slurmspec:ignore` or `slurmspec:ignore-file` comment must name one or more lint rules and give " +
@@ -28,12 +25,12 @@ var Invalid = &lint.Rule{
 		"A directive that is invalid silences nothing.\n\n" +
 		"Bad:\n\n```yaml\nnodePools:\n  # slurmspec:ignore unused-pool\n  - id: spare\n```\n\n" +
 		"Good:\n\n```yaml\nnodePools:\n  # slurmspec:ignore unused-pool -- kept empty for the spring reservation\n  - id: spare\n```\n",
-	Check: none,
 }
 
 // Unused reports a directive that silences nothing.
-var Unused = &lint.Rule{
+var Unused = ids.Entry{
 	ID:       RuleUnused,
+	Stage:    ids.Lint,
 	Severity: diag.Warning,
 	Summary:  "An inline suppression comment matches no finding",
 	Doc: "The rule the directive names reports nothing where the directive applies: the problem was fixed, " +
@@ -41,8 +38,10 @@ var Unused = &lint.Rule{
 		"A directive that names a rule disabled by --disable or .slurmspec.yaml is not reported.\n\n" +
 		"Bad:\n\n```yaml\n# slurmspec:ignore-file preemption-never-fires -- no preemption here\npartitions:\n  - id: batch\n```\n\n" +
 		"Good:\n\n```yaml\npartitions:\n  - id: batch\n```\n",
-	Check: none,
 }
 
-// Rules returns the directives' rules, for the rule catalog.
-func Rules() []*lint.Rule { return []*lint.Rule{Invalid, Unused} }
+// Entries returns the directives' entries in the diagnostic catalog. They
+// are of stage lint (they report with the lint rules' findings, and
+// --disable and .slurmspec.yaml accept them) but no lint.Rule: Apply
+// reports them, not lint.Run.
+func Entries() []ids.Entry { return []ids.Entry{Invalid, Unused} }

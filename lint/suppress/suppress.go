@@ -28,8 +28,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/lint"
 )
 
 const marker = "slurmspec:"
@@ -46,15 +46,13 @@ const (
 
 // Policy says which rules a directive may name.
 type Policy struct {
-	// Rules are the rules a run can report; a directive may name those of
-	// them that are not guarded and not this package's own.
-	Rules []*lint.Rule
+	// Catalog holds every id a run can report; a directive may name its
+	// lint rules that are not guarded and not this package's own (not the
+	// online rules: their findings are made after Apply runs).
+	Catalog *ids.Catalog
 	// Disabled rules report nothing, so a directive that names one is
 	// not reported as unused.
 	Disabled map[string]bool
-	// NotInline are rules a directive may not name, each with the reason
-	// (the online rules, whose findings are made after Apply runs).
-	NotInline map[string]string
 }
 
 // Suppressed is a finding a directive silenced.
@@ -95,13 +93,9 @@ func Apply(doc *load.Document, l diag.List, pol Policy) (kept diag.List, suppres
 		return l, nil, own
 	}
 	idx := index(dirs)
-	known := make(map[string]bool, len(pol.Rules))
-	for _, r := range pol.Rules {
-		known[r.ID] = true
-	}
 	stageErrors := false
 	for _, d := range l {
-		stageErrors = stageErrors || d.Severity == diag.Error && !known[d.Rule]
+		stageErrors = stageErrors || d.Severity == diag.Error && !configurable(pol.Catalog, d.Rule)
 		if dir := idx.match(doc.File, d); dir != nil {
 			dir.used[d.Rule] = true
 			suppressed = append(suppressed, Suppressed{Diagnostic: d, Justification: dir.reason, Directive: dir.pos})
@@ -210,10 +204,7 @@ func parseDirective(text string, pol Policy) (*directive, *parseError) {
 		if len(dir.rules) == MaxRules {
 			return nil, &parseError{fmt.Sprintf("suppression directive names more than %d rules", MaxRules), "use one directive per few rules"}
 		}
-		if why, ok := pol.NotInline[id]; ok {
-			return nil, &parseError{fmt.Sprintf("rule %s cannot be suppressed inline: %s", id, why), "disable it with --disable or in .slurmspec.yaml"}
-		}
-		if err := suppressible(id, pol.Rules); err != nil {
+		if err := suppressible(id, pol.Catalog); err != nil {
 			return nil, err
 		}
 		dir.rules = append(dir.rules, id)
@@ -224,20 +215,26 @@ func parseDirective(text string, pol Policy) (*directive, *parseError) {
 	return dir, nil
 }
 
+// configurable reports whether id is a lint rule's or an online check's,
+// not another stage's.
+func configurable(cat *ids.Catalog, id string) bool {
+	e, ok := cat.Lookup(id)
+	return ok && e.Configurable()
+}
+
 // suppressible checks that a directive may name the rule id.
-func suppressible(id string, rules []*lint.Rule) *parseError {
-	r := lint.Find(rules, id)
+func suppressible(id string, cat *ids.Catalog) *parseError {
+	e, ok := cat.Lookup(id)
 	switch {
-	case r == nil:
-		ids := make([]string, 0, len(rules))
-		for _, r := range rules {
-			ids = append(ids, r.ID)
-		}
+	case !ok || !e.Configurable():
 		return &parseError{fmt.Sprintf("cannot suppress %q: only lint rules can be suppressed, and schema and syntax errors must be fixed", id),
-			diag.DidYouMean(id, ids, "see `slurmspec rules` for the rule ids")}
-	case r.Guard != "":
-		return &parseError{fmt.Sprintf("rule %s cannot be suppressed: %s", id, r.Guard), "fix the spec; see docs/security.md"}
-	case r.ID == RuleInvalid || r.ID == RuleUnused:
+			diag.DidYouMean(id, cat.Select(ids.Entry.Configurable), "see `slurmspec rules` for the rule ids")}
+	case e.Stage == ids.Online:
+		return &parseError{fmt.Sprintf("rule %s cannot be suppressed inline: online rules report after inline suppressions are applied", id),
+			"disable it with --disable or in .slurmspec.yaml"}
+	case e.Guard != "":
+		return &parseError{fmt.Sprintf("rule %s cannot be suppressed: %s", id, e.Guard), "fix the spec; see docs/security.md"}
+	case e.ID == RuleInvalid || e.ID == RuleUnused:
 		return &parseError{fmt.Sprintf("rule %s cannot be suppressed inline", id), "fix the directive, or disable the rule in .slurmspec.yaml"}
 	}
 	return nil

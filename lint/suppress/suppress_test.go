@@ -6,18 +6,19 @@ import (
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/suppress"
 )
 
-var testRules = append([]*lint.Rule{
-	{ID: "r1", Severity: diag.Warning},
-	{ID: "r2", Severity: diag.Warning},
-	{ID: "r4", Severity: diag.Warning},
-	{ID: "r5", Severity: diag.Warning},
-	{ID: "guarded", Severity: diag.Error, Guard: "it keeps render safe"},
-}, suppress.Rules()...)
+var testRules = ids.MustNew([]ids.Entry{
+	{ID: "r1", Stage: ids.Lint, Severity: diag.Warning, Summary: "s", Doc: "d"},
+	{ID: "r2", Stage: ids.Lint, Severity: diag.Warning, Summary: "s", Doc: "d"},
+	{ID: "r4", Stage: ids.Lint, Severity: diag.Warning, Summary: "s", Doc: "d"},
+	{ID: "r5", Stage: ids.Online, Severity: diag.Warning, Summary: "s", Doc: "d"},
+	{ID: "guarded", Stage: ids.Lint, Severity: diag.Error, Guard: "it keeps render safe", Summary: "s", Doc: "d"},
+	{ID: "schema-type", Stage: ids.Schema, Severity: diag.Error, Summary: "s", Doc: "d"},
+}, suppress.Entries())
 
 // at is a finding of rule at line (and spec path).
 func at(rule string, line int, path string) diag.Diagnostic {
@@ -171,8 +172,7 @@ b: 1 # slurmspec:ignore r4 -- r4 is disabled
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			doc := loadDoc(t, tc.name, tc.src)
-			kept, sup, own := suppress.Apply(doc, tc.diags, suppress.Policy{Rules: testRules, Disabled: map[string]bool{tc.disabled: true},
-				NotInline: map[string]string{"r5": "r5 reports later"}})
+			kept, sup, own := suppress.Apply(doc, tc.diags, suppress.Policy{Catalog: testRules, Disabled: map[string]bool{tc.disabled: true}})
 			k, s, o := outcome(kept, sup, own)
 			if k != tc.kept || s != tc.silenced || o != tc.own {
 				t.Errorf("kept %q, silenced %q, own %q\nwant kept %q, silenced %q, own %q\nown: %v", k, s, o, tc.kept, tc.silenced, tc.own, own)
@@ -193,7 +193,7 @@ b: 1 # slurmspec:ignore r4 -- r4 is disabled
 // directive's position (SARIF's suppression).
 func TestJustification(t *testing.T) {
 	doc := loadDoc(t, "a.yaml", "a: 1\nb: 2  #   slurmspec:ignore r1 --  kept for the migration  \n")
-	_, sup, _ := suppress.Apply(doc, diag.List{at("r1", 2, "b")}, suppress.Policy{Rules: testRules})
+	_, sup, _ := suppress.Apply(doc, diag.List{at("r1", 2, "b")}, suppress.Policy{Catalog: testRules})
 	if len(sup) != 1 || sup[0].Justification != "kept for the migration" || sup[0].Directive != (diag.Pos{File: "spec", Line: 2, Col: 7}) {
 		t.Fatalf("got %+v", sup)
 	}
@@ -204,11 +204,11 @@ func TestJustification(t *testing.T) {
 func TestUnusedAfterStageErrors(t *testing.T) {
 	doc := loadDoc(t, "a.yaml", "a: 1 # slurmspec:ignore r1 -- r1 did not run\n")
 	stage := diag.Diagnostic{Rule: "schema-type", Severity: diag.Error, Pos: diag.Pos{File: "spec", Line: 1}}
-	_, _, own := suppress.Apply(doc, diag.List{stage}, suppress.Policy{Rules: testRules})
+	_, _, own := suppress.Apply(doc, diag.List{stage}, suppress.Policy{Catalog: testRules})
 	if len(own) != 0 {
 		t.Errorf("unused reported after a schema error: %v", own)
 	}
-	_, _, own = suppress.Apply(doc, nil, suppress.Policy{Rules: testRules})
+	_, _, own = suppress.Apply(doc, nil, suppress.Policy{Catalog: testRules})
 	if len(own) != 1 || own[0].Rule != suppress.RuleUnused {
 		t.Errorf("want one unused-suppression, got %v", own)
 	}
@@ -227,7 +227,7 @@ func TestHostile(t *testing.T) {
 	for i := range n {
 		l = append(l, at("r1", i+1, fmt.Sprintf("k%d", i)))
 	}
-	kept, sup, own := suppress.Apply(doc, l, suppress.Policy{Rules: testRules})
+	kept, sup, own := suppress.Apply(doc, l, suppress.Policy{Catalog: testRules})
 	if len(sup) != suppress.MaxDirectives || len(kept) != n-suppress.MaxDirectives {
 		t.Errorf("silenced %d, kept %d; want %d and %d", len(sup), len(kept), suppress.MaxDirectives, n-suppress.MaxDirectives)
 	}
@@ -238,19 +238,19 @@ func TestHostile(t *testing.T) {
 	// Stacked directives all apply to the next line with code; finding it
 	// once per directive used to walk every line after it (quadratic).
 	stacked := strings.Repeat("// slurmspec:ignore r1 -- stacked\n", 200_000) + "{\"a\": 1}\n"
-	kept, sup, own = suppress.Apply(loadDoc(t, "stacked.jsonc", stacked), diag.List{at("r1", 200_001, "a")}, suppress.Policy{Rules: testRules})
+	kept, sup, own = suppress.Apply(loadDoc(t, "stacked.jsonc", stacked), diag.List{at("r1", 200_001, "a")}, suppress.Policy{Catalog: testRules})
 	if len(kept) != 0 || len(sup) != 1 || len(own) != suppress.MaxDirectives || own[0].Pos.Line != suppress.MaxDirectives+1 {
 		t.Errorf("stacked: kept %d, silenced %d, own %d (first at %v)", len(kept), len(sup), len(own), own[0].Pos)
 	}
 
 	huge := "a: 1 # slurmspec:ignore r1 -- " + strings.Repeat("x", 1<<20) + "\n"
-	_, _, own = suppress.Apply(loadDoc(t, "huge.yaml", huge), nil, suppress.Policy{Rules: testRules})
+	_, _, own = suppress.Apply(loadDoc(t, "huge.yaml", huge), nil, suppress.Policy{Catalog: testRules})
 	if len(own) != 1 || !strings.Contains(own[0].Message, "longer than") {
 		t.Errorf("huge directive: %v", own)
 	}
 
 	manyRules := "a: 1 # slurmspec:ignore " + strings.Repeat("r1,", suppress.MaxRules+1) + " -- r\n"
-	_, _, own = suppress.Apply(loadDoc(t, "rules.yaml", manyRules), nil, suppress.Policy{Rules: testRules})
+	_, _, own = suppress.Apply(loadDoc(t, "rules.yaml", manyRules), nil, suppress.Policy{Catalog: testRules})
 	if len(own) != 1 || !strings.Contains(own[0].Message, "more than") {
 		t.Errorf("many rules: %v", own)
 	}
@@ -259,7 +259,7 @@ func TestHostile(t *testing.T) {
 // TestNoDocument: a spec that did not parse keeps its findings.
 func TestNoDocument(t *testing.T) {
 	l := diag.List{at("load-syntax", 1, "")}
-	kept, sup, own := suppress.Apply(nil, l, suppress.Policy{Rules: testRules})
+	kept, sup, own := suppress.Apply(nil, l, suppress.Policy{Catalog: testRules})
 	if len(kept) != 1 || sup != nil || own != nil {
 		t.Errorf("got %v %v %v", kept, sup, own)
 	}
@@ -289,7 +289,7 @@ func FuzzApply(f *testing.F) {
 		}
 		lines := strings.Count(src, "\n") + 1
 		l := diag.List{at("r1", 1, ""), at("r2", 2, "a")}
-		kept, sup, own := suppress.Apply(doc, l, suppress.Policy{Rules: testRules})
+		kept, sup, own := suppress.Apply(doc, l, suppress.Policy{Catalog: testRules})
 		if len(kept)+len(sup) != len(l) {
 			t.Fatalf("%d kept + %d silenced of %d findings", len(kept), len(sup), len(l))
 		}
@@ -314,7 +314,7 @@ func BenchmarkApply(b *testing.B) {
 	doc, _ := load.Bytes("spec.yaml", []byte(src.String()), load.Options{})
 	b.ResetTimer()
 	for b.Loop() {
-		kept, _, _ := suppress.Apply(doc, l, suppress.Policy{Rules: testRules})
+		kept, _, _ := suppress.Apply(doc, l, suppress.Policy{Catalog: testRules})
 		if len(kept) != 0 {
 			b.Fatal(kept)
 		}

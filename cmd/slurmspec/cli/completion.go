@@ -64,17 +64,18 @@ func impacts() []string {
 	return append(out, "replace")
 }
 
-// completeDisable completes the ids --disable accepts (the lint rules
-// without a guard), after those already given in a comma-separated list.
+// completeDisable completes the ids --disable accepts (the lint and
+// online rules without a guard), after those already given in a
+// comma-separated list.
 func completeDisable(_ *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 	prefix := ""
 	if i := strings.LastIndexByte(toComplete, ','); i >= 0 {
 		prefix = toComplete[:i+1]
 	}
 	var out []cobra.Completion
-	for _, r := range allRules() {
-		if r.Guard == "" {
-			out = append(out, cobra.CompletionWithDesc(prefix+r.ID, r.Summary))
+	for _, d := range diagCatalog().Entries() {
+		if d.Disableable() {
+			out = append(out, cobra.CompletionWithDesc(prefix+d.ID, d.Summary))
 		}
 	}
 	sort.Strings(out)
@@ -88,11 +89,8 @@ func completeExplain(_ *cobra.Command, args []string, toComplete string) ([]cobr
 		return nil, cobra.ShellCompDirectiveNoFileComp
 	}
 	var out []cobra.Completion
-	for _, r := range allRules() {
-		out = append(out, cobra.CompletionWithDesc(r.ID, r.Summary))
-	}
-	for id, d := range stageIDs {
-		out = append(out, cobra.CompletionWithDesc(id, d.summary))
+	for _, d := range diagCatalog().Entries() {
+		out = append(out, cobra.CompletionWithDesc(d.ID, d.Summary))
 	}
 	if toComplete != "" {
 		seen := map[string]bool{}

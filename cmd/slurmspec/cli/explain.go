@@ -3,12 +3,12 @@ package cli
 import (
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/rules"
@@ -16,10 +16,11 @@ import (
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
-const explainHelp = `Print the documentation of a diagnostic id (a lint rule, or an id of
-the loading, schema and render stages) or of a slurm.conf key: what it
-does, where it goes in the spec, its values, and the Slurm releases that
-have it and where it changed.`
+const explainHelp = `Print the documentation of a diagnostic id (a lint rule, an online
+check, or an id of the loading, schema, compile and render stages: every
+id ` + "`slurmspec rules`" + ` lists) or of a slurm.conf key: what it does,
+where it goes in the spec, its values, and the Slurm releases that have it
+and where it changed.`
 
 func newExplainCmd(e env) *cobra.Command {
 	return &cobra.Command{
@@ -31,34 +32,39 @@ func newExplainCmd(e env) *cobra.Command {
   slurmspec explain PreemptMode`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			all := allRules()
-			if r := lint.Find(all, args[0]); r != nil {
-				fmt.Fprintf(e.stdout, "%s (%s): %s\n\n%s", r.ID, r.Severity, r.Summary, r.Doc)
-				return nil
-			}
-			if d, ok := stageIDs[args[0]]; ok {
-				fmt.Fprintf(e.stdout, "%s (%s): %s\n\n%s", args[0], d.severity, d.summary, d.doc)
+			cat := diagCatalog()
+			if d, ok := cat.Lookup(args[0]); ok {
+				explainID(e.stdout, d)
 				return nil
 			}
 			if explainKey(e.stdout, args[0]) {
 				return nil
 			}
-			var ids []string
-			for _, r := range all {
-				ids = append(ids, r.ID)
-			}
-			for id := range stageIDs {
-				ids = append(ids, id)
-			}
-			sort.Strings(ids)
+			names := cat.IDs()
 			for _, s := range []catalog.Scope{catalog.ScopeGlobal, catalog.ScopePartition, catalog.ScopeNode} {
 				for _, p := range catalog.Default().Params(s) {
-					ids = append(ids, p.Name)
+					names = append(names, p.Name)
 				}
 			}
-			return usageError("unknown rule or slurm.conf key %q; %s", args[0], diag.DidYouMean(args[0], ids, "see `slurmspec rules`"))
+			return usageError("unknown rule or slurm.conf key %q; %s", args[0], diag.DidYouMean(args[0], names, "see `slurmspec rules`"))
 		},
 	}
+}
+
+// explainID prints a diagnostic id's catalog entry: the line
+// "id (severity): summary", the stage that reports it and whether
+// --disable accepts it, then its document.
+func explainID(w io.Writer, d ids.Entry) {
+	fmt.Fprintf(w, "%s (%s): %s\n\nStage: %s. ", d.ID, d.Severity, d.Summary, d.Stage)
+	switch {
+	case d.Guard != "":
+		fmt.Fprintf(w, "It cannot be disabled or lowered: %s.", d.Guard)
+	case !d.Configurable():
+		fmt.Fprintf(w, "It cannot be disabled: a %s finding must be fixed.", d.Stage)
+	default:
+		fmt.Fprintf(w, "Disable it with --disable %s or in %s.", d.ID, lint.ProjectConfigFile)
+	}
+	fmt.Fprintf(w, "\n\n%s", d.Doc)
 }
 
 // specHome says where a key of a scope goes in a spec.
@@ -187,14 +193,15 @@ func keyChanges(p *catalog.Param) []string {
 	return out
 }
 
-const rulesHelp = `List every lint rule: its id, default severity and summary.
+const rulesHelp = `List every diagnostic id slurmspec reports (the diagnostic catalog): its
+id, the stage that reports it, its default severity and summary.
 
 --format json prints a versioned document for scripts and editors with
-every diagnostic id slurmspec reports, the lint rules (category "lint")
-and the ids of the stages before them (categories load, schema, compile,
-render, internal and usage), each with its severity, summary, Markdown
-description, the unsafe output it guards against (a guarded rule cannot be
-disabled), whether --disable accepts it, and a link to its documentation.
+every id: the lint rules (category "lint"), the online checks ("online")
+and the ids of the other stages (usage, load, schema, compile, render and
+internal), each with its severity, summary, Markdown description, the
+unsafe output it guards against (a guarded rule cannot be disabled),
+whether --disable accepts it, and a link to its documentation.
 --format markdown writes docs/rules.md.`
 
 func newRulesCmd(e env) *cobra.Command {
@@ -205,7 +212,7 @@ func newRulesCmd(e env) *cobra.Command {
 	formats := []string{"text", "json", "markdown"}
 	cmd := &cobra.Command{
 		Use:   "rules",
-		Short: "List every lint rule (--format json for scripts, markdown for docs/rules.md)",
+		Short: "List every diagnostic id (--format json for scripts, markdown for docs/rules.md)",
 		Long:  rulesHelp,
 		Example: `  slurmspec rules
   slurmspec rules --format json | jq -r '.rules[] | select(.category == "lint") | .id'
@@ -215,14 +222,15 @@ func newRulesCmd(e env) *cobra.Command {
 			if markdown {
 				outFmt = "markdown"
 			}
+			cat := diagCatalog()
 			switch outFmt {
 			case "markdown":
-				return rules.Markdown(e.stdout, allRules())
+				return rules.Markdown(e.stdout, cat.Entries())
 			case "json":
-				return writeRulesJSON(e.stdout, rulesReport(allRules(), toolVersion()))
+				return writeRulesJSON(e.stdout, rulesReport(cat, toolVersion()))
 			case "text":
-				for _, r := range allRules() {
-					fmt.Fprintf(e.stdout, "%-30s %-7s %s\n", r.ID, r.Severity, r.Summary)
+				for _, d := range cat.Entries() {
+					fmt.Fprintf(e.stdout, "%-30s %-8s %-7s %s\n", d.ID, d.Stage, d.Severity, d.Summary)
 				}
 				return nil
 			}

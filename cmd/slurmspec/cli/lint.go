@@ -105,7 +105,7 @@ func newLintCmd(e env) *cobra.Command {
 			if e.sizedRun != nil {
 				e.sizedRun(pipeline.TotalSize(files))
 			}
-			run := format.Run{Rules: format.RuleInfos(pipeline.Rules()), ToolVersion: toolVersion()}
+			run := format.Run{Rules: format.RuleInfos(diagCatalog().Entries()), ToolVersion: toolVersion()}
 			// Text and GitHub annotations print file by file, so each
 			// result is printed as soon as it and its predecessors are
 			// done and then dropped; JSON and SARIF are one document, for

@@ -4,7 +4,6 @@ import (
 	"io"
 	"os"
 
-	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/schema"
@@ -19,9 +18,6 @@ func newPipeline(opt pipeline.Options) (*pipeline.Pipeline, error) {
 	}
 	return p, nil
 }
-
-// allRules lists every rule a run can report (pipeline.Rules).
-func allRules() []*lint.Rule { return pipeline.Rules() }
 
 // formatFile is the format package's view of one result.
 func formatFile(r *pipeline.Result) format.File {

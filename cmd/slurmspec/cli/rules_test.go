@@ -10,9 +10,10 @@ import (
 )
 
 // TestRulesJSON checks `slurmspec rules --format json` against the things
-// it describes: every lint rule and stage id appears once; a rule's
-// helpUri names a heading of docs/rules.md; and "disableable" is what
-// lint --disable really accepts (a guarded rule and a stage id exit 2).
+// it describes: every id of the diagnostic catalog appears once, with its
+// stage as its category; every helpUri names a heading of docs/rules.md;
+// and "disableable" is what lint --disable really accepts (a guarded rule
+// and a stage id exit 2).
 func TestRulesJSON(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := Run([]string{"rules", "--format", "json"}, &out, &errOut); code != 0 {
@@ -41,11 +42,8 @@ func TestRulesJSON(t *testing.T) {
 		t.Errorf("version %d", doc.Version)
 	}
 	want := map[string]string{}
-	for _, r := range allRules() {
-		want[r.ID] = "lint"
-	}
-	for id := range stageIDs {
-		want[id] = "stage"
+	for _, d := range diagCatalog().Entries() {
+		want[d.ID] = string(d.Stage)
 	}
 	docs, err := os.ReadFile("../../../docs/rules.md")
 	if err != nil {
@@ -54,27 +52,27 @@ func TestRulesJSON(t *testing.T) {
 	seen := map[string]bool{}
 	tried := map[bool]int{}
 	for _, r := range doc.Rules {
-		kind, ok := want[r.ID]
+		stage, ok := want[r.ID]
 		switch {
 		case !ok:
-			t.Errorf("%s: not a rule or stage id", r.ID)
+			t.Errorf("%s: not in the diagnostic catalog", r.ID)
 			continue
 		case seen[r.ID]:
 			t.Errorf("%s listed twice", r.ID)
 		case r.Summary == "" || r.Description == "" || r.Severity == "":
 			t.Errorf("%s: empty summary, description or severity: %+v", r.ID, r)
-		case (kind == "lint") != (r.Category == "lint"):
-			t.Errorf("%s: category %q", r.ID, r.Category)
+		case r.Category != stage:
+			t.Errorf("%s: category %q, want its stage %q", r.ID, r.Category, stage)
 		}
 		seen[r.ID] = true
-		if kind == "lint" {
-			anchor, ok := strings.CutPrefix(r.HelpURI, "https://github.com/slurmspec/slurmspec/blob/")
-			_, anchor, _ = strings.Cut(anchor, "/docs/rules.md#")
-			if !ok || anchor != r.ID || !bytes.Contains(docs, []byte("\n## "+r.ID+"\n")) {
-				t.Errorf("%s: helpUri %q does not name its section of docs/rules.md", r.ID, r.HelpURI)
-			}
-		} else if r.HelpURI != "" || r.Disableable {
-			t.Errorf("stage id %s: helpUri %q, disableable %v", r.ID, r.HelpURI, r.Disableable)
+		// Every id, of every stage, links to its section of docs/rules.md.
+		anchor, ok := strings.CutPrefix(r.HelpURI, "https://github.com/slurmspec/slurmspec/blob/")
+		_, anchor, _ = strings.Cut(anchor, "/docs/rules.md#")
+		if !ok || anchor != r.ID || !bytes.Contains(docs, []byte("\n## "+r.ID+"\n")) {
+			t.Errorf("%s: helpUri %q does not name its section of docs/rules.md", r.ID, r.HelpURI)
+		}
+		if r.Disableable && stage != "lint" && stage != "online" {
+			t.Errorf("%s id %s is disableable", stage, r.ID)
 		}
 		// --disable accepts exactly the disableable ids (every guarded
 		// rule, a few of the others: the checks are not free).

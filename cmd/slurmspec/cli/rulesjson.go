@@ -4,9 +4,8 @@ import (
 	"encoding/json"
 	"io"
 	"sort"
-	"strings"
 
-	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/lint/format"
 )
 
@@ -21,12 +20,12 @@ type rulesJSON struct {
 	Rules   []ruleJSON `json:"rules"`
 }
 
-// ruleJSON describes one diagnostic id. Guard and HelpURI are "" when
-// absent.
+// ruleJSON describes one diagnostic id. Guard is "" when absent.
 type ruleJSON struct {
 	ID string `json:"id"`
-	// Category is "lint" for a lint rule, else the stage that reports
-	// the id: load, schema, compile, render, internal or usage.
+	// Category is the stage that reports the id: lint (the lint rules and
+	// the suppression comments' findings), online, usage, load, schema,
+	// compile, render or internal.
 	Category string `json:"category"`
 	// Severity is the default severity: error, warning or info.
 	Severity string `json:"severity"`
@@ -38,51 +37,40 @@ type ruleJSON struct {
 	// writing.
 	Guard string `json:"guard"`
 	// Disableable tells whether --disable and the project config accept
-	// the id (lint rules without a guard).
+	// the id (lint and online rules without a guard).
 	Disableable bool `json:"disableable"`
-	// HelpURI links to the rule's section of docs/rules.md, for this
-	// version of slurmspec; stage ids are documented by `slurmspec
-	// explain ID`.
+	// HelpURI links to the id's section of docs/rules.md, for this
+	// version of slurmspec.
 	HelpURI string `json:"helpUri"`
 }
 
-// rulesReport lists the lint rules, then the stage ids, each group sorted
-// by id.
-func rulesReport(rs []*lint.Rule, version string) rulesJSON {
+// rulesReport lists every id of the catalog, by stage (lint first, then
+// online, then the others in the order a spec meets them), each stage
+// sorted by id.
+func rulesReport(cat *ids.Catalog, version string) rulesJSON {
 	out := rulesJSON{Version: rulesJSONVersion, Rules: []ruleJSON{}}
-	lintRules := make([]ruleJSON, 0, len(rs))
-	for _, r := range rs {
-		lintRules = append(lintRules, ruleJSON{
-			ID: r.ID, Category: "lint", Severity: r.Severity.String(), Summary: r.Summary,
-			Description: r.Doc, Guard: r.Guard, Disableable: r.Guard == "",
-			HelpURI: format.RuleHelpURI(version, r.ID),
+	order := map[ids.Stage]int{ids.Lint: -2, ids.Online: -1}
+	for i, s := range ids.AllStages() {
+		if _, first := order[s]; !first {
+			order[s] = i
+		}
+	}
+	entries := cat.Entries()
+	sort.Slice(entries, func(i, j int) bool {
+		a, b := entries[i], entries[j]
+		if order[a.Stage] != order[b.Stage] {
+			return order[a.Stage] < order[b.Stage]
+		}
+		return a.ID < b.ID
+	})
+	for _, d := range entries {
+		out.Rules = append(out.Rules, ruleJSON{
+			ID: d.ID, Category: string(d.Stage), Severity: d.Severity.String(), Summary: d.Summary,
+			Description: d.Doc, Guard: d.Guard, Disableable: d.Disableable(),
+			HelpURI: format.RuleHelpURI(version, d.ID),
 		})
 	}
-	sort.Slice(lintRules, func(i, j int) bool { return lintRules[i].ID < lintRules[j].ID })
-	stages := make([]ruleJSON, 0, len(stageIDs))
-	for id, d := range stageIDs {
-		stages = append(stages, ruleJSON{ID: id, Category: stageCategory(id), Severity: d.severity, Summary: d.summary, Description: d.doc})
-	}
-	sort.Slice(stages, func(i, j int) bool { return stages[i].ID < stages[j].ID })
-	out.Rules = append(append(out.Rules, lintRules...), stages...)
 	return out
-}
-
-// stageCategory is the stage that reports a stage id.
-func stageCategory(id string) string {
-	switch {
-	case strings.HasPrefix(id, "load-"), id == "duplicate-key", id == "both-spellings":
-		return "load"
-	case strings.HasPrefix(id, "schema-"):
-		return "schema"
-	case strings.HasPrefix(id, "render-"):
-		return "render"
-	case id == "internal-error":
-		return "internal"
-	case id == "usage":
-		return "usage"
-	}
-	return "compile"
 }
 
 func writeRulesJSON(w io.Writer, r rulesJSON) error {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/schema"
@@ -153,8 +154,8 @@ type NoiseReport struct {
 // skips what it cannot read); a mutation the schema accepts is not tried.
 func SchemaNoise(p *pipeline.Pipeline, sch *schema.Schema, base *pipeline.Result, step, offset int) NoiseReport {
 	ruleIDs := map[string]bool{}
-	for _, r := range pipeline.Rules() {
-		ruleIDs[r.ID] = true
+	for _, id := range pipeline.Catalog().Select(ids.Entry.Configurable) {
+		ruleIDs[id] = true
 	}
 	want := lintFindings(base, ruleIDs)
 	var rep NoiseReport

@@ -30,6 +30,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/slurmspec/slurmspec/compiler/buildinfo"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
@@ -140,8 +141,8 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 // allDisabled disables every rule: the helper reports online findings only.
 func allDisabled() map[string]bool {
 	off := map[string]bool{}
-	for _, r := range pipeline.Rules() {
-		off[r.ID] = true
+	for _, id := range pipeline.Catalog().Select(ids.Entry.Configurable) {
+		off[id] = true
 	}
 	return off
 }
