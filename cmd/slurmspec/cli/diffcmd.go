@@ -50,6 +50,7 @@ func newDiffCmd(e env) *cobra.Command {
 		failOn  string
 		oldName string
 		newName string
+		links   linkFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
@@ -78,6 +79,16 @@ func newDiffCmd(e env) *cobra.Command {
 			}[outFmt]
 			if write == nil {
 				return usageError("--format must be %s, not %q", strings.Join(diffFormats, ", "), outFmt)
+			}
+			for _, arg := range args {
+				if _, isRef := gitRef(arg); !isRef {
+					if err := links.file("", arg); err != nil {
+						return err
+					}
+				}
+			}
+			if err := links.file("--config", opt.ConfigFile); err != nil {
+				return err
 			}
 			sch, err := newSchema()
 			if err != nil {
@@ -131,6 +142,7 @@ func newDiffCmd(e env) *cobra.Command {
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", fixedCompletion(impacts()...))
 	cmd.Flags().StringVar(&oldName, "old-name", "", "resource name of the old cluster, when its spec has none")
 	cmd.Flags().StringVar(&newName, "new-name", "", "resource name of the new cluster, when its spec has none")
+	links.register(cmd.Flags())
 	return cmd
 }
 
