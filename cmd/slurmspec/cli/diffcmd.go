@@ -60,6 +60,9 @@ func newDiffCmd(e env) *cobra.Command {
   slurmspec diff --format markdown --fail-on replace origin/main:cluster.yaml cluster.yaml`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := links.file("--config", opt.ConfigFile); err != nil {
+				return err
+			}
 			p, err := newPipeline(opt)
 			if err != nil {
 				return err
@@ -86,9 +89,6 @@ func newDiffCmd(e env) *cobra.Command {
 						return err
 					}
 				}
-			}
-			if err := links.file("--config", opt.ConfigFile); err != nil {
-				return err
 			}
 			sch, err := newSchema()
 			if err != nil {

@@ -64,6 +64,9 @@ func newLintCmd(e env) *cobra.Command {
   slurmspec lint --online cluster.yaml   # also check the Filestore instances with the API`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := links.file("--config", opt.ConfigFile); err != nil {
+				return err
+			}
 			p, err := newPipeline(opt)
 			if err != nil {
 				return err
@@ -76,9 +79,6 @@ func newLintCmd(e env) *cobra.Command {
 				return usageError("--format: %v", err)
 			}
 			if _, err := rf.colour(e, e.stdout); err != nil {
-				return err
-			}
-			if err := links.file("--config", opt.ConfigFile); err != nil {
 				return err
 			}
 			files, err := expandArgs(p, args, expandOptions{onlySpecs: onlySpecs, verbose: verbose, links: links, notes: e.stderr})
@@ -231,6 +231,9 @@ func expandArgs(p *pipeline.Pipeline, args []string, eo expandOptions) ([]string
 		}
 		st, err := os.Stat(arg)
 		if lst, lerr := os.Lstat(arg); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 && !eo.links.follow {
+			if err == nil && st.IsDir() {
+				return nil, linkError("", arg, arg)
+			}
 			st, err = lst, nil // never searched: the loader refuses it
 		}
 		if err != nil || !st.IsDir() {
@@ -270,7 +273,8 @@ func expandArgs(p *pipeline.Pipeline, args []string, eo expandOptions) ([]string
 			fmt.Fprintf(eo.notes, "slurmspec: note: %s: skipped: not a spec\n", shownPath(f))
 		}
 	default:
-		fmt.Fprintf(eo.notes, "slurmspec: note: %s skipped as not specs (--verbose names them)\n", plural(len(skippedNamed), "named file"))
+		n := len(skippedNamed)
+		fmt.Fprintf(eo.notes, "slurmspec: note: %s skipped as %s (--verbose names them)\n", plural(n, "named file"), pick(n, "not a spec", "not specs"))
 	}
 	return files, nil
 }
@@ -287,11 +291,19 @@ func skippedNotes(eo expandOptions, dir string, res discover.Result) {
 		return
 	}
 	if n := len(res.NotSpecs); n > 0 {
-		fmt.Fprintf(eo.notes, "slurmspec: note: %s: %s skipped as not specs (--verbose names them)\n", shownPath(dir), plural(n, "file"))
+		fmt.Fprintf(eo.notes, "slurmspec: note: %s: %s skipped as %s (--verbose names them)\n", shownPath(dir), plural(n, "file"), pick(n, "not a spec", "not specs"))
 	}
 	if n := len(res.NotRegular); n > 0 {
-		fmt.Fprintf(eo.notes, "slurmspec: note: %s: %s skipped as not regular files: links, FIFOs and devices are not opened (--verbose names them)\n", shownPath(dir), plural(n, "entry", "entries"))
+		fmt.Fprintf(eo.notes, "slurmspec: note: %s: %s skipped as %s: links, FIFOs and devices are not opened (--verbose names them)\n", shownPath(dir), plural(n, "entry", "entries"), pick(n, "not a regular file", "not regular files"))
 	}
+}
+
+// pick is one when n is 1, else many.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // plural is "1 file", "2 files" (or the plural form given).

@@ -35,15 +35,26 @@ func isSpecContent(abs string) bool {
 		if data, err = load.ReadPrefix(abs, load.MaxFileSize+1); err != nil {
 			return true
 		}
-		if len(data) > load.MaxFileSize {
-			return false // the loader refuses it unread
-		}
 	}
-	format, ok := load.FormatOf(abs)
+	return loadsAsSpec(abs, data)
+}
+
+// specContent is isSpecContent over a file's data.
+func specContent(name string, data []byte) bool {
+	return LooksLikeSpec(data[:min(len(data), PrefixSize)]) || loadsAsSpec(name, data)
+}
+
+// loadsAsSpec reports whether the loader reads data, a whole file named
+// name, into a document with a marker field.
+func loadsAsSpec(name string, data []byte) bool {
+	if len(data) > load.MaxFileSize {
+		return false // the loader refuses it unread
+	}
+	format, ok := load.FormatOf(name)
 	if !ok || !mayHoldMarker(data, format == load.FormatCUE) {
 		return false
 	}
-	doc, _ := load.Bytes(abs, data, load.Options{})
+	doc, _ := load.Bytes(name, data, load.Options{})
 	return doc != nil && hasMarkerField(doc.Root)
 }
 
