@@ -20,16 +20,25 @@ const lintHelp = `Check specs against the schema and every lint rule.
 
 Arguments are spec files or directories. A file named is linted as a
 spec. A directory is searched for specs: .json, .jsonc, .yaml, .yml and
-.cue files with a top-level nodePools or orchestratorSpec key (in the
-first 64 KiB), skipping hidden directories, symbolic links, what
-.gitignore ignores, .slurmspec.yaml, directories slurmspec rendered, and
-what .slurmspec.yaml's exclude patterns name; its include patterns name
-specs the content test misses. A directory with no spec is an error.
+.cue files with a top-level nodePools or orchestratorSpec key (the
+loader decides when the first 64 KiB do not show one), skipping hidden
+directories, symbolic links, FIFOs and devices, what .gitignore ignores
+(unless git tracks it), .slurmspec.yaml, directories slurmspec rendered,
+and what .slurmspec.yaml's exclude patterns name; its include patterns
+name specs the content test misses. How many files were skipped as not
+specs, and how many entries as not regular files, is said on standard
+error; --verbose names each. A directory with no spec is an error.
 With --only-specs, named files that are not specs by the same tests are
 skipped (the pre-commit hook passes every changed file). "-" reads
 standard input: JSON when it begins with "{" (after a byte order mark
 and comments), else give --input-format. Files are linted concurrently
 and reported in a stable order.
+
+No path given (an argument, --config) may pass through a symbolic link
+below the working directory or inside a repository's work tree (a link
+in a pull request can point outside the checkout): name the real path,
+or pass --follow-symlinks. A spec file that is itself a link is never
+read; name the file it points to.
 
 Each finding is printed as "file:line:col: severity: message [rule-id]"
 with the source line, the spec path and a hint, and each file ends with

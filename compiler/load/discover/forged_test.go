@@ -173,24 +173,30 @@ func TestDirNamesWhatItSkips(t *testing.T) {
 }
 
 // BenchmarkDirManyYAML: a walk over 10,000 small YAML files that are not
-// specs (the loader runs on none: they hold no marker text).
+// specs: ConfigMaps without the marker text (the loader runs on none),
+// and ConfigMaps with a nested nodePools key (the loader runs on each:
+// the worst case of the content test).
 func BenchmarkDirManyYAML(b *testing.B) {
-	dir := b.TempDir()
-	for i := range 10000 {
-		sub := filepath.Join(dir, fmt.Sprintf("d%03d", i/100))
-		if err := os.MkdirAll(sub, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		body := fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%d\ndata:\n  key: value\n", i)
-		if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%d.yaml", i)), []byte(body), 0o644); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportAllocs()
-	for b.Loop() {
-		res, err := Dir(dir, opts)
-		if err != nil || len(res.NotSpecs) != 10000 {
-			b.Fatalf("%v, %d not specs", err, len(res.NotSpecs))
-		}
+	for _, c := range []struct{ name, key string }{{"plain", "key"}, {"nested-marker", "nodePools"}} {
+		b.Run(c.name, func(b *testing.B) {
+			dir := b.TempDir()
+			for i := range 10000 {
+				sub := filepath.Join(dir, fmt.Sprintf("d%03d", i/100))
+				if err := os.MkdirAll(sub, 0o755); err != nil {
+					b.Fatal(err)
+				}
+				body := fmt.Sprintf("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm-%d\ndata:\n  %s: value\n", i, c.key)
+				if err := os.WriteFile(filepath.Join(sub, fmt.Sprintf("f%d.yaml", i)), []byte(body), 0o644); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := Dir(dir, opts)
+				if err != nil || len(res.NotSpecs) != 10000 {
+					b.Fatalf("%v, %d not specs", err, len(res.NotSpecs))
+				}
+			}
+		})
 	}
 }
