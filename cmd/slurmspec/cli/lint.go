@@ -211,9 +211,10 @@ type expandOptions struct {
 // named on the command line is linted as given, unless onlySpecs (the
 // pre-commit hook's --only-specs) lets discover.Keep drop it; a directory
 // yields the specs under it, in lexical order, and none is a usage error.
-// No argument may pass through a symbolic link (linkFlag); an argument
-// that is itself a link is never searched as a directory: it is linted as
-// a file, which the loader refuses, naming it. What was skipped is said on
+// No argument may pass through a symbolic link (linkFlag): an argument
+// that is itself a link to a directory is refused, one to anything else
+// is linted as a file, which the loader refuses, naming it (with
+// --follow-symlinks a linked directory is searched). What was skipped is said on
 // notes: how many files were not specs and how many entries were not
 // regular files, or with verbose each of them.
 func expandArgs(p *pipeline.Pipeline, args []string, eo expandOptions) ([]string, error) {
