@@ -120,7 +120,7 @@ func dir(root string, opt Options, maxEntries int) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("reading %s: %w", root, err)
 	}
-	w := &walker{opt: opt, compiled: map[string]*compiled{}, left: maxEntries, limit: maxEntries}
+	w := &walker{opt: opt, compiled: map[string]*compiled{}, left: maxEntries, limit: maxEntries, top: abs}
 	ignored := scope.excluded()
 	switch {
 	case ignored && !scope.trackedBelow():
@@ -190,8 +190,9 @@ func inRendered(file, marker string) bool {
 type walker struct {
 	opt      Options
 	compiled map[string]*compiled
-	left     int // directory entries the walk may still list
-	limit    int // and all it may list
+	top      string // the directory searched
+	left     int    // directory entries the walk may still list
+	limit    int    // and all it may list
 	res      Result
 }
 
@@ -199,7 +200,7 @@ type walker struct {
 // .gitignore ignores (ignored), only what the git index tracks is
 // looked at.
 func (w *walker) walk(abs, shown string, scope *ignoreScope, ignored bool) error {
-	entries, err := w.readDir(abs)
+	entries, err := w.readDir(abs, abs == w.top)
 	if err != nil {
 		return err
 	}
@@ -258,9 +259,15 @@ func (w *walker) walk(abs, shown string, scope *ignoreScope, ignored bool) error
 
 // readDir lists a directory in lexical order, counting its entries
 // against MaxEntries as they are read (a directory of millions of entries
-// is refused without listing it whole).
-func (w *walker) readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := os.Open(dir)
+// is refused without listing it whole). A directory below the one
+// searched (not top) is opened without following a symbolic link, so
+// that one swapped in after its parent was listed is not entered.
+func (w *walker) readDir(dir string, top bool) ([]fs.DirEntry, error) {
+	open := load.OpenDir
+	if top {
+		open = os.Open // named by the user, checked by the caller
+	}
+	f, err := open(dir)
 	if err != nil {
 		return nil, err
 	}
