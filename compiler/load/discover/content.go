@@ -74,32 +74,74 @@ func hasMarkerField(root *load.Node) bool {
 }
 
 // mayHoldMarker reports whether data could load into a document with a
-// marker key. Every way the formats spell a key either writes its text
-// (in any case, with '_' or '-' between letters for this scan's
-// purposes) or uses an escape (a backslash: JSON's and YAML's \u, CUE's
-// \(interpolation)); CUE can also compute a label from an expression,
-// which needs a parenthesis ("(k): v", strings.Join(...)). Files holding
-// none of these cannot have the key, so the loader is not run on them.
+// marker key. JSON and YAML spell a key with its text, or with escapes in
+// a double-quoted string (\u0050, YAML's \x50 and \U00000050, and
+// YAML's escaped line break, which joins two lines): the scan decodes
+// those before looking for the text, so a key no escape can hide is
+// looked for wherever it might be, while a large data file full of
+// other escapes is not parsed. CUE can also build a label by
+// interpolation ("\(k)") or from an expression in parentheses
+// ("(k): v", strings.Join(...)): a CUE file holding a backslash or a
+// parenthesis is always loaded. Files this rejects cannot have the key,
+// so the loader is not run on them.
 func mayHoldMarker(data []byte, cue bool) bool {
-	if bytes.IndexByte(data, '\\') >= 0 || cue && bytes.IndexByte(data, '(') >= 0 {
+	if cue && bytes.ContainsAny(data, "\\(") {
 		return true
 	}
 	return containsMarkerText(data)
 }
 
-// containsMarkerText reports whether data holds nodepools or
+// containsMarkerText reports whether data, with the escapes of
+// double-quoted JSON and YAML strings decoded, holds nodepools or
 // orchestratorspec, ignoring case and '_' and '-' (as isMarker compares
 // keys), anywhere.
 func containsMarkerText(data []byte) bool {
 	norm := make([]byte, 0, len(data))
-	for _, c := range data {
+	add := func(c byte) {
 		switch {
 		case c == '_' || c == '-':
-			continue
+			return
 		case c >= 'A' && c <= 'Z':
 			c += 'a' - 'A'
 		}
 		norm = append(norm, c)
+	}
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		if c != '\\' || i+1 == len(data) {
+			add(c)
+			continue
+		}
+		switch e := data[i+1]; e {
+		case 'u', 'U', 'x':
+			n := 2
+			switch e {
+			case 'u':
+				n = 4
+			case 'U':
+				n = 8
+			}
+			if r, ok := hexRune(data[i+2:], n); ok {
+				if r >= 0 && r < 0x80 {
+					add(byte(r))
+				} else {
+					add(0)
+				}
+				i += 1 + n
+				continue
+			}
+			add(c)
+		case '\n', '\r':
+			// An escaped line break (YAML): the break and the blank
+			// space that starts the next line are dropped.
+			i++
+			for i+1 < len(data) && (data[i+1] == '\n' || data[i+1] == ' ' || data[i+1] == '\t') {
+				i++
+			}
+		default:
+			add(0) // another escape: a character no marker holds
+			i++
+		}
 	}
 	for _, m := range markerKeys {
 		if bytes.Contains(norm, []byte(m)) {
@@ -107,4 +149,25 @@ func containsMarkerText(data []byte) bool {
 		}
 	}
 	return false
+}
+
+// hexRune decodes n hexadecimal digits at the start of b.
+func hexRune(b []byte, n int) (rune, bool) {
+	if len(b) < n {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:n] {
+		switch {
+		case c >= '0' && c <= '9':
+			r = r<<4 | rune(c-'0')
+		case c >= 'a' && c <= 'f':
+			r = r<<4 | rune(c-'a'+10)
+		case c >= 'A' && c <= 'F':
+			r = r<<4 | rune(c-'A'+10)
+		default:
+			return 0, false
+		}
+	}
+	return r, true
 }

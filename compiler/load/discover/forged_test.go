@@ -55,7 +55,14 @@ func TestContainsMarkerText(t *testing.T) {
 			t.Errorf("containsMarkerText(%q) = false", s)
 		}
 	}
-	for _, s := range []string{"node Pools", "nodePool", "orchestrator", "pools: node"} {
+	for _, s := range []string{`"node\u0050ools"`, `"node\x50ools"`, `"node\U00000050ools"`, `"node\u005fpools"`,
+		`"NODE\u002dPOOLS"`, "\"node\\\n    Pools\"", "\"node\\\r\n\tPools\"", `"orchestrator\u0053pec"`} {
+		if !containsMarkerText([]byte(s)) {
+			t.Errorf("containsMarkerText(%q) = false", s)
+		}
+	}
+	for _, s := range []string{"node Pools", "nodePool", "orchestrator", "pools: node", `"node\\u0050ools"`,
+		`"node\u0150ools"`, `"node\"Pools"`, `"node\FFFFFFFFPools"`, `"\UFFFFFFFF"`} {
 		if containsMarkerText([]byte(s)) {
 			t.Errorf("containsMarkerText(%q) = true", s)
 		}
