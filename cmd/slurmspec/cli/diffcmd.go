@@ -51,6 +51,7 @@ func newDiffCmd(e env) *cobra.Command {
 		failOn  string
 		oldName string
 		newName string
+		links   linkFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
@@ -60,6 +61,9 @@ func newDiffCmd(e env) *cobra.Command {
   slurmspec diff --format markdown --fail-on replace origin/main:cluster.yaml cluster.yaml`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := links.file("--config", opt.ConfigFile); err != nil {
+				return err
+			}
 			p, err := newPipeline(opt)
 			if err != nil {
 				return err
@@ -79,6 +83,13 @@ func newDiffCmd(e env) *cobra.Command {
 			}[outFmt]
 			if write == nil {
 				return usageError("--format must be %s, not %q", strings.Join(diffFormats, ", "), outFmt)
+			}
+			for _, arg := range args {
+				if _, isRef := gitRef(arg); !isRef {
+					if err := links.file("", arg); err != nil {
+						return err
+					}
+				}
 			}
 			sch, err := newSchema()
 			if err != nil {
@@ -132,6 +143,7 @@ func newDiffCmd(e env) *cobra.Command {
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", fixedCompletion(impacts()...))
 	cmd.Flags().StringVar(&oldName, "old-name", "", "resource name of the old cluster, when its spec has none")
 	cmd.Flags().StringVar(&newName, "new-name", "", "resource name of the new cluster, when its spec has none")
+	links.register(cmd.Flags())
 	return cmd
 }
 

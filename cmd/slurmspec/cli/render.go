@@ -32,6 +32,7 @@ func newRenderCmd(e env) *cobra.Command {
 		out   string
 		check bool
 		dopt  pulumimodel.Options
+		links linkFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "render FILE -o DIR",
@@ -43,6 +44,12 @@ func newRenderCmd(e env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usageError("render needs an output directory: -o DIR")
+			}
+			if err := links.file("", args[0]); err != nil {
+				return err
+			}
+			if err := links.file("--config", opt.ConfigFile); err != nil {
+				return err
 			}
 			r, err := analyseOne(opt, args[0], e)
 			if err != nil {
@@ -86,5 +93,6 @@ func newRenderCmd(e env) *cobra.Command {
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output directory (replaced as a whole)")
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 with a diff if the output directory is stale")
 	dopt.RegisterFlags(cmd.Flags())
+	links.register(cmd.Flags())
 	return cmd
 }

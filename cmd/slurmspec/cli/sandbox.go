@@ -55,6 +55,7 @@ const exitSandbox = 125
 // sandboxFlags are the flags of up and run.
 type sandboxFlags struct {
 	spec          pipeline.Options
+	links         linkFlag
 	nodes         int
 	preemptExempt time.Duration
 	calcPeriod    int
@@ -66,6 +67,7 @@ type sandboxFlags struct {
 func (f *sandboxFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	f.spec.RegisterFlags(fs)
+	f.links.register(fs)
 	fs.IntVar(&f.nodes, "nodes", 1, "stand-in slurmd daemons for each compute node pool (its first N rendered nodes)")
 	fs.DurationVar(&f.preemptExempt, "preempt-exempt-time", 0, "what-if: set PreemptExemptTime, such as 1s (stated when used)")
 	fs.IntVar(&f.calcPeriod, "priority-calc-period", 0, "what-if: set PriorityCalcPeriod, in minutes, at least 1 (stated when used)")
@@ -183,6 +185,12 @@ func sandboxError(err error, hint string, code int) error {
 func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, dir, file string, f *sandboxFlags) (*sandbox.State, error) {
 	if f.nodes < 1 {
 		return nil, usageError("--nodes must be at least 1")
+	}
+	if err := f.links.file("", file); err != nil {
+		return nil, err
+	}
+	if err := f.links.file("--config", f.spec.ConfigFile); err != nil {
+		return nil, err
 	}
 	ts := sandbox.TimeScale{
 		PreemptExemptTime:     f.preemptExempt,
