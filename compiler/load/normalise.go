@@ -57,6 +57,7 @@ func isSnakeCase(name string) bool {
 // whether spelled the same way or once in each spelling.
 type normaliser struct {
 	verbatim func(Path) bool
+	strings  func(Path) bool // nil for JSON: its numbers stay numbers
 	diags    diag.List
 }
 
@@ -108,6 +109,9 @@ func (n *normaliser) node(x *Node, path Path) {
 			}
 		}
 		x.Fields = kept
+		if keep && n.strings != nil && n.strings(path) {
+			n.stringify(x, path)
+		}
 	}
 }
 
