@@ -226,6 +226,14 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 	if format != FormatJSON {
 		n.strings = opt.Strings
 	}
+	for i := range l {
+		if l[i].Path == "" {
+			if n.unplaced == nil {
+				n.unplaced = map[diag.Pos]*diag.Diagnostic{}
+			}
+			n.unplaced[l[i].Pos.Start()] = &l[i]
+		}
+	}
 	n.node(root, make(Path, 0, 16))
 	doc.Root = root
 	return doc, append(l, n.diags...)

@@ -101,3 +101,22 @@ func TestStringMapNumberTooLong(t *testing.T) {
 		t.Errorf("value = %q, want the literal", s)
 	}
 }
+
+// The YAML converter's findings on a scalar, which it reports before
+// field names are normalised, carry the scalar's spec path, so that a
+// later stage holds that value alone, not the whole spec, as unsound.
+func TestScalarFindingsHavePaths(t *testing.T) {
+	src := "node_pools:\n- id: a\n  n: 0x10\n  ok: True\nconfig:\n  On: TRUE\n"
+	doc, l := Bytes("a.yaml", []byte(src), Options{Verbatim: verbatimConfig, Strings: configStrings})
+	var paths []string
+	for _, d := range l {
+		paths = append(paths, d.Path)
+	}
+	if want := []string{"nodePools[0].n", "nodePools[0].ok", "config.On"}; strings.Join(paths, " ") != strings.Join(want, " ") {
+		t.Errorf("paths = %q, want %q", paths, want)
+	}
+	// TRUE is reported, and still read as YAML reads it.
+	if s, _ := doc.Root.Get("config").Get("On").Str(); s != "true" {
+		t.Errorf("config.On = %q, want \"true\"", s)
+	}
+}
