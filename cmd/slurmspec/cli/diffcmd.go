@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -38,7 +39,13 @@ stricter since it was committed); its findings are printed.
 Exit status: 0 no change, 1 changes or a spec with errors, 2 usage or I/O
 error. With --fail-on IMPACT, changes exit 1 only when one has at least
 that impact (in-place, reconfigure, restart, replace (any replacement),
-replace-pool, replace-cluster).`
+replace-pool, replace-cluster).
+
+--detailed-exitcode gives terraform plan's convention instead: 0 no
+change, 2 changes (with --fail-on, changes of at least that impact), 1
+any error (a spec with errors, usage, I/O), which is always explained on
+standard error. Give it before any mistake on the command line: an
+option that cannot be parsed stops the parsing there.`
 
 // diffFormats are the names diff --format takes.
 var diffFormats = []string{"text", "markdown", "json"}
@@ -50,15 +57,25 @@ func newDiffCmd(e env) *cobra.Command {
 		failOn  string
 		oldName string
 		newName string
+		// detailed is --detailed-exitcode: 0 no change, 2 changes, 1 error.
+		detailed bool
 	)
+	// changed is what diff returns for changes, mapped to 2 when detailed.
+	changed := &exitError{code: exitFindings}
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
 		Short: "Show what a spec change does to slurm.conf and the cluster",
 		Long:  diffHelp,
 		Example: `  slurmspec diff origin/main:cluster.yaml cluster.yaml
   slurmspec diff --format markdown --fail-on replace origin/main:cluster.yaml cluster.yaml`,
-		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		Args: func(cmd *cobra.Command, args []string) error {
+			if err := cobra.ExactArgs(2)(cmd, args); err != nil {
+				return detailedExit(&exitError{code: exitUsage, msg: err.Error()}, nil, detailed)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			defer func() { err = detailedExit(err, changed, detailed) }()
 			p, err := newPipeline(opt)
 			if err != nil {
 				return err
@@ -121,9 +138,13 @@ func newDiffCmd(e env) *cobra.Command {
 			case failOn != "" && report.MaxImpact() < threshold:
 				return nil
 			}
-			return &exitError{code: exitFindings}
+			return changed
 		},
 	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return detailedExit(&exitError{code: exitUsage, msg: err.Error()}, nil, detailed)
+	})
+	cmd.Flags().BoolVar(&detailed, "detailed-exitcode", false, "exit as terraform plan -detailed-exitcode does: 0 no change, 2 changes, 1 error")
 	opt.RegisterFlags(cmd.Flags())
 	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: text, markdown (a PR comment) or json")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 only for changes with at least this impact (e.g. replace)")
@@ -132,6 +153,24 @@ func newDiffCmd(e env) *cobra.Command {
 	cmd.Flags().StringVar(&oldName, "old-name", "", "resource name of the old cluster, when its spec has none")
 	cmd.Flags().StringVar(&newName, "new-name", "", "resource name of the new cluster, when its spec has none")
 	return cmd
+}
+
+// detailedExit maps diff's result to --detailed-exitcode's convention
+// when detailed is set: changes (the error changed) exit 2, and every
+// other error exits 1 with its message; without it, err is returned as
+// it is.
+func detailedExit(err error, changed *exitError, detailed bool) error {
+	switch {
+	case !detailed || err == nil:
+		return err
+	case changed != nil && err == changed:
+		return &exitError{code: 2}
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return &exitError{code: 1, msg: ee.msg}
+	}
+	return &exitError{code: 1, msg: err.Error()}
 }
 
 // settingsOf returns the settings of one side of a diff: those of the
