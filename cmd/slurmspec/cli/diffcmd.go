@@ -32,12 +32,13 @@ or replaces the whole cluster; changes that hurt running or pending jobs are
 flagged.
 
 A spec with errors is not compared: its findings are printed on standard
-error and diff exits 1 (with --strict, warnings too). Only an OLD side
+error and diff exits 2 (with --strict, warnings too). Only an OLD side
 that still compiles is compared despite errors (a rule may have become
 stricter since it was committed); its findings are printed.
 
-Exit status: 0 no change, 1 changes or a spec with errors, 2 usage or I/O
-error. With --fail-on IMPACT, changes exit 1 only when one has at least
+Exit status, as diff(1)'s: 0 no change, 1 changes (the report says which),
+2 trouble: a spec with errors, usage or I/O error. Exit 1 never comes
+with an empty report. With --fail-on IMPACT, changes exit 1 only when one has at least
 that impact (in-place, reconfigure, restart, replace (any replacement),
 replace-pool, replace-cluster).
 
@@ -222,10 +223,10 @@ func readSide(ctx context.Context, p *pipeline.Pipeline, sch *schema.Schema, arg
 // renderSide checks one side and renders it for version. It returns the
 // rendered set and the cluster's resource name when the spec states one.
 // A side that cannot be read is a usage error (exit 2). A side with errors
-// is not compared: its findings are printed and diff exits 1, as lint
-// would. The one exception is an old side that still compiles: a rule may
-// have become stricter since it was written, and the change that fixes it
-// deserves its diff; its findings are printed.
+// is not compared: its findings are printed and diff exits 2, as for any
+// trouble (1 is for changes). The one exception is an old side that still
+// compiles: a rule may have become stricter since it was written, and the
+// change that fixes it deserves its diff; its findings are printed.
 func renderSide(arg string, r *pipeline.Result, version string, isNew bool, e env) (render.Set, string, error) {
 	switch {
 	case r.IOError:
@@ -233,7 +234,8 @@ func renderSide(arg string, r *pipeline.Result, version string, isNew bool, e en
 		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("%s: cannot be compared: %s", arg, r.Summary())}
 	case r.Cluster == nil || isNew && r.Failed():
 		printResult(e.stderr, r)
-		return nil, "", &exitError{code: exitFindings, msg: fmt.Sprintf("%s: not compared: %s (see slurmspec lint)", arg, r.Summary())}
+		// Not exitFindings: diff's 1 means changes, shown in the report.
+		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("%s: not compared: %s (see slurmspec lint)", arg, r.Summary())}
 	case r.Diags.HasErrors():
 		printResult(e.stderr, r)
 	}
