@@ -55,14 +55,21 @@ func plainDecimal(lit string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	// The length of the text before building it: digits plus the zeros
-	// an exponent adds, a point and a sign.
+	if d.IsZero() && d.Exponent > 0 {
+		d.Exponent = 0 // 0e5 is 0, not 000000
+	}
+	// The length of the text before building it: the digits and the
+	// zeros an exponent adds, a point ("0." when all digits are
+	// fractional), and a sign.
 	digits, exp := d.NumDigits(), int64(d.Exponent)
 	size := digits + max(exp, 0)
 	if exp < 0 {
 		size = max(digits, -exp+1) + 1
 	}
-	if size+1 > MaxNumberText {
+	if d.Negative {
+		size++
+	}
+	if size > MaxNumberText {
 		return "", fmt.Errorf("written out it has more than %d characters", MaxNumberText)
 	}
 	return d.Text('f'), nil

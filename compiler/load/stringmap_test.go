@@ -30,13 +30,17 @@ func TestPlainDecimal(t *testing.T) {
 		"1_000":                          "1000",
 		"4Ki":                            "4096",
 		"1e1000":                         "1" + strings.Repeat("0", 1000),
+		"1e1023":                         "1" + strings.Repeat("0", 1023), // 1024 characters, the most
+		"-1e1022":                        "-1" + strings.Repeat("0", 1022),
+		"1e-1022":                        "0." + strings.Repeat("0", 1021) + "1",
+		"0e5":                            "0",
 	} {
 		got, err := plainDecimal(lit)
 		if err != nil || got != want {
 			t.Errorf("plainDecimal(%s) = %q, %v; want %q", lit, got, err, want)
 		}
 	}
-	for _, lit := range []string{"1e1023", "1e-1023", "1e999999999", "abc"} {
+	for _, lit := range []string{"1e1024", "-1e1023", "1e-1023", "1e999999999", "abc"} {
 		if got, err := plainDecimal(lit); err == nil {
 			t.Errorf("plainDecimal(%s) = %q, want an error", lit, got)
 		}
