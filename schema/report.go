@@ -302,7 +302,7 @@ func typeHint(n *load.Node, want string) string {
 	switch {
 	case n.Kind == load.String && (want == "integer" || want == "number"):
 		return "write the number without quotes"
-	case n.Kind == load.Number && want == "string":
+	case (n.Kind == load.Number || n.Kind == load.Bool) && want == "string":
 		return "quote the value: the API takes it as a string"
 	}
 	return "give the field " + article(want)

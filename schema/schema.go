@@ -164,6 +164,14 @@ func (s *Schema) Verbatim(p load.Path) bool {
 	return sh != nil && sh.fields == nil && sh.pattern != nil
 }
 
+// Strings reports whether the object at path is a free-form map whose
+// values are strings (the slurm.conf config maps, labels). It is the
+// loader's Options.Strings.
+func (s *Schema) Strings(p load.Path) bool {
+	sh := s.root.lookup(p)
+	return sh != nil && sh.fields == nil && sh.pattern != nil && sh.pattern.leaf != nil && sh.pattern.leaf.kinds == cue.StringKind
+}
+
 // Check validates a loaded document and returns every problem found.
 func (s *Schema) Check(doc *load.Document) diag.List {
 	return s.Validate(doc).Diags

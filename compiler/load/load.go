@@ -83,6 +83,15 @@ type Options struct {
 	// The schema package provides it; nil means every object is a record.
 	// It must not keep the Path it is given: the loader reuses its array.
 	Verbatim func(Path) bool
+	// Strings reports whether the free-form map at the given path holds
+	// strings (slurm.conf config, labels: map<string,string> in the API).
+	// In YAML and CUE, where a number or a boolean has one meaning, such a
+	// value written unquoted is read as the string the API takes: 10 as
+	// "10", true as "true" (see stringify). JSON is the API's own
+	// encoding, which refuses a number where it takes a string, so a JSON
+	// spec's numbers stay numbers and the schema reports them. nil means
+	// no map holds strings. Like Verbatim, it must not keep the Path.
+	Strings func(Path) bool
 	// Stdin is read when the file name is "-".
 	Stdin io.Reader
 	// cueTimeout overrides CUETimeout (in tests).
@@ -214,6 +223,17 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 		return doc, l // Root is nil: the source is kept for excerpts
 	}
 	n := normaliser{verbatim: opt.Verbatim}
+	if format != FormatJSON {
+		n.strings = opt.Strings
+	}
+	for i := range l {
+		if l[i].Path == "" {
+			if n.unplaced == nil {
+				n.unplaced = map[diag.Pos]*diag.Diagnostic{}
+			}
+			n.unplaced[l[i].Pos.Start()] = &l[i]
+		}
+	}
 	n.node(root, make(Path, 0, 16))
 	doc.Root = root
 	return doc, append(l, n.diags...)

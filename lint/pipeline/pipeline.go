@@ -276,7 +276,7 @@ func (p *Pipeline) AnalyseBytes(sch *schema.Schema, name string, data []byte, s 
 // options of the pipeline; AnalyseWith then applies the suppressions.
 func (p *Pipeline) analyse(sch *schema.Schema, file string, s *Settings, read func(load.Options) (*load.Document, diag.List)) *Result {
 	r := &Result{File: file, Settings: s}
-	doc, l := read(load.Options{Format: p.format, Verbatim: sch.Verbatim})
+	doc, l := read(load.Options{Format: p.format, Verbatim: sch.Verbatim, Strings: sch.Strings})
 	r.Doc, r.Diags = doc, l
 	if doc == nil || doc.Root == nil {
 		for _, d := range l {
@@ -335,7 +335,7 @@ var ErrInvalid = errors.New("invalid spec")
 // diagnostic is an error wrapping ErrInvalid that names the first one
 // (callers add which input it was); the list holds every diagnostic.
 func Compile(sch *schema.Schema, name string, data []byte, format load.Format, id compiler.Identity) (*ir.Cluster, diag.List, error) {
-	doc, l := load.Bytes(name, data, load.Options{Format: format, Verbatim: sch.Verbatim})
+	doc, l := load.Bytes(name, data, load.Options{Format: format, Verbatim: sch.Verbatim, Strings: sch.Strings})
 	c, sound, cl := check(sch, doc, l, id)
 	l = append(l, cl...).Sort()
 	if c == nil || !sound || l.HasErrors() {

@@ -18,7 +18,8 @@ import (
 
 const lintHelp = `Check specs against the schema and every lint rule.
 
-Arguments are spec files or directories. A file named is linted as a
+Arguments are spec files or directories; with none, the current directory
+(as golangci-lint and tflint do). A file named is linted as a
 spec. A directory is searched for specs: .json, .jsonc, .yaml, .yml and
 .cue files with a top-level nodePools or orchestratorSpec key (the
 loader decides when the first 64 KiB do not show one), skipping hidden
@@ -62,19 +63,23 @@ func newLintCmd(e env) *cobra.Command {
 		links     linkFlag
 	)
 	cmd := &cobra.Command{
-		Use:   "lint FILE|DIR...",
+		Use:   "lint [FILE|DIR...]",
 		Short: "Check specs and report every problem",
 		Long:  lintHelp,
-		Example: `  slurmspec lint examples/seed.jsonc
+		Example: `  slurmspec lint                      # the specs under the current directory
+  slurmspec lint examples/seed.jsonc
   slurmspec lint --strict --disable placeholder clusters/
   cat cluster.json | slurmspec lint -
   slurmspec lint --format sarif --output slurmspec.sarif clusters/
   slurmspec lint --quiet --fail-on warning clusters/
   slurmspec lint --online cluster.yaml   # also check the Filestore instances with the API`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := links.file("--config", opt.ConfigFile); err != nil {
 				return err
+			}
+			if len(args) == 0 {
+				args = []string{"."}
 			}
 			p, err := newPipeline(opt)
 			if err != nil {
