@@ -58,7 +58,7 @@ func inferMachine(cat *machines.Catalog, hw hardware, hint string) (machineType,
 		dist := 0
 		if hw.RealMemory > 0 {
 			want := m.RealMemoryMiB()
-			if want == 0 || hw.RealMemory < want*memLowerPercent/100 || hw.RealMemory > m.MemoryGiB*1024 {
+			if want == 0 || hw.RealMemory < want*memLowerPercent/100 || hw.RealMemory > m.MemoryMiB() {
 				if want > 0 {
 					near = append(near, fmt.Sprintf("%s (RealMemory=%d)", t, want))
 				}

@@ -35,4 +35,6 @@ var stageIDs = map[string]struct{ severity, summary, doc string }{
 	"render-deploy":    {"error", "The Pulumi project cannot be written for this spec", "The request body does not match the provider's inputs, or the deploy flags are incomplete.\n"},
 	"internal-error":   {"error", "slurmspec failed internally", "A bug in slurmspec or the CUE evaluator; please report it with the spec that causes it.\n"},
 	"usage":            {"error", "The command line is wrong", "An unknown flag value or a missing argument; see the command's --help.\n"},
+
+	"render-machine-type": {"error", "A node pool's machine type has no vCPUs and memory in slurmspec's catalog", "Every NodeName line needs CPUs and RealMemory, which the renderer takes from its machine catalog; for a machine type the catalog lacks it would write neither, and Slurm would schedule one CPU and 1 MiB per node. Fix the machine type (the hint names the closest one), or give CPUs and RealMemory (and Gres for GPUs) in the pool's nodeSets entry.\n"},
 }
