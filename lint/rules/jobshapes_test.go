@@ -1,10 +1,15 @@
 package rules_test
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/machines"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/rules"
 )
 
 // TestMemoryDefaultUnfitSeverity checks memory-default-unfit's severities
@@ -50,5 +55,72 @@ func TestMemoryDefaultUnfitSeverity(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestEveryMachineTypeDefaultsFit runs memory-default-unfit on a partition
+// of every machine type of the catalog (issue 26, section 5): with no
+// memory default every shape fits; a default of the node's memory per GPU
+// (memory-default-missing's hint) or per CPU fits every shape, one MiB
+// more does not (a warning when it still fits one GPU or one CPU, an error
+// when the node has one).
+func TestEveryMachineTypeDefaultsFit(t *testing.T) {
+	base := func(config string) *ir.Cluster {
+		return compile(t, "spec.yaml", spec{Pools: cpuAndA4,
+			Partitions: "- {id: gpu, nodePoolIds: [a4]" + config + "}\n- {id: debug, nodePoolIds: [cpu]}"}.YAML())
+	}
+	none, perGPU, perCPU := base(""), base(", config: {DefMemPerGPU: \"1\"}"), base(", config: {DefMemPerCPU: \"1\"}")
+	unfit := func(c *ir.Cluster, m *machines.Machine, def int) diag.List {
+		pool := c.Pool("a4")
+		pool.MachineType.Value, pool.Machine = m.Type, m
+		if len(c.Slurm.Partitions[0].Config) > 0 {
+			c.Slurm.Partitions[0].Config[0].Value.Value = strconv.Itoa(def)
+		}
+		var out diag.List
+		for _, d := range lint.Run(c, []*lint.Rule{rules.MemoryDefaultUnfit}, lint.Config{}) {
+			if d.Rule == "memory-default-unfit" {
+				out = append(out, d)
+			}
+		}
+		return out
+	}
+	cat := machines.Default()
+	checked := 0
+	for _, typ := range cat.Types() {
+		m, _ := cat.Lookup(typ)
+		mem := m.RealMemoryMiB()
+		if !m.Known() {
+			continue
+		}
+		checked++
+		if l := unfit(none, m, 0); len(l) > 0 {
+			t.Errorf("%s without memory defaults: %v", typ, l)
+		}
+		want := func(l diag.List, sev diag.Severity, what string) {
+			if len(l) != 1 || l[0].Severity != sev {
+				t.Errorf("%s, %s: want one %v, got %v", typ, what, sev, l)
+			}
+		}
+		if gpus, whole := m.WholeGPUs(); m.HasGPU() && whole {
+			if l := unfit(perGPU, m, mem/gpus); len(l) > 0 {
+				t.Errorf("%s, DefMemPerGPU=%d (the node memory per GPU): %v", typ, mem/gpus, l)
+			}
+			sev := diag.Warning
+			if gpus == 1 {
+				sev = diag.Error
+			}
+			want(unfit(perGPU, m, mem/gpus+1), sev, "DefMemPerGPU one MiB above the memory per GPU")
+		}
+		if l := unfit(perCPU, m, mem/m.VCPUs); len(l) > 0 {
+			t.Errorf("%s, DefMemPerCPU=%d (the node memory per CPU): %v", typ, mem/m.VCPUs, l)
+		}
+		sev := diag.Warning
+		if m.VCPUs == 1 {
+			sev = diag.Error
+		}
+		want(unfit(perCPU, m, mem/m.VCPUs+1), sev, "DefMemPerCPU one MiB above the memory per CPU")
+	}
+	if checked < 300 {
+		t.Errorf("only %d machine types checked", checked)
 	}
 }
