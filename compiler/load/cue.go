@@ -27,12 +27,16 @@ const (
 	// 2000-pool benchmark spec, as CUE, evaluates in half a second.
 	CUETimeout = 5 * time.Second
 	// CUEMaxHeap bounds how much the live heap may grow while a CUE spec
-	// evaluates: the 2000-pool spec needs less than 100 MB in all. The
-	// heap is the process's, so other files linted at the same time count
-	// too (CUE files themselves are evaluated one at a time): the bound is
-	// a backstop for what the estimate before evaluation (cueGrowth)
-	// cannot see, and generous.
-	CUEMaxHeap = 1 << 30
+	// evaluates: the 2000-pool spec needs less than 64 MiB, one of 8500
+	// pools (near MaxValues) less than 256 MiB. The heap is the
+	// process's, so other files linted at the same time count too (CUE
+	// files themselves are evaluated one at a time): the bound is a
+	// backstop for what the estimate before evaluation (cueGrowth) cannot
+	// see. An abandoned evaluation grows on until the process exits, and
+	// the Go runtime keeps the address space it has mapped, so this bound
+	// decides the address space a run needs (ulimit -v; docs/security.md
+	// gives the measured figures).
+	CUEMaxHeap = 512 << 20
 	// maxCUEExprDepth bounds the nesting of the CUE syntax tree (data,
 	// expressions and parentheses together).
 	maxCUEExprDepth = 4 * MaxDepth
