@@ -32,15 +32,35 @@ type CUEGate struct {
 	evaluated int
 }
 
-// NewCUEGate returns a budget of timeout and maxHeap (zero:
-// CUETimeout and CUEMaxHeap) for each evaluation, and of one abandoned
-// evaluation for the process.
+// NewCUEGate returns a budget of timeout and maxHeap for each evaluation,
+// and of one abandoned evaluation for the process. A zero timeout is
+// CUETimeout; a zero maxHeap is CUEMaxHeap, or less under a limit on the
+// process's address space (cueHeapBound).
 func NewCUEGate(timeout time.Duration, maxHeap uint64) *CUEGate {
 	return &CUEGate{
 		timeout: cmp.Or(timeout, CUETimeout),
-		maxHeap: cmp.Or(maxHeap, CUEMaxHeap),
+		maxHeap: cmp.Or(maxHeap, cueHeapBound(addressSpaceLimit())),
 		slot:    make(chan struct{}, 1),
 	}
+}
+
+// cueHeapBound is the heap bound of CUE evaluation in a process whose
+// address space is limited to as bytes (0: no limit). The Go runtime
+// reserves about 1 GiB of address space before it allocates anything, and
+// a growing list maps several times its final size (every old backing
+// array stays mapped), so the bound is a quarter of what remains, between
+// 64 MiB and CUEMaxHeap: under ulimit -v 2 GB an abandoned evaluation
+// then leaves the process room to report and exit instead of dying with
+// "fatal error: out of memory".
+func cueHeapBound(as uint64) uint64 {
+	const reserved, floor = 1 << 30, 64 << 20
+	if as == 0 {
+		return CUEMaxHeap
+	}
+	if as <= reserved+4*floor {
+		return floor
+	}
+	return min((as-reserved)/4, CUEMaxHeap)
 }
 
 // acquire waits for the evaluation under way, if any, to end. It returns

@@ -164,3 +164,20 @@ func TestCUEGateWaiterRefused(t *testing.T) {
 		t.Errorf("%d evaluations, want only the first", n)
 	}
 }
+
+// Under ulimit -v the heap bound shrinks, so that an abandoned
+// evaluation leaves the process the address space to report and exit.
+func TestCUEHeapBound(t *testing.T) {
+	for _, tc := range []struct{ as, want uint64 }{
+		{0, CUEMaxHeap},
+		{8 << 30, CUEMaxHeap},
+		{3 << 30, CUEMaxHeap},
+		{2 << 30, 256 << 20},
+		{1 << 30, 64 << 20},
+		{100 << 20, 64 << 20},
+	} {
+		if got := cueHeapBound(tc.as); got != tc.want {
+			t.Errorf("address space %d MiB: bound %d MiB, want %d MiB", tc.as>>20, got>>20, tc.want>>20)
+		}
+	}
+}
