@@ -27,9 +27,9 @@ type results struct {
 }
 
 // hostileMaxRSS is the target for the peak RSS of lint over hostile CUE
-// files, in bytes: one evaluation's heap bound (load.CUEMaxHeap) and the
-// rest of the process, whatever the number of files.
-const hostileMaxRSS = 1.5e9
+// files, in bytes: one evaluation's heap bound (load.CUEMaxHeap, 512 MiB)
+// and the rest of the process, whatever the number of files.
+const hostileMaxRSS = 1e9
 
 func verdict(ok bool) string {
 	if ok {
