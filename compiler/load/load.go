@@ -9,13 +9,11 @@ package load
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -94,8 +92,9 @@ type Options struct {
 	Strings func(Path) bool
 	// Stdin is read when the file name is "-".
 	Stdin io.Reader
-	// cueTimeout overrides CUETimeout (in tests).
-	cueTimeout time.Duration
+	// CUE is the budget of CUE evaluation of the process, shared by every
+	// spec it loads (NewCUEGate); nil: a budget for this call alone.
+	CUE *CUEGate
 }
 
 // Document is a loaded spec.
@@ -217,7 +216,11 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 	case FormatYAML:
 		root, l = parseYAML(lines, data, b)
 	case FormatCUE:
-		root, l = parseCUE(lines, data, b, cmp.Or(opt.cueTimeout, CUETimeout))
+		gate := opt.CUE
+		if gate == nil {
+			gate = NewCUEGate(0, 0)
+		}
+		root, l = parseCUE(lines, data, b, gate)
 	}
 	if root == nil {
 		return doc, l // Root is nil: the source is kept for excerpts
