@@ -329,3 +329,22 @@ func TestDocExamples(t *testing.T) {
 		t.Errorf("docs' github example is not what the github format prints:\n%s", got)
 	}
 }
+
+// TestTextFileNameCannotStartCommand checks that a spec whose name starts
+// with "::" cannot start a GitHub workflow command in the text format,
+// whose lines start with the file name.
+func TestTextFileNameCannotStartCommand(t *testing.T) {
+	name := "::error file=x::forged.yaml"
+	r := Run{Files: []File{{Name: name, Diags: diag.List{
+		{Rule: "r", Severity: diag.Error, Pos: diag.Pos{File: name, Line: 1, Col: 1}, Message: "m"},
+	}}}}
+	got := string(format(t, "text", Options{FileSummary: true}, r))
+	for _, line := range strings.Split(got, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			t.Errorf("line starts a workflow command: %q", line)
+		}
+	}
+	if !strings.Contains(got, `\x3a:error file=x::forged.yaml:1:1: error: m [r]`) {
+		t.Errorf("file name not escaped as escape.Text does:\n%s", got)
+	}
+}

@@ -1,0 +1,37 @@
+package escape
+
+import "testing"
+
+func TestText(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain/name.yaml", "plain/name.yaml"},
+		{"", ""},
+		{"a\n::error file=x::forged", `a\n::error file=x::forged`},
+		{"a\r\n::stop-commands::tok", `a\r\n::stop-commands::tok`},
+		{"::error file=x::forged.yaml", `\x3a:error file=x::forged.yaml`},
+		{"  ::warning::x", `  \x3a:warning::x`},
+		{"\t::x", `\t::x`}, // the tab is escaped: the line no longer starts with white space
+		{"a::b", "a::b"},
+		{":x", ":x"},
+		{"\x1b[31mred", `\x1b[31mred`},
+		{"ab\u202ecd\u200bef\u2028", `ab\u202ecd\u200bef\u2028`},
+		{"ünïcødé", "ünïcødé"},
+	} {
+		if got := Text(c.in); got != c.want {
+			t.Errorf("Text(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestHidden(t *testing.T) {
+	for _, r := range []rune{'\n', '\r', 0, 0x1b, 0x7f, 0x85, 0x2028, 0x2029, 0x202e, 0x200b, 0xfeff} {
+		if !Hidden(r) {
+			t.Errorf("Hidden(%U) = false", r)
+		}
+	}
+	for _, r := range []rune{'a', ' ', ':', 'é', '…'} {
+		if Hidden(r) {
+			t.Errorf("Hidden(%U) = true", r)
+		}
+	}
+}
