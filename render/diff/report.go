@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/escape"
 )
 
 // Report is the result of a comparison.
@@ -96,8 +98,10 @@ func (r *Report) Text(w io.Writer) error {
 	}
 	const indent = "                 "
 	for _, c := range r.Changes {
-		fmt.Fprintf(&b, "\n%-15s  %s\n", c.Impact, c.Subject())
-		fmt.Fprintf(&b, "%s%s\n", indent, oneLine(c.values("->")))
+		// Keys and values come from the spec: escaped, so that they
+		// cannot forge lines (compiler/escape).
+		fmt.Fprintf(&b, "\n%-15s  %s\n", c.Impact, escape.Text(c.Subject()))
+		fmt.Fprintf(&b, "%s%s\n", indent, escape.Text(oneLine(c.values("->"))))
 		fmt.Fprintf(&b, "%swhy: %s\n", indent, c.Reason)
 		if c.HurtsJobs != "" {
 			fmt.Fprintf(&b, "%shurts jobs: %s\n", indent, c.HurtsJobs)

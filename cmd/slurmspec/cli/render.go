@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
@@ -70,14 +71,14 @@ func newRenderCmd(e env) *cobra.Command {
 					_, _ = e.stdout.Write(diff)
 					return &exitError{code: exitFindings, msg: out + " is stale: run " + rerunCommand(cmd, args[0], out)}
 				}
-				fmt.Fprintf(e.stdout, "%s is up to date\n", out)
+				fmt.Fprintf(e.stdout, "%s is up to date\n", escape.Text(out))
 				return nil
 			}
 			if err := output.Write(out, set); err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			for _, a := range set {
-				fmt.Fprintf(e.stdout, "wrote %s\n", path.Join(out, a.Path))
+				fmt.Fprintf(e.stdout, "wrote %s\n", escape.Text(path.Join(out, a.Path)))
 			}
 			return nil
 		},
