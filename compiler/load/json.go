@@ -11,11 +11,12 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 )
 
-// hujsonErrPos matches the position hujson puts in its syntax errors. It
-// is compiled on first use: package initialisation is start-up time of
-// every command.
+// hujsonErrPos matches the position hujson puts in its syntax errors; the
+// rest may span lines (an unclosed string's literal runs to the next
+// quote). It is compiled on first use: package initialisation is start-up
+// time of every command.
 var hujsonErrPos = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+	return regexp.MustCompile(`(?s)^hujson: line (\d+), column (\d+): (.*)$`)
 })
 
 // parseJSON parses JSON with comments (HuJSON: // and /* */ comments and
