@@ -21,7 +21,7 @@ func TestSyntaxErrorsCarryTheirPosition(t *testing.T) {
 		return b.String()
 	}
 	jsonHead := "{\n" + lines(28, "  \"N\": 1,\n") // lines 2-29
-	yamlHead := lines(29, "N: 1\n")               // lines 1-29
+	yamlHead := lines(29, "N: 1\n")                // lines 1-29
 	cueHead := lines(29, "N: 1\n")
 	for _, c := range []struct {
 		name, file, src string
