@@ -16,6 +16,9 @@ func TestText(t *testing.T) {
 		{"\x1b[31mred", `\x1b[31mred`},
 		{"ab\u202ecd\u200bef\u2028", `ab\u202ecd\u200bef\u2028`},
 		{"ünïcødé", "ünïcødé"},
+		{"a ##[error]forged", `a #\x23[error]forged`},
+		{"###[x", `##\x23[x`},
+		{"## [x #[ ##", "## [x #[ ##"},
 	} {
 		if got := Text(c.in); got != c.want {
 			t.Errorf("Text(%q) = %q, want %q", c.in, got, c.want)
@@ -33,5 +36,26 @@ func TestHidden(t *testing.T) {
 		if Hidden(r) {
 			t.Errorf("Hidden(%U) = true", r)
 		}
+	}
+}
+
+func TestBlock(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain\ntext\twith tabs\n", "plain\ntext\twith tabs\n"},
+		{"a::b\n", "a::b\n"},
+		{"x\n::error::f\n \t::warning::g\r::notice::h\n", "x\n\\x3a:error::f\n \t\\x3a:warning::g\r\\x3a:notice::h\n"},
+		{"::stop-commands::t", `\x3a:stop-commands::t`},
+		{"+ echo ##[error]x", `+ echo #\x23[error]x`},
+		{"é::x\n:: y", "é::x\n\\x3a: y"},
+	} {
+		if got := Block(c.in); got != c.want {
+			t.Errorf("Block(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestJSON(t *testing.T) {
+	if got := string(JSON([]byte(`{"a": "x ##[error]y"}`))); got != `{"a": "x #\u0023[error]y"}` {
+		t.Errorf("JSON: %s", got)
 	}
 }

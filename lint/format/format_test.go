@@ -348,3 +348,27 @@ func TestTextFileNameCannotStartCommand(t *testing.T) {
 		t.Errorf("file name not escaped as escape.Text does:\n%s", got)
 	}
 }
+
+// TestNoLegacyWorkflowCommands: "##[", which GitHub's runner reads as a
+// workflow command anywhere in a line, appears in no format's output, and
+// the JSON formats still decode to the text the spec holds.
+func TestNoLegacyWorkflowCommands(t *testing.T) {
+	name := "a ##[error]name.yaml"
+	src := "k: \"##[error]forged\"\n"
+	r := Run{Files: []File{{Name: name, Source: []byte(src), Diags: diag.List{
+		{Rule: "r", Severity: diag.Error, Pos: diag.Pos{File: name, Line: 1, Col: 4}, Path: "k", Message: "bad ##[error]forged", Hint: "h ##[warning]x"},
+	}}}}
+	for _, f := range []string{"text", "json", "sarif"} {
+		got := string(format(t, f, Options{FileSummary: true}, r))
+		if strings.Contains(got, "##[") {
+			t.Errorf("%s output holds ##[:\n%s", f, got)
+		}
+	}
+	var rep JSONReport
+	if err := json.Unmarshal(format(t, "json", Options{}, r), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if d := rep.Files[0].Diagnostics[0]; d.Message != "bad ##[error]forged" || rep.Files[0].File != name {
+		t.Errorf("json decodes to %q in %q", d.Message, rep.Files[0].File)
+	}
+}

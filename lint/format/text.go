@@ -128,7 +128,8 @@ func excerpt(b *bytes.Buffer, lines *lineCache, pos diag.Pos) {
 	col := max(pos.Col, 1)
 	// One rune for one keeps the caret aligned; characters that would
 	// break or reorder the line (controls, line separators, bidi and
-	// zero-width characters) are shown as '?'.
+	// zero-width characters) are shown as '?', and so is the second '#'
+	// of "##[", a workflow command anywhere in a line (compiler/escape).
 	line = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\t':
@@ -138,6 +139,7 @@ func excerpt(b *bytes.Buffer, lines *lineCache, pos diag.Pos) {
 		}
 		return r
 	}, line)
+	line = strings.ReplaceAll(line, "##[", "#?[")
 	pad := strings.Repeat(" ", min(col-1, utf8.RuneCountInString(line)))
 	num := strconv.Itoa(pos.Line)
 	fmt.Fprintf(b, "    %s | %s\n", num, line)

@@ -116,7 +116,9 @@ func (r *Report) Text(w io.Writer) error {
 }
 
 func write(w io.Writer, s string) error {
-	if _, err := io.WriteString(w, s); err != nil {
+	// The diffs of scripts are printed as is; a line of a script must not
+	// read as a workflow command in a CI log (escape.Block).
+	if _, err := io.WriteString(w, escape.Block(s)); err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
 	return nil

@@ -19,6 +19,7 @@ var Payloads = []string{
 	"x\n::error file=x::forged",
 	"::stop-commands::tok",
 	"x\r\n::warning::forged\u2028::notice::forged",
+	"x ##[error]forged",
 }
 
 // CommandLines returns, for every command of the tree below root (hidden
@@ -64,13 +65,14 @@ func CommandLines(root *cobra.Command, args []string) [][]string {
 func join(a, b []string) []string { return append(append([]string(nil), a...), b...) }
 
 // Forged returns the lines of out that GitHub's runner would read as a
-// workflow command: those that start with "::" after leading white space.
+// workflow command: those that start with "::" after leading white space,
+// and those that hold "##[" (the older syntax, found anywhere in a line).
 // The runner reads lines as .NET's ReadLine does: a carriage return alone
 // ends one too.
 func Forged(out string) []string {
 	var bad []string
 	for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if strings.HasPrefix(strings.TrimLeft(line, " \t\f\v"), "::") {
+		if strings.HasPrefix(strings.TrimLeft(line, " \t\f\v"), "::") || strings.Contains(line, "##[") {
 			bad = append(bad, line)
 		}
 	}

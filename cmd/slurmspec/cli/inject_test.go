@@ -2,7 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -18,8 +20,25 @@ import (
 // "::stop-commands::", and checks that no output line starts a GitHub
 // Actions workflow command (compiler/escape).
 func TestNoForgedWorkflowCommands(t *testing.T) {
+	seed, err := os.ReadFile("../../../examples/seed.jsonc")
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	t.Chdir(dir)
+	// Two valid specs whose prolog scripts hold the payloads: diff prints
+	// the scripts' lines.
+	script := `echo 'First prolog script running'`
+	for i, tail := range []string{"y", "z"} {
+		var lines []string
+		for _, p := range injecttest.Payloads {
+			lines = append(lines, strings.ReplaceAll(strings.ReplaceAll(p, "\r", ""), "\n", `\n`)) // in a JSON string
+		}
+		body := strings.Replace(string(seed), script, strings.Join(append(lines, "echo "+tail), "\\n"), 1)
+		if err := os.WriteFile(fmt.Sprintf("valid%d.jsonc", i), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	t.Setenv(sandbox.EnvDir, t.TempDir())
 	t.Setenv(dispatch.EnvBinary, "")
 	t.Setenv("PATH", t.TempDir()) // no slurmspec-deploy, slurmspec-online, git or Slurm
@@ -33,7 +52,7 @@ func TestNoForgedWorkflowCommands(t *testing.T) {
 		if i == 1 {
 			name = p + ".json"
 		}
-		body := "nodePools: []\n" + strings.ReplaceAll(p, "\n", "") + "unknown: 1\n"
+		body := "nodePools: []\n" + strings.ReplaceAll(p, "\n", "") + "unknown: " + strconv.Quote(p) + "\n"
 		if i == 1 {
 			body = `{"nodePools": [], "x": "` + "\n" // a syntax error
 		}
@@ -60,6 +79,21 @@ func TestNoForgedWorkflowCommands(t *testing.T) {
 			[]string{"lint", "--", p},
 			[]string{"lint", "--format", "text", "--verbose", "--", p},
 		)
+	}
+	for _, format := range []string{"text", "json", "markdown"} {
+		lines = append(lines, []string{"diff", "--format", format, "valid0.jsonc", "valid1.jsonc"})
+		var out bytes.Buffer
+		if code := Run([]string{"diff", "--format", format, "valid0.jsonc", "valid1.jsonc"}, &out, &out); code == exitUsage || !strings.Contains(out.String(), "forged") {
+			t.Fatalf("diff --format %s of the valid specs: exit %d\n%s", format, code, out.String())
+		}
+	}
+	for _, f := range files {
+		for _, format := range []string{"text", "json", "sarif"} {
+			lines = append(lines, []string{"lint", "--format", format, f})
+		}
+		for _, format := range []string{"text", "json", "markdown"} {
+			lines = append(lines, []string{"diff", "--format", format, files[0], f})
+		}
 	}
 	if len(lines) < 300 {
 		t.Fatalf("%d command lines: the walk is broken", len(lines))
