@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/tailscale/hujson"
@@ -31,6 +32,11 @@ func parseJSON(li *lineIndex, data []byte, b *budget) (*Node, diag.List) {
 			line, _ := strconv.Atoi(m[1])
 			col, _ := strconv.Atoi(m[2])
 			pos, msg = li.byteLineCol(line, col), m[3]
+		}
+		if lit, ok := strings.CutPrefix(msg, "invalid literal: "); ok {
+			// The literal of an unclosed string runs to the next quote:
+			// megabytes, perhaps.
+			msg = "invalid literal: " + diag.Shorten(lit)
 		}
 		l.Errorf(RuleSyntax, pos, "", "fix the JSON syntax at this position", "JSON syntax error: %s", msg)
 		return nil, l

@@ -30,6 +30,7 @@ func TestSyntaxErrorsCarryTheirPosition(t *testing.T) {
 		{"json unclosed string", "a.json", jsonHead + "  \"name\": \"abc,\n  \"x\": 1\n}\n", diag.Pos{Line: 30, Col: 11}},
 		{"json unclosed string at the end", "a.json", jsonHead + "  \"name\": \"abc\n", diag.Pos{Line: 31, Col: 1}},
 		{"json bad literal", "a.json", jsonHead + "  \"name\": tru,\n}\n", diag.Pos{Line: 30, Col: 11}},
+		{"json huge unclosed string", "a.json", jsonHead + "  \"name\": \"abc" + strings.Repeat("x", 1<<20) + "\n, \"x\": \"y\"\n}\n", diag.Pos{Line: 30, Col: 11}},
 		{"json missing comma", "a.jsonc", jsonHead + "  \"name\": 1\n  \"x\": 2\n}\n", diag.Pos{Line: 31, Col: 3}},
 		{"json control character", "a.json", jsonHead + "  \"name\": \"a\x01b\",\n}\n", diag.Pos{Line: 30, Col: 0}},
 		{"yaml unclosed flow", "a.yaml", yamlHead + "name: [1, 2\n", diag.Pos{Line: 30, Col: 0}}, // where the list starts
@@ -53,7 +54,10 @@ func TestSyntaxErrorsCarryTheirPosition(t *testing.T) {
 				t.Errorf("at %d:%d, want %d:%d (col 0: any): %s", d.Pos.Line, d.Pos.Col, c.want.Line, c.want.Col, d.Message)
 			}
 			if m := regexp.MustCompile(`(?i)hujson:|yaml:|line \d+`).FindString(d.Message); m != "" {
-				t.Errorf("message repeats the position (%q): %s", m, d.Message)
+				t.Errorf("message repeats the position (%q): %.300s", m, d.Message)
+			}
+			if len(d.Message) > 200 {
+				t.Errorf("message of %d bytes: %.300s", len(d.Message), d.Message)
 			}
 		})
 	}
