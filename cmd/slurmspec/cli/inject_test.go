@@ -80,6 +80,16 @@ func TestNoForgedWorkflowCommands(t *testing.T) {
 			[]string{"lint", "--format", "text", "--verbose", "--", p},
 		)
 	}
+	for _, p := range injecttest.Payloads {
+		// Rendered into a directory named by the payload, then checked
+		// against the other spec: a stale diff of the scripts.
+		lines = append(lines,
+			[]string{"render", "--check", "-o", p, "valid0.jsonc"},
+			[]string{"render", "-o", p, "valid0.jsonc"},
+			[]string{"render", "--check", "-o", p, "valid0.jsonc"},
+			[]string{"render", "--check", "-o", p, "valid1.jsonc"},
+		)
+	}
 	for _, format := range []string{"text", "json", "markdown"} {
 		lines = append(lines, []string{"diff", "--format", format, "valid0.jsonc", "valid1.jsonc"})
 		var out bytes.Buffer

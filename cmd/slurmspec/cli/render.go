@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"path"
 
 	"github.com/spf13/cobra"
@@ -68,7 +69,9 @@ func newRenderCmd(e env) *cobra.Command {
 					return &exitError{code: exitUsage, msg: err.Error()}
 				}
 				if len(diff) > 0 {
-					_, _ = e.stdout.Write(diff)
+					// The diff shows the rendered scripts, from the spec: no line
+					// may read as a workflow command (escape.Block).
+					_, _ = io.WriteString(e.stdout, escape.Block(string(diff)))
 					return &exitError{code: exitFindings, msg: out + " is stale: run " + rerunCommand(cmd, args[0], out)}
 				}
 				fmt.Fprintf(e.stdout, "%s is up to date\n", escape.Text(out))
