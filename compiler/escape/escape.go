@@ -31,7 +31,7 @@ func Hidden(r rune) bool {
 }
 
 // Text returns s with its hidden characters escaped Go-style ("\n",
-// "\x1b", "\u202e"), the first colon of a leading "::" (after spaces)
+// "\x1b", "\u202e"), the first colon of a leading "::" (after white space)
 // written as "\x3a", and "##[" as "#\x23[". Text of text without any of
 // them is the text itself.
 func Text(s string) string {
@@ -58,10 +58,10 @@ func Text(s string) string {
 }
 
 // commandStart returns the offset of the "::" that s starts with after
-// spaces (GitHub's runner trims leading white space before it looks for a
-// workflow command), or -1.
+// white space (GitHub's runner trims leading white space, Unicode's
+// included, before it looks for a workflow command), or -1.
 func commandStart(s string) int {
-	t := strings.TrimLeft(s, " ")
+	t := strings.TrimLeftFunc(s, unicode.IsSpace)
 	if !strings.HasPrefix(t, "::") {
 		return -1
 	}
@@ -81,24 +81,23 @@ func Block(s string) string {
 	var b strings.Builder
 	b.Grow(len(s) + 8)
 	start := true // at the start of a line, or after its white space
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	for i, r := range s {
 		switch {
-		case start && c == ':' && strings.HasPrefix(s[i:], "::"):
+		case start && r == ':' && strings.HasPrefix(s[i:], "::"):
 			b.WriteString(`\x3a`)
 			start = false
 			continue
-		case c == '#' && i > 0 && s[i-1] == '#' && strings.HasPrefix(s[i:], "#["):
+		case r == '#' && i > 0 && s[i-1] == '#' && strings.HasPrefix(s[i:], "#["):
 			b.WriteString(`\x23`)
 			start = false
 			continue
-		case c == '\n' || c == '\r':
+		case r == '\n' || r == '\r':
 			start = true
-		case c == ' ' || c == '\t' || c == '\f' || c == '\v':
+		case unicode.IsSpace(r):
 		default:
 			start = false
 		}
-		b.WriteByte(c)
+		b.WriteRune(r)
 	}
 	return b.String()
 }

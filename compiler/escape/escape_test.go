@@ -10,7 +10,8 @@ func TestText(t *testing.T) {
 		{"a\r\n::stop-commands::tok", `a\r\n::stop-commands::tok`},
 		{"::error file=x::forged.yaml", `\x3a:error file=x::forged.yaml`},
 		{"  ::warning::x", `  \x3a:warning::x`},
-		{"\t::x", `\t::x`}, // the tab is escaped: the line no longer starts with white space
+		{"\u00a0\u3000::warning::x", "\u00a0\u3000\\x3a:warning::x"}, // .NET trims Unicode white space too
+		{"\t::x", `\t\x3a:x`},
 		{"a::b", "a::b"},
 		{":x", ":x"},
 		{"\x1b[31mred", `\x1b[31mred`},
@@ -47,6 +48,7 @@ func TestBlock(t *testing.T) {
 		{"::stop-commands::t", `\x3a:stop-commands::t`},
 		{"+ echo ##[error]x", `+ echo #\x23[error]x`},
 		{"é::x\n:: y", "é::x\n\\x3a: y"},
+		{"a\n\u00a0::x", "a\n\u00a0\\x3a:x"},
 	} {
 		if got := Block(c.in); got != c.want {
 			t.Errorf("Block(%q) = %q, want %q", c.in, got, c.want)
