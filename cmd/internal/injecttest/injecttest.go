@@ -7,6 +7,7 @@ package injecttest
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -72,7 +73,7 @@ func join(a, b []string) []string { return append(append([]string(nil), a...), b
 func Forged(out string) []string {
 	var bad []string
 	for _, line := range strings.FieldsFunc(out, func(r rune) bool { return r == '\n' || r == '\r' }) {
-		if strings.HasPrefix(strings.TrimLeft(line, " \t\f\v"), "::") || strings.Contains(line, "##[") {
+		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "::") || strings.Contains(line, "##[") {
 			bad = append(bad, line)
 		}
 	}
