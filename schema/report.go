@@ -352,9 +352,9 @@ func hintFor(rule string) string {
 func show(n *load.Node) string {
 	switch n.Kind {
 	case load.String:
-		return strconv.Quote(n.Text)
+		return strconv.Quote(diag.Shorten(n.Text))
 	case load.Number:
-		return n.Text
+		return diag.Shorten(n.Text)
 	case load.Bool:
 		return strconv.FormatBool(n.True)
 	}

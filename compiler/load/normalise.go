@@ -137,7 +137,7 @@ func (n *normaliser) node(x *Node, path Path) {
 }
 
 func (n *normaliser) duplicate(prev, f *Field, path Path) {
-	p := path.Key(f.Name).String()
+	p := path.Key(diag.Shorten(f.Name)).String()
 	rel := []diag.Related{{Pos: prev.KeyPos, Path: p, Message: "first given here as " + quote(prev.Written)}}
 	if prev.Written == f.Written {
 		n.diags.Add(diag.Diagnostic{Rule: RuleDuplicateKey, Severity: diag.Error, Pos: f.KeyPos, Path: p,
@@ -150,4 +150,5 @@ func (n *normaliser) duplicate(prev, f *Field, path Path) {
 		Hint:    "keep one spelling; snake_case and camelCase name the same field", Related: rel})
 }
 
-func quote(s string) string { return `"` + s + `"` }
+// quote quotes a key for a message, cut when it is long (diag.Shorten).
+func quote(s string) string { return `"` + diag.Shorten(s) + `"` }

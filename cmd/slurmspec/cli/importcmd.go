@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/compiler"
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/render/importconf"
 )
 
@@ -55,7 +56,7 @@ func newImportCmd(e env) *cobra.Command {
 				return &exitError{code: exitUsage, msg: fmt.Sprintf("%s: %v", args[0], err)}
 			}
 			for _, n := range notes {
-				fmt.Fprintf(e.stderr, "%s: %s\n", filepath.ToSlash(args[0]), noteText(n))
+				fmt.Fprintf(e.stderr, "%s: %s\n", escape.Text(filepath.ToSlash(args[0])), escape.Text(noteText(n)))
 			}
 			if out == "" {
 				_, err = e.stdout.Write(spec)
@@ -64,7 +65,7 @@ func newImportCmd(e env) *cobra.Command {
 			if err := os.WriteFile(out, spec, 0o644); err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
-			fmt.Fprintf(e.stdout, "wrote %s (%d notes)\n", out, len(notes))
+			fmt.Fprintf(e.stdout, "wrote %s (%d notes)\n", escape.Text(out), len(notes))
 			return nil
 		},
 	}

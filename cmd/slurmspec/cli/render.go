@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"path"
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
@@ -74,17 +76,19 @@ func newRenderCmd(e env) *cobra.Command {
 					return &exitError{code: exitUsage, msg: err.Error()}
 				}
 				if len(diff) > 0 {
-					_, _ = e.stdout.Write(diff)
+					// The diff shows the rendered scripts, from the spec: no line
+					// may read as a workflow command (escape.Block).
+					_, _ = io.WriteString(e.stdout, escape.Block(string(diff)))
 					return &exitError{code: exitFindings, msg: out + " is stale: run " + rerunCommand(cmd, args[0], out)}
 				}
-				fmt.Fprintf(e.stdout, "%s is up to date\n", out)
+				fmt.Fprintf(e.stdout, "%s is up to date\n", escape.Text(out))
 				return nil
 			}
 			if err := output.Write(out, set); err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			for _, a := range set {
-				fmt.Fprintf(e.stdout, "wrote %s\n", path.Join(out, a.Path))
+				fmt.Fprintf(e.stdout, "wrote %s\n", escape.Text(path.Join(out, a.Path)))
 			}
 			return nil
 		},

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
 	"github.com/slurmspec/slurmspec/deploy/sandbox"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -228,7 +229,7 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 		return nil, usageError("%v", err)
 	}
 	if note != "" {
-		fmt.Fprintf(out, "sandbox: %s\n", note)
+		fmt.Fprintf(out, "sandbox: %s\n", escape.Text(note))
 	}
 	settings.Lint.SlurmVersion = version
 
@@ -282,7 +283,7 @@ func newSandboxStatusCmd(e env, d *sandboxDir) *cobra.Command {
 			}
 			st, err := sandbox.Read(dir)
 			if errors.Is(err, sandbox.ErrNoSandbox) {
-				fmt.Fprintf(e.stdout, "no sandbox is running (no state in %s)\n", dir)
+				fmt.Fprintf(e.stdout, "no sandbox is running (no state in %s)\n", escape.Text(dir))
 				return &exitError{code: exitFindings}
 			}
 			if err != nil {
@@ -421,7 +422,7 @@ sandbox could not start or stop.`,
 			}
 			argv := args[1:]
 			c := st.HostCommand(argv)
-			fmt.Fprintf(e.stderr, "sandbox: running %s with the sandbox's environment\n", strings.Join(argv, " "))
+			fmt.Fprintf(e.stderr, "sandbox: running %s with the sandbox's environment\n", escape.Text(strings.Join(argv, " ")))
 			runErr := runForeground(c, e)
 			if err := sandbox.Down(dir, e.stderr); err != nil {
 				return &exitError{code: exitSandbox, msg: err.Error()}
