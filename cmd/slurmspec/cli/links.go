@@ -1,13 +1,12 @@
 package cli
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/compiler/load"
-	"github.com/slurmspec/slurmspec/lint/format"
 )
 
 // flagFollowSymlinks is the flag every command that takes paths shares.
@@ -62,21 +61,6 @@ func linkError(what, path, link string) error {
 	return usageError("%s passes through %s, a symbolic link; slurmspec does not follow links in paths it is given (one in a checkout can point outside it): name the real path, or pass --%s", subject, shownPath(link), flagFollowSymlinks)
 }
 
-// shownPath escapes the characters of a path that would forge or reorder
-// output lines (format.Hidden), Go-style, as the text format prints
-// paths.
-func shownPath(s string) string {
-	if !strings.ContainsFunc(s, format.Hidden) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if format.Hidden(r) {
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// shownPath is escape.Text: a path as every message shows it, with the
+// characters that would forge or reorder output lines escaped.
+func shownPath(s string) string { return escape.Text(s) }
