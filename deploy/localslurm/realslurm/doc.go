@@ -18,6 +18,7 @@
 //     they once disagreed, the lint finding's severity matches what
 //     slurmctld of each release does (refuses, logs an error, or accepts).
 //
-// Without root or the Slurm packages the tests skip with one line naming what
-// is missing; with CI=true they fail instead.
+// They run only when asked for (SLURMSPEC_REAL_SLURM=1, which make test
+// sets; see deploy/localslurm/slurmtest), and then fail, not skip, without
+// root or the Slurm packages, naming what is missing.
 package realslurm
