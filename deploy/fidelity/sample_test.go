@@ -41,6 +41,7 @@ func TestSampleOnRealSlurm(t *testing.T) {
 	known := readKnown(t)
 	for _, rel := range localslurm.Releases() {
 		t.Run(rel, func(t *testing.T) {
+			t.Parallel() // the releases side by side: their clusters share nothing
 			requirePrereqs(t, rel)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
@@ -165,6 +166,7 @@ func TestVerdicts(t *testing.T) {
 func TestBuildVerdictOnRealSlurm(t *testing.T) {
 	for _, rel := range []string{"24.11", "26.05"} {
 		t.Run(rel, func(t *testing.T) {
+			t.Parallel() // the releases side by side: their clusters share nothing
 			requirePrereqs(t, rel)
 			cases := []Case{
 				{Index: 0, Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/s2n"}}},

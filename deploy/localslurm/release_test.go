@@ -103,6 +103,7 @@ func TestResolveRoot(t *testing.T) {
 func TestReleasesOnRealSlurm(t *testing.T) {
 	for _, series := range Releases() {
 		t.Run(series, func(t *testing.T) {
+			t.Parallel() // the releases side by side: their clusters share nothing
 			o := Options{Release: series, Accounting: true, StandIns: []string{"seed-a4-0"}, Log: testLog{t}}
 			requirePrereqs(t, o)
 			o.Dir = renderedDir(t, nil, filepath.Join(t.TempDir(), "prolog.log"))
