@@ -13,71 +13,87 @@
 # three run at once. fast sets SLURMSPEC_REAL_SLURM=0 (they skip with one
 # line) and runs without -race.
 #
+# fast keeps go test's cache (a package whose code, test files, files read
+# and environment variables read are unchanged is not run again); full
+# runs everything (-count=1). TEST_FLAGS adds flags to every go test, such
+# as TEST_FLAGS=-count=1 for a cold fast run.
+#
 # With DIR, each go test run writes its `go test -json` stream to
 # DIR/<name>.json instead of the terminal, for tools/testreport (make
 # test-report); the exit status is the same.
 set -euo pipefail
-cd "$(dirname "$0")/.."
-mode=${1:?usage: test.sh full|fast [DIR]}
-dir=${2:-}
-GO=${GO:-go}
-TIMEOUT=${TEST_TIMEOUT:-75m}
-PARALLEL=${TEST_PARALLEL:-3}
-NORACE=(github.com/slurmspec/slurmspec/deploy/localslurm/realslurm)
 
-case "$mode" in
-full)
-	export SLURMSPEC_REAL_SLURM=1
-	race=-race
-	parallel=(-parallel "$PARALLEL")
-	;;
-fast)
-	export SLURMSPEC_REAL_SLURM=0
-	race=
-	parallel=()
-	;;
-*)
-	echo "test.sh: unknown mode $mode (want full or fast)" >&2
-	exit 2
-	;;
-esac
-[ -z "$dir" ] || mkdir -p "$dir"
+# The whole script is one function, so that bash has read all of it before
+# it runs any (an edit during a run does not change the run).
+main() {
+	cd "$(dirname "$0")/.."
+	mode=${1:?usage: test.sh full|fast [DIR]}
+	dir=${2:-}
+	GO=${GO:-go}
+	TIMEOUT=${TEST_TIMEOUT:-75m}
+	PARALLEL=${TEST_PARALLEL:-3}
+	NORACE=(github.com/slurmspec/slurmspec/deploy/localslurm/realslurm)
 
-# gotest NAME ARGS...: go test ARGS, to the terminal or DIR/NAME.json.
-gotest() {
-	local name=$1
-	shift
-	if [ -z "$dir" ]; then
-		"$GO" test -count=1 -timeout "$TIMEOUT" "${parallel[@]}" "$@"
-	else
-		echo "go test $* > $dir/$name.json"
-		"$GO" test -count=1 -timeout "$TIMEOUT" "${parallel[@]}" -json "$@" >"$dir/$name.json"
-	fi
+	case "$mode" in
+	full)
+		export SLURMSPEC_REAL_SLURM=1
+		race=-race
+		count=(-count=1)
+		parallel=(-parallel "$PARALLEL")
+		;;
+	fast)
+		export SLURMSPEC_REAL_SLURM=0
+		race=
+		count=()
+		parallel=()
+		;;
+	*)
+		echo "test.sh: unknown mode $mode (want full or fast)" >&2
+		exit 2
+		;;
+	esac
+	[ -z "$dir" ] || mkdir -p "$dir"
+
+	# gotest NAME ARGS...: go test ARGS, to the terminal or DIR/NAME.json.
+	# TEST_FLAGS is split into words on purpose.
+	# shellcheck disable=SC2086
+	gotest() {
+		local name=$1
+		shift
+		if [ -z "$dir" ]; then
+			"$GO" test "${count[@]}" -timeout "$TIMEOUT" "${parallel[@]}" ${TEST_FLAGS:-} "$@"
+		else
+			echo "go test ($# arguments) > $dir/$name.json"
+			"$GO" test "${count[@]}" -timeout "$TIMEOUT" "${parallel[@]}" ${TEST_FLAGS:-} -json "$@" >"$dir/$name.json"
+		fi
+	}
+
+	status=0
+	for mod in $(git ls-files '*go.mod' 2>/dev/null || find . -name go.mod -not -path '*/testdata/*'); do
+		m=$(dirname "$mod")
+		name=$(echo "$m" | tr / -)
+		[ "$name" = . ] && name=root
+		echo "== $m"
+		pkgs=()
+		slow=()
+		while read -r p; do
+			if [ -n "$race" ] && printf '%s\n' "${NORACE[@]}" | grep -qxF "$p"; then
+				slow+=("$p")
+			else
+				pkgs+=("$p")
+			fi
+		done < <(cd "$m" && "$GO" list ./...)
+		pid=
+		if [ ${#slow[@]} -gt 0 ]; then
+			(cd "$m" && gotest "$name-norace" "${slow[@]}") &
+			pid=$!
+		fi
+		(cd "$m" && gotest "$name" $race "${pkgs[@]}") || status=1
+		if [ -n "$pid" ]; then
+			wait "$pid" || status=1
+		fi
+	done
+	exit $status
 }
 
-status=0
-for mod in $(git ls-files '*go.mod' 2>/dev/null || find . -name go.mod -not -path '*/testdata/*'); do
-	m=$(dirname "$mod")
-	name=$(echo "$m" | tr / -)
-	[ "$name" = . ] && name=root
-	echo "== $m"
-	pkgs=()
-	slow=()
-	while read -r p; do
-		if [ -n "$race" ] && printf '%s\n' "${NORACE[@]}" | grep -qxF "$p"; then
-			slow+=("$p")
-		else
-			pkgs+=("$p")
-		fi
-	done < <(cd "$m" && "$GO" list ./...)
-	pid=
-	if [ ${#slow[@]} -gt 0 ]; then
-		(cd "$m" && gotest "$name-norace" "${slow[@]}") &
-		pid=$!
-	fi
-	(cd "$m" && gotest "$name" $race "${pkgs[@]}") || status=1
-	if [ -n "$pid" ]; then
-		wait "$pid" || status=1
-	fi
-done
-exit $status
+main "$@"
