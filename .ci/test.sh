@@ -52,7 +52,10 @@ main() {
 		exit 2
 		;;
 	esac
-	[ -z "$dir" ] || mkdir -p "$dir"
+	if [ -n "$dir" ]; then
+		mkdir -p "$dir"
+		dir=$(cd "$dir" && pwd) # each module's go test runs in its own directory
+	fi
 
 	# gotest NAME ARGS...: go test ARGS, to the terminal or DIR/NAME.json.
 	# TEST_FLAGS is split into words on purpose.
@@ -63,7 +66,7 @@ main() {
 		if [ -z "$dir" ]; then
 			"$GO" test "${count[@]}" -timeout "$TIMEOUT" "${parallel[@]}" ${TEST_FLAGS:-} "$@"
 		else
-			echo "go test ($# arguments) > $dir/$name.json"
+			echo "go test $(printf '%s\n' "$@" | grep -c '^[^-]') packages > $dir/$name.json"
 			"$GO" test "${count[@]}" -timeout "$TIMEOUT" "${parallel[@]}" ${TEST_FLAGS:-} -json "$@" >"$dir/$name.json"
 		fi
 	}
