@@ -11,7 +11,12 @@
 # (docs/performance.md, "Test suite"). The real-Slurm tests run their
 # releases side by side (t.Parallel): -parallel 3 (TEST_PARALLEL) lets the
 # three run at once. fast sets SLURMSPEC_REAL_SLURM=0 (they skip with one
-# line) and runs without -race.
+# line) and runs without -race. The NORACE packages' clusters keep their
+# work directories (MariaDB's data directory among them) in a tmpfs,
+# REAL_SLURM_TMPDIR (default /dev/shm when it is one): measured, a
+# truth-table release took 40 s there against 51 s on disk (MariaDB's
+# install and slurmdbd's first start write and sync a fresh database for
+# every cluster).
 #
 # fast keeps go test's cache (a package whose code, test files, files read
 # and environment variables read are unchanged is not run again); full
@@ -71,6 +76,12 @@ main() {
 		fi
 	}
 
+	tmpdir=${REAL_SLURM_TMPDIR:-}
+	if [ -z "$tmpdir" ] && [ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] && [ -w /dev/shm ]; then
+		tmpdir=/dev/shm
+	fi
+	tmpdir=${tmpdir:-${TMPDIR:-/tmp}}
+
 	status=0
 	for mod in $(git ls-files '*go.mod' 2>/dev/null || find . -name go.mod -not -path '*/testdata/*'); do
 		m=$(dirname "$mod")
@@ -88,7 +99,7 @@ main() {
 		done < <(cd "$m" && "$GO" list ./...)
 		pid=
 		if [ ${#slow[@]} -gt 0 ]; then
-			(cd "$m" && gotest "$name-norace" "${slow[@]}") &
+			(cd "$m" && TMPDIR=$tmpdir gotest "$name-norace" "${slow[@]}") &
 			pid=$!
 		fi
 		(cd "$m" && gotest "$name" $race "${pkgs[@]}") || status=1
