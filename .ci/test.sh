@@ -6,17 +6,24 @@
 #
 # full sets SLURMSPEC_REAL_SLURM=1 (deploy/localslurm/slurmtest: the
 # real-Slurm tests run, and a missing prerequisite fails) and runs with
-# -race, but for the packages in NORACE, whose tests only start Slurm
-# daemons and wait on them: they run without -race, alongside the rest
-# (docs/performance.md, "Test suite"). The real-Slurm tests run their
-# releases side by side (t.Parallel): -parallel 3 (TEST_PARALLEL) lets the
-# three run at once. fast sets SLURMSPEC_REAL_SLURM=0 (they skip with one
-# line) and runs without -race. The NORACE packages' clusters keep their
-# work directories (MariaDB's data directory among them) in a tmpfs,
-# REAL_SLURM_TMPDIR (default /dev/shm when it is one): measured, a
-# truth-table release took 40 s there against 51 s on disk (MariaDB's
-# install and slurmdbd's first start write and sync a fresh database for
-# every cluster).
+# -race, but for the packages in NORACE, which run without -race alongside
+# the rest (docs/performance.md, "Test suite"): the race detector checks
+# only goroutines, and these packages start none of their own.
+# deploy/localslurm/realslurm's tests start Slurm daemons and wait on them
+# (the harness's goroutines are raced by deploy/localslurm's own tests,
+# whose releases also run side by side); lint/rules' code starts no
+# goroutine, and its slowest test (TestExportedSchemasAgreeWithLint, CUE
+# evaluating every catalog value) took over 5 minutes a release under
+# -race. The real-Slurm tests run their releases side by side
+# (t.Parallel): -parallel 3 (TEST_PARALLEL) lets the three run at once.
+# The NORACE packages' clusters keep their work directories (MariaDB's
+# data directory among them) in a tmpfs, REAL_SLURM_TMPDIR (default
+# /dev/shm when it is one): measured, a truth-table release took 40 s
+# there against 51 s on disk (MariaDB's install and slurmdbd's first
+# start write and sync a fresh database for every cluster).
+#
+# fast sets SLURMSPEC_REAL_SLURM=0 (the real-Slurm tests skip with one
+# line) and runs without -race.
 #
 # fast keeps go test's cache (a package whose code, test files, files read
 # and environment variables read are unchanged is not run again); full
@@ -37,7 +44,7 @@ main() {
 	GO=${GO:-go}
 	TIMEOUT=${TEST_TIMEOUT:-75m}
 	PARALLEL=${TEST_PARALLEL:-3}
-	NORACE=(github.com/slurmspec/slurmspec/deploy/localslurm/realslurm)
+	NORACE=(github.com/slurmspec/slurmspec/deploy/localslurm/realslurm github.com/slurmspec/slurmspec/lint/rules)
 
 	case "$mode" in
 	full)
