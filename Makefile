@@ -65,14 +65,14 @@ fidelity:
 # The whole test suite: formatting, vet, staticcheck and every Go test of
 # every module (unit, testscript goldens, generated-code freshness) with
 # -race, and the real-Slurm tests (SLURMSPEC_REAL_SLURM=1: a missing
-# prerequisite fails; deploy/localslurm/realslurm without -race, alongside
-# the rest). .ci/test.sh says which packages and why.
+# prerequisite fails), their releases side by side. Two packages run
+# without -race, alongside the rest: .ci/test.sh says which and why.
 test: check
 	bash .ci/test.sh full
 
 # The inner loop: every Go test but the real-Slurm ones
-# (SLURMSPEC_REAL_SLURM=0), without -race; about 2 minutes on 2 cores
-# (docs/performance.md, "Test suite").
+# (SLURMSPEC_REAL_SLURM=0), without -race, keeping go test's cache
+# (TEST_FLAGS=-count=1 for a cold run; docs/performance.md, "Test suite").
 test-fast:
 	bash .ci/test.sh fast
 

@@ -3,6 +3,8 @@ package slurmtest
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,5 +52,39 @@ func TestDecide(t *testing.T) {
 				t.Errorf("reason %q is more than one line", why)
 			}
 		})
+	}
+}
+
+// TestOneDecision checks that the tests of the real-Slurm packages leave
+// the decision to Require: none reads CI or the variable itself, and every
+// test file that checks the harness's prerequisites (PrereqsFor, Prereqs,
+// resolveRoot) also calls Require.
+func TestOneDecision(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"..", "../realslurm", "../../sandbox", "../../fidelity"} {
+		m, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, m...)
+	}
+	if len(files) < 20 {
+		t.Fatalf("found %d test files; want those of deploy/localslurm, its realslurm, deploy/sandbox and deploy/fidelity", len(files))
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := string(data)
+		for _, read := range []string{`Getenv("CI")`, `Getenv("` + Env + `")`, `LookupEnv("CI")`} {
+			if strings.Contains(src, read) {
+				t.Errorf("%s reads %s: whether a real-Slurm test runs is slurmtest.Require's decision", f, read)
+			}
+		}
+		checks := strings.Contains(src, "PrereqsFor(") || strings.Contains(src, "Prereqs()") || strings.Contains(src, "Prereqs)") || strings.Contains(src, "resolveRoot(")
+		if checks && !strings.Contains(src, "slurmtest.Require(") && !strings.Contains(src, "requirePrereqs") && !strings.Contains(src, "requireRoot(") {
+			t.Errorf("%s checks the harness's prerequisites without slurmtest.Require", f)
+		}
 	}
 }
