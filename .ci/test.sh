@@ -89,14 +89,14 @@ main() {
 	fi
 	tmpdir=${tmpdir:-${TMPDIR:-/tmp}}
 
-	status=0
-	for mod in $(git ls-files '*go.mod' 2>/dev/null || find . -name go.mod -not -path '*/testdata/*'); do
-		m=$(dirname "$mod")
+	# module DIR: the tests of one module; the NORACE packages in a second
+	# go test alongside. Returns non-zero when a test failed.
+	module() {
+		local m=$1 name status=0 pid='' p
 		name=$(echo "$m" | tr / -)
 		[ "$name" = . ] && name=root
 		echo "== $m"
-		pkgs=()
-		slow=()
+		local pkgs=() slow=()
 		while read -r p; do
 			if [ -n "$race" ] && printf '%s\n' "${NORACE[@]}" | grep -qxF "$p"; then
 				slow+=("$p")
@@ -104,7 +104,6 @@ main() {
 				pkgs+=("$p")
 			fi
 		done < <(cd "$m" && "$GO" list ./...)
-		pid=
 		if [ ${#slow[@]} -gt 0 ]; then
 			(cd "$m" && TMPDIR=$tmpdir gotest "$name-norace" "${slow[@]}") &
 			pid=$!
@@ -113,7 +112,29 @@ main() {
 		if [ -n "$pid" ]; then
 			wait "$pid" || status=1
 		fi
+		return $status
+	}
+
+	# The root module (the real-Slurm tests, the longest) in the
+	# foreground; the nested modules one after another alongside it, their
+	# output shown when the root's is done.
+	local others=() mod log bg status=0
+	for mod in $(git ls-files '*go.mod' 2>/dev/null || find . -name go.mod -not -path '*/testdata/*'); do
+		[ "$(dirname "$mod")" = . ] || others+=("$(dirname "$mod")")
 	done
+	log=$(mktemp)
+	(
+		st=0
+		for m in "${others[@]}"; do
+			module "$m" || st=1
+		done
+		exit $st
+	) >"$log" 2>&1 &
+	bg=$!
+	module . || status=1
+	wait "$bg" || status=1
+	cat "$log"
+	rm -f "$log"
 	exit $status
 }
 
