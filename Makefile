@@ -145,7 +145,7 @@ fuzz:
 # BENCH_WAIT=10m waits up to that long for a load average below 1.5.
 CUE_VERSION := v0.17.1
 CUE         := $(TOOLBIN)/cue
-BENCH_PKGS  ?= ./compiler/load/ ./schema/... ./compiler/ ./lint/ ./lint/format/ ./render/ ./cmd/slurmspec/cli/
+BENCH_PKGS  ?= ./compiler/load/ ./schema/... ./compiler/ ./lint/ ./lint/rules/ ./lint/format/ ./render/ ./cmd/slurmspec/cli/
 BENCHTIME   ?= 1s
 BENCH_WAIT  ?= 0
 BENCH_OUT   := bin/bench.txt
