@@ -78,7 +78,9 @@ type User struct {
 // File is a decoded accounting file.
 type File struct {
 	// Name is the file's name as given, used in positions.
-	Name     string
+	Name string
+	// Pos is the position of the file's top-level object.
+	Pos      diag.Pos
 	QOS      []QOS
 	Accounts []Account
 	Users    []User
@@ -139,7 +141,7 @@ func fromDoc(doc *load.Document, l diag.List) (*File, diag.List) {
 
 // decode turns a document the schema accepted into a File.
 func decode(doc *load.Document) *File {
-	f := &File{Name: doc.File}
+	f := &File{Name: doc.File, Pos: doc.Root.Pos}
 	root := doc.Root
 	for i, n := range items(root.Get("qos")) {
 		p := load.Path{}.Key("qos").Index(i)
