@@ -1,6 +1,12 @@
 package pipeline
 
-import "github.com/slurmspec/slurmspec/schema/accounting"
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/schema/accounting"
+)
 
 // accountingFor returns the settings of the spec file with its accounting
 // file: the project config's accounting key, else the file beside the spec
@@ -15,6 +21,23 @@ func accountingFor(file string, s *Settings) *Settings {
 		return s
 	}
 	out := *s
-	out.accountingFile = name
+	out.accountingFile = relative(name)
 	return &out
+}
+
+// relative returns name relative to the working directory when it is
+// below it, as positions are best shown; name otherwise.
+func relative(name string) string {
+	if !filepath.IsAbs(name) {
+		return name
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return name
+	}
+	rel, err := filepath.Rel(wd, name)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return name
+	}
+	return rel
 }
