@@ -5,8 +5,8 @@
 //
 // The script is idempotent: an entity that exists is not added again
 // (the script asks sacctmgr first), an association that exists is not
-// duplicated, and sacctmgr's "Nothing new added" and "Nothing modified"
-// are not failures; running it twice leaves the database as the first run
+// duplicated, and sacctmgr's "Nothing new added", "Nothing added" and
+// "Nothing modified" are not failures; running it twice leaves the database as the first run
 // left it. It sets what the file declares and removes nothing: an
 // attribute the file leaves out keeps its value in the database.
 package sacctmgr
@@ -45,15 +45,16 @@ const header = `#!/bin/sh
 # nothing.
 set -eu
 
-# run runs sacctmgr -i with the arguments; "Nothing new added" and
-# "Nothing modified" (exit status 1) are not failures.
+# run runs sacctmgr -i with the arguments; "Nothing new added" (22.05),
+# "Nothing added" (24.11 and later) and "Nothing modified", each with exit
+# status 1, are not failures.
 run() {
 	if out=$(sacctmgr -i "$@" 2>&1); then
 		[ -z "$out" ] || printf '%%s\n' "$out"
 		return 0
 	fi
 	case $out in
-	*"Nothing new added"* | *"Nothing modified"*) return 0 ;;
+	*"Nothing new added"* | *"Nothing added"* | *"Nothing modified"*) return 0 ;;
 	esac
 	printf 'sacctmgr %%s failed:\n%%s\n' "$*" "$out" >&2
 	return 1

@@ -17,14 +17,22 @@ import (
 // TestAccountingApply applies the rendered sacctmgr script of the A4
 // example's accounting file to a real slurmdbd twice: after the first run
 // `sacctmgr show assoc` and `show qos` hold what the file declares, and the
-// second run adds nothing and leaves both as they were.
+// second run adds nothing and leaves both as they were; on every release.
 func TestAccountingApply(t *testing.T) {
-	requirePrereqs(t)
+	for _, release := range localslurm.Releases() {
+		t.Run(release, func(t *testing.T) {
+			requirePrereqsFor(t, release)
+			accountingApply(t, release)
+		})
+	}
+}
+
+func accountingApply(t *testing.T, release string) {
 	data, err := os.ReadFile("../../../examples/a4-training.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := compileSpec(t, spec{name: "examples/a4-training.yaml", data: data})
+	c := compileSpecVersion(t, spec{name: "examples/a4-training.yaml", data: data}, release)
 	if c.cluster == nil || c.diags.HasErrors() {
 		t.Fatalf("the A4 example does not lint clean:\n%s", errorsText(c.diags))
 	}
@@ -32,12 +40,12 @@ func TestAccountingApply(t *testing.T) {
 	if f == nil {
 		t.Fatalf("the example accounting file: %s", l)
 	}
-	dir, _ := renderSpec(t, c)
+	dir, _ := renderSpecVersion(t, c, release)
 	script := filepath.Join(t.TempDir(), "apply.sh")
 	if err := os.WriteFile(script, sacctmgr.Script(f), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	cl := start(t, dir, localslurm.Options{Accounting: true})
+	cl := start(t, dir, localslurm.Options{Release: release, Accounting: true})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	sh := func(args ...string) string {

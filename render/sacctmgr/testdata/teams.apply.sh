@@ -6,15 +6,16 @@
 # nothing.
 set -eu
 
-# run runs sacctmgr -i with the arguments; "Nothing new added" and
-# "Nothing modified" (exit status 1) are not failures.
+# run runs sacctmgr -i with the arguments; "Nothing new added" (22.05),
+# "Nothing added" (24.11 and later) and "Nothing modified", each with exit
+# status 1, are not failures.
 run() {
 	if out=$(sacctmgr -i "$@" 2>&1); then
 		[ -z "$out" ] || printf '%s\n' "$out"
 		return 0
 	fi
 	case $out in
-	*"Nothing new added"* | *"Nothing modified"*) return 0 ;;
+	*"Nothing new added"* | *"Nothing added"* | *"Nothing modified"*) return 0 ;;
 	esac
 	printf 'sacctmgr %s failed:\n%s\n' "$*" "$out" >&2
 	return 1
