@@ -15,13 +15,22 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/load"
 )
 
-// compiled is the schema's #Accounting, compiled once per process.
-var compiled = sync.OnceValues(func() (cue.Value, error) {
-	v := cuectx.New().CompileString(cueSource, cue.Filename("accounting.cue"))
+// compiledSchema is the schema's #Accounting and its context, compiled
+// once per process. A CUE context is not safe for concurrent use (specs
+// are analysed on a worker pool): validate holds mu while it uses it.
+type compiledSchema struct {
+	mu  sync.Mutex
+	ctx *cue.Context
+	def cue.Value
+}
+
+var compiled = sync.OnceValues(func() (*compiledSchema, error) {
+	ctx := cuectx.New()
+	v := ctx.CompileString(cueSource, cue.Filename("accounting.cue"))
 	if err := v.Err(); err != nil {
-		return cue.Value{}, fmt.Errorf("compile the accounting schema: %w", err)
+		return nil, fmt.Errorf("compile the accounting schema: %w", err)
 	}
-	return v.LookupPath(cue.ParsePath("#Accounting")), nil
+	return &compiledSchema{ctx: ctx, def: v.LookupPath(cue.ParsePath("#Accounting"))}, nil
 })
 
 // conflictRe reads CUE's message for a value that is not an alternative.
@@ -31,13 +40,18 @@ var conflictRe = regexp.MustCompile(`^conflicting values ("[^"]*"|[^ ]+) and ("[
 // per problem, at the value (or the object missing a field).
 func validate(doc *load.Document) diag.List {
 	var l diag.List
-	def, err := compiled()
+	cs, err := compiled()
 	if err != nil {
 		l.Errorf("internal-error", diag.Pos{File: doc.File}, "", "please report this", "%v", err)
 		return l
 	}
-	v := def.Unify(def.Context().Encode(plain(doc.Root)))
-	err = v.Validate(cue.Concrete(true), cue.Final())
+	cs.mu.Lock()
+	err = cs.def.Unify(cs.ctx.Encode(plain(doc.Root))).Validate(cue.Concrete(true), cue.Final())
+	var errs []cueerrors.Error
+	if err != nil {
+		errs = cueerrors.Errors(err)
+	}
+	cs.mu.Unlock()
 	if err == nil {
 		return l
 	}
@@ -51,7 +65,7 @@ func validate(doc *load.Document) diag.List {
 	}
 	var order []string
 	byPath := map[string]*found{}
-	for _, e := range cueerrors.Errors(err) {
+	for _, e := range errs {
 		path := pathOf(doc.Root, e.Path())
 		format, args := e.Msg()
 		msg := fmt.Sprintf(format, args...)
