@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/schema/accounting"
 )
 
@@ -40,4 +41,21 @@ func relative(name string) string {
 		return name
 	}
 	return rel
+}
+
+// withAccounting returns the lint configuration of a spec whose accounting
+// file loaded as f: nil when the file has errors, and then the QOS the
+// partitions name are not known either way, so partition-qos-unknown does
+// not run (its findings would be consequences of the file's errors).
+func withAccounting(cfg lint.Config, f *accounting.File) lint.Config {
+	cfg.Accounting = f
+	if f == nil {
+		disabled := make(map[string]bool, len(cfg.Disabled)+1)
+		for id, off := range cfg.Disabled {
+			disabled[id] = off
+		}
+		disabled["partition-qos-unknown"] = true
+		cfg.Disabled = disabled
+	}
+	return cfg
 }

@@ -69,3 +69,42 @@ func TestAccountingFileFound(t *testing.T) {
 		t.Errorf("good accounting file not in the result: %+v", r.Accounting)
 	}
 }
+
+// TestAccountingErrorsHidePartitionQOS: when the accounting file has errors
+// the QOS a partition names are unknown, and partition-qos-unknown, which
+// assumes a database with only normal, stays silent.
+func TestAccountingErrorsHidePartitionQOS(t *testing.T) {
+	dir := t.TempDir()
+	specText := "name: projects/p/locations/us-central1/modelDevelopmentClusters/c\n" +
+		"nodePools:\n- {id: cpu, machineSpec: {machineType: n2-standard-8}, scalingSpec: {minNodeCount: 1, maxNodeCount: 1}, zone: us-central1-a}\n" +
+		"- {id: login, machineSpec: {machineType: n2-standard-4}, scalingSpec: {minNodeCount: 1, maxNodeCount: 1}, zone: us-central1-a}\n" +
+		"orchestratorSpec:\n  slurmSpec:\n    homeDirectoryStorage: projects/p/locations/us-central1-a/instances/home\n    loginNodePoolId: login\n" +
+		"    partitions:\n    - {id: urgent, nodePoolIds: [cpu], config: {QOS: high}}\n"
+	spec := write(t, filepath.Join(dir, "c.yaml"), specText)
+	p, err := pipeline.New(pipeline.Options{SlurmVersion: "26.05"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sch, err := schema.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules := func() map[string]bool {
+		r, err := p.Analyse(sch, spec, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]bool{}
+		for _, d := range r.Diags {
+			out[d.Rule] = true
+		}
+		return out
+	}
+	if got := rules(); !got["partition-qos-unknown"] {
+		t.Fatalf("control: no partition-qos-unknown without an accounting file: %v", got)
+	}
+	write(t, filepath.Join(dir, "c.accounting.yaml"), "qos:\n  - {name: High}\n")
+	if got := rules(); got["partition-qos-unknown"] || !got["accounting-schema"] {
+		t.Errorf("with a broken accounting file: %v, want accounting-schema and no partition-qos-unknown", got)
+	}
+}

@@ -309,7 +309,7 @@ func (p *Pipeline) analyse(sch *schema.Schema, file string, s *Settings, read fu
 		var al diag.List
 		r.Accounting, al = accounting.Load(s.accountingFile)
 		r.Diags = append(r.Diags, al...)
-		cfg.Accounting = r.Accounting
+		cfg = withAccounting(cfg, r.Accounting)
 	}
 	r.Diags = append(r.Diags, lint.Run(c, p.rules, cfg)...).Sort()
 	return r
