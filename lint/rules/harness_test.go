@@ -171,7 +171,7 @@ func positions(l diag.List, rule string) []string {
 	var out []string
 	for _, d := range l {
 		if d.Rule == rule {
-			out = append(out, fmt.Sprintf("%d:%d", d.Pos.Line, d.Pos.Col))
+			out = append(out, filePrefix(d.Pos.File)+fmt.Sprintf("%d:%d", d.Pos.Line, d.Pos.Col))
 		}
 	}
 	sort.Strings(out)
