@@ -3,7 +3,9 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -38,7 +40,13 @@ stricter since it was committed); its findings are printed.
 Exit status: 0 no change, 1 changes or a spec with errors, 2 usage or I/O
 error. With --fail-on IMPACT, changes exit 1 only when one has at least
 that impact (in-place, reconfigure, restart, replace (any replacement),
-replace-pool, replace-cluster).`
+replace-pool, replace-cluster).
+
+--output FILE writes the report to FILE instead of standard output, with
+lint's rules: FILE is replaced atomically once the report is complete
+(also when diff exits 1 for changes), and refused when it is a symlink,
+passes through one below the working directory, is one of the specs, or
+lies inside a directory render writes.`
 
 // diffFormats are the names diff --format takes.
 var diffFormats = []string{"text", "markdown", "json"}
@@ -50,13 +58,15 @@ func newDiffCmd(e env) *cobra.Command {
 		failOn  string
 		oldName string
 		newName string
+		outPath string
 	)
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
 		Short: "Show what a spec change does to slurm.conf and the cluster",
 		Long:  diffHelp,
 		Example: `  slurmspec diff origin/main:cluster.yaml cluster.yaml
-  slurmspec diff --format markdown --fail-on replace origin/main:cluster.yaml cluster.yaml`,
+  slurmspec diff --format markdown --fail-on replace origin/main:cluster.yaml cluster.yaml
+  slurmspec diff --format markdown --output "$RUNNER_TEMP/diff.md" origin/main:cluster.yaml cluster.yaml`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			p, err := newPipeline(opt)
@@ -71,13 +81,20 @@ func newDiffCmd(e env) *cobra.Command {
 				}
 				threshold = t
 			}
-			write := map[string]func(*diff.Report) error{
-				"text":     func(r *diff.Report) error { return r.Text(e.stdout) },
-				"markdown": func(r *diff.Report) error { return r.Markdown(e.stdout) },
-				"json":     func(r *diff.Report) error { return r.JSON(e.stdout) },
-			}[outFmt]
-			if write == nil {
+			if !slices.Contains(diffFormats, outFmt) {
 				return usageError("--format must be %s, not %q", strings.Join(diffFormats, ", "), outFmt)
+			}
+			var out io.Writer = e.stdout
+			var report *reportFile
+			if cmd.Flags().Changed("output") {
+				if err := notAnInput(outPath, args); err != nil {
+					return usageError("%v", err)
+				}
+				if report, err = createReport(outPath); err != nil {
+					return usageError("%v", err)
+				}
+				defer report.abort() // a no-op after commit
+				out = report
 			}
 			sch, err := newSchema()
 			if err != nil {
@@ -108,17 +125,22 @@ func newDiffCmd(e env) *cobra.Command {
 			if newName != "" {
 				dopt.NewName = newName
 			}
-			report, err := diff.CompareWith(sets[0], sets[1], dopt)
+			result, err := diff.CompareWith(sets[0], sets[1], dopt)
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
-			if err := write(report); err != nil {
+			if err := writeDiff(out, result, outFmt); err != nil {
 				return &exitError{code: exitUsage, msg: fmt.Sprintf("writing output: %v", err)}
 			}
+			if report != nil {
+				if err := report.commit(); err != nil {
+					return &exitError{code: exitUsage, msg: err.Error()}
+				}
+			}
 			switch {
-			case !report.HasChanges():
+			case !result.HasChanges():
 				return nil
-			case failOn != "" && report.MaxImpact() < threshold:
+			case failOn != "" && result.MaxImpact() < threshold:
 				return nil
 			}
 			return &exitError{code: exitFindings}
@@ -126,12 +148,25 @@ func newDiffCmd(e env) *cobra.Command {
 	}
 	opt.RegisterFlags(cmd.Flags())
 	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: text, markdown (a PR comment) or json")
+	cmd.Flags().StringVar(&outPath, "output", "", "write the report to `FILE` (replaced atomically; never through a symlink) instead of standard output")
+	_ = cmd.MarkFlagFilename("output")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 only for changes with at least this impact (e.g. replace)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(diffFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", fixedCompletion(impacts()...))
 	cmd.Flags().StringVar(&oldName, "old-name", "", "resource name of the old cluster, when its spec has none")
 	cmd.Flags().StringVar(&newName, "new-name", "", "resource name of the new cluster, when its spec has none")
 	return cmd
+}
+
+// writeDiff writes the report in one of diffFormats.
+func writeDiff(w io.Writer, r *diff.Report, format string) error {
+	switch format {
+	case "markdown":
+		return r.Markdown(w)
+	case "json":
+		return r.JSON(w)
+	}
+	return r.Text(w)
 }
 
 // settingsOf returns the settings of one side of a diff: those of the
