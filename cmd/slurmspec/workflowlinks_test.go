@@ -131,7 +131,13 @@ func TestExampleWorkflowFollowsNoLink(t *testing.T) {
 		t.Fatalf("git is needed: %v", err)
 	}
 	bin := buildCLI(t, t.TempDir())
-	for _, target := range []string{"outside", "/proc/self/environ"} {
+	// The first run posts a comment; with the bot's comment there (ids as
+	// the listing prints them), the second updates it.
+	for _, tc := range []struct{ target, ids, call string }{
+		{"outside", "", "--method\nPOST\nrepos/acme/clusters/issues/7/comments\n"},
+		{"/proc/self/environ", "4242\n17", "--method\nPATCH\nrepos/acme/clusters/issues/comments/4242\n"},
+	} {
+		target := tc.target
 		t.Run("links to "+strings.TrimPrefix(target, "/"), func(t *testing.T) {
 			root := t.TempDir()
 			checkout, temp, outside := filepath.Join(root, "work"), filepath.Join(root, "runner-temp"), filepath.Join(root, "outside")
@@ -173,6 +179,7 @@ func TestExampleWorkflowFollowsNoLink(t *testing.T) {
 				"HOME=" + root,
 				"NO_COLOR=1",
 				plantedSecret + "=" + secret,
+				"FAKE_GH_COMMENT_IDS=" + tc.ids,
 			})
 			t.Logf("steps that use an action, not run: %s", strings.Join(w.skipped, "; "))
 
@@ -244,8 +251,8 @@ func TestExampleWorkflowFollowsNoLink(t *testing.T) {
 				t.Errorf("the comment: want the marker and the diff, got\n%s", body)
 			}
 			args, _ := os.ReadFile(filepath.Join(record, "gh-1.args"))
-			if !strings.Contains(string(args), "--method\nPOST\nrepos/acme/clusters/issues/7/comments\n") {
-				t.Errorf("the comment: want a POST to the pull request's comments, got gh %q", args)
+			if !strings.Contains(string(args), tc.call) {
+				t.Errorf("the comment: want gh %q, got gh %q", tc.call, args)
 			}
 		})
 	}
