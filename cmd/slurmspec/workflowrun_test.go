@@ -54,6 +54,7 @@ type workflowRun struct {
 	steps   map[string]*stepRun
 	order   []*stepRun
 	skipped []string // uses: steps, which the runner cannot run
+	limitKB int      // when not 0, each step's address space (ulimit -v)
 }
 
 // exprRe matches a ${{ ... }} expression.
@@ -249,6 +250,9 @@ func (w *workflowRun) runWorkflow(file, dir, temp string, baseEnv []string) []*s
 				t.Fatal(err)
 			}
 			cmd := exec.Command("bash", "-e", script)
+			if w.limitKB > 0 {
+				cmd = exec.Command("bash", "-c", fmt.Sprintf(`ulimit -v %d && exec bash -e "$0"`, w.limitKB), script)
+			}
 			cmd.Dir = dir
 			for k, v := range stepEnv {
 				cmd.Env = append(cmd.Env, k+"="+v)
