@@ -285,14 +285,17 @@ func runAll(t *testing.T, h *hostileRepo, specs []string) ([]hostileRun, []*step
 		"PATH=" + filepath.Join(h.root, "bin") + ":/usr/bin:/bin", "HOME=" + h.root, "NO_COLOR=1",
 		plantedSecret + "=" + h.secret,
 	})
-	// What the workflow would post.
+	// What the workflow would publish: the reports it leaves in
+	// $RUNNER_TEMP (the SARIF file goes to code scanning) and what gh
+	// would post.
+	published, _ := filepath.Glob(filepath.Join(h.temp, "slurmspec*"))
 	posted, _ := filepath.Glob(filepath.Join(record, "gh-*"))
-	for _, f := range posted {
+	for _, f := range append(published, posted...) {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		steps = append(steps, &stepRun{name: "posted by gh: " + filepath.Base(f), ran: true, output: string(data)})
+		steps = append(steps, &stepRun{name: "published: " + filepath.Base(f), ran: true, output: string(data)})
 	}
 	return runs, steps
 }

@@ -19,8 +19,8 @@ type hostileTrick struct {
 	name  string
 	plant func(t *testing.T, h *hostileRepo)
 	// specs are values of the workflow's SPEC its lint commands run with,
-	// besides "." (the whole checkout); each must be refused, naming the
-	// link in refused.
+	// besides "." (the whole checkout); each must be refused with an
+	// error that names the link refused and says it is a link.
 	specs   []string
 	refused string
 	// broken are parts of the names of committed specs with errors: every
@@ -71,10 +71,10 @@ func hostileTricks(t *testing.T) []hostileTrick {
 		name: "symlinked directory argument",
 		plant: func(t *testing.T, h *hostileRepo) {
 			includeJSON(t, h)
-			h.link(t, filepath.Join(h.outside, "creds"), "linked")
+			h.link(t, filepath.Join(h.outside, "creds"), "clusters")
 		},
-		specs:   []string{"linked", "linked/"},
-		refused: "linked",
+		specs:   []string{"clusters", "clusters/"},
+		refused: "clusters",
 	}, {
 		name: "argument below a linked parent directory",
 		plant: func(t *testing.T, h *hostileRepo) {
@@ -83,6 +83,14 @@ func hostileTricks(t *testing.T) []hostileTrick {
 		},
 		specs:   []string{"team/credentials.json", "team/credentials.yaml"},
 		refused: "team",
+	}, {
+		name: "spec replaced by a link to a directory",
+		plant: func(t *testing.T, h *hostileRepo) {
+			includeJSON(t, h)
+			h.link(t, filepath.Join(h.outside, "creds"), "cluster.yaml")
+		},
+		specs:   []string{"cluster.yaml"},
+		refused: "cluster.yaml",
 	}, {
 		name: "include patterns and a linked directory with a secret",
 		plant: func(t *testing.T, h *hostileRepo) {
@@ -224,7 +232,7 @@ func TestHostileRepository(t *testing.T) {
 						}
 					}
 				case tr.refused != "":
-					if r.code == 0 || !strings.Contains(r.output, tr.refused) {
+					if r.code == 0 || !strings.Contains(r.output, tr.refused) || !strings.Contains(strings.ToLower(r.output), "link") {
 						t.Errorf("%s: want an error naming the link %s, got exit %d:\n%.2000s", r.name, tr.refused, r.code, r.output)
 					}
 				}
