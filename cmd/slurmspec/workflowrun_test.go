@@ -20,12 +20,12 @@ import (
 type workflow struct {
 	Env  map[string]string `yaml:"env"`
 	Jobs map[string]struct {
-		Steps []workflowStep `yaml:"steps"`
+		Steps []jobStep `yaml:"steps"`
 	} `yaml:"jobs"`
 }
 
-// workflowStep is one step of a job.
-type workflowStep struct {
+// jobStep is one step of a job.
+type jobStep struct {
 	Name string            `yaml:"name"`
 	ID   string            `yaml:"id"`
 	If   string            `yaml:"if"`
