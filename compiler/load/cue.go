@@ -266,6 +266,7 @@ func cueNode(li *lineIndex, v cue.Value, b *budget, depth int, parent diag.Pos) 
 		n.Kind = Number
 		s, _ := format.Node(v.Syntax())
 		n.Text = string(s)
+		b.number(n.Pos, n.Text)
 	default:
 		n.Kind = Null
 	}

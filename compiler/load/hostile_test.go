@@ -274,3 +274,35 @@ _region: "us-central1"
 		}
 	}
 }
+
+// TestLongNumberLiteral: a number literal longer than MaxNumberText is a
+// load-limit error at the number, in JSON and CUE, before the schema's
+// arbitrary-precision arithmetic sees it (a 5 MB literal took 107 s there);
+// one of MaxNumberText characters still loads.
+func TestLongNumberLiteral(t *testing.T) {
+	long, ok := strings.Repeat("9", MaxNumberText+1), strings.Repeat("9", MaxNumberText)
+	for _, tc := range []struct{ file, format string }{
+		{"a.json", "{\n  \"nodePools\": [],\n  \"x\": %s\n}\n"},
+		{"a.cue", "nodePools: []\nx: %s\n"},
+	} {
+		_, l := Bytes(tc.file, []byte(fmt.Sprintf(tc.format, long)), Options{})
+		var hit *diag.Diagnostic
+		for i := range l {
+			if l[i].Rule == RuleLimit {
+				hit = &l[i]
+			}
+		}
+		if hit == nil || !strings.Contains(hit.Message, "a number written with 1025 characters") || hit.Pos.Line < 2 {
+			t.Errorf("%s: want a load-limit error at the number, got %v", tc.file, l)
+		}
+		if _, l := Bytes(tc.file, []byte(fmt.Sprintf(tc.format, ok)), Options{}); l.HasErrors() {
+			t.Errorf("%s: a %d-character number refused: %v", tc.file, MaxNumberText, l)
+		}
+	}
+	// YAML resolves a number too large for int64 and float64 as a string
+	// (go-yaml), so no long number reaches the schema from YAML.
+	doc, l := Bytes("a.yaml", []byte("nodePools: []\nx: "+long+"\n"), Options{})
+	if l.HasErrors() || doc.Root.Fields[1].Value.Kind != String {
+		t.Errorf("a.yaml: the long number is not read as a string: %v", l)
+	}
+}

@@ -113,6 +113,7 @@ func (c *jsonConverter) node(v *hujson.Value, depth int) *Node {
 			n.Kind, n.Text = String, c.str(t, n.Pos)
 		case '0':
 			n.Kind, n.Text = Number, string(t)
+			c.budget.number(n.Pos, n.Text)
 		}
 	}
 	return n

@@ -55,6 +55,22 @@ func (b *budget) value(pos diag.Pos, depth, n int) bool {
 	return !b.hit
 }
 
+// number accounts for a number written as text: a literal longer than
+// MaxNumberText characters fails the budget. No value of a spec needs one,
+// and CUE's arbitrary-precision arithmetic, which the schema check runs on
+// every number, takes time quadratic in its length (a 5 MB literal took
+// 107 s).
+func (b *budget) number(pos diag.Pos, text string) bool {
+	if b.hit {
+		return false
+	}
+	if len(text) > MaxNumberText {
+		b.fail(pos, "a spec's numbers are a few digits long; write this one as a number of at most 1024 characters",
+			"a number written with %d characters (at most %d)", len(text), MaxNumberText)
+	}
+	return !b.hit
+}
+
 // text accounts for n bytes of text (a key).
 func (b *budget) text(n int) {
 	b.textBytes += n

@@ -199,6 +199,9 @@ func (c *yamlConverter) scalar(n *Node, y *yaml.Node) {
 		}
 	case "!!int", "!!float":
 		n.Kind, n.Text = Number, y.Value
+		if !c.budget.number(n.Pos, y.Value) {
+			return
+		}
 		if jsonNumber().MatchString(y.Value) {
 			return // kept as written: "16.0" stays a float, so the schema says an integer is expected
 		}
