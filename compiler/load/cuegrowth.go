@@ -168,12 +168,61 @@ func (g *growth) call(x *ast.CallExpr) float64 {
 		}
 	case "list.Repeat", "strings.Repeat":
 		if len(x.Args) == 2 {
-			if n := intLit(x.Args[1]); !math.IsNaN(n) {
-				return g.expr(x.Args[0]) * math.Max(n, 1)
+			n := g.intConst(x.Args[1])
+			if math.IsNaN(n) {
+				// A count the estimate cannot work out is taken as
+				// large: CUE builds the whole result in one allocation,
+				// which no heap watchdog can stop (a 4 GB string is a
+				// fatal error under a limit on the address space).
+				n = unknownRepeat
 			}
+			return g.expr(x.Args[0]) * math.Max(n, 1)
 		}
 	}
 	return sum
+}
+
+// unknownRepeat is the count assumed for a list.Repeat or strings.Repeat
+// whose count is not a constant the estimate can fold: enough to refuse
+// the call with anything but a tiny first argument.
+const unknownRepeat = 1 << 20
+
+// intConst folds an integer constant expression: literals, unary minus,
+// + - * and /, parentheses, and labels whose one value is such an
+// expression. Anything else is NaN.
+func (g *growth) intConst(e ast.Expr) float64 {
+	switch x := e.(type) {
+	case *ast.BasicLit:
+		return intLit(x)
+	case *ast.ParenExpr:
+		return g.intConst(x.X)
+	case *ast.UnaryExpr:
+		if x.Op == token.SUB {
+			return -g.intConst(x.X)
+		}
+	case *ast.BinaryExpr:
+		a, b := g.intConst(x.X), g.intConst(x.Y)
+		switch x.Op {
+		case token.ADD:
+			return a + b
+		case token.SUB:
+			return a - b
+		case token.MUL:
+			return a * b
+		case token.QUO:
+			if b != 0 {
+				return a / b
+			}
+		}
+	case *ast.Ident:
+		if fs := g.fields[x.Name]; len(fs) == 1 && !g.active[x.Name] {
+			g.active[x.Name] = true
+			v := g.intConst(fs[0])
+			delete(g.active, x.Name)
+			return v
+		}
+	}
+	return math.NaN()
 }
 
 // length estimates how many elements a comprehension iterates over.

@@ -29,6 +29,12 @@ func TestCUEExpansionIsBounded(t *testing.T) {
 		{"list doubling", "l0: [1, 2]\n" + listDoubling(30), "expands to about"},
 		{"range", "import \"list\"\na: list.Range(0, 2000000, 1)\n", "expands to about"},
 		{"repeat", "import \"strings\"\na: strings.Repeat(\"x\", 100000000)\n", "expands to about"},
+		// A count computed by arithmetic, or from another field, is folded;
+		// one the estimate cannot fold is taken as large (CUE builds the
+		// string in one allocation that no watchdog can stop).
+		{"repeat, computed count", "import \"strings\"\n_s: \"" + strings.Repeat("x", 4096) + "\"\na: strings.Repeat(_s, 1000*1000)\n", "expands to about"},
+		{"repeat, count from a field", "import \"strings\"\n_n: 1000 * 1000\na: strings.Repeat(\"xxxxxxxx\", _n)\n", "expands to about"},
+		{"repeat, count not a constant", "import (\"strings\", \"list\")\na: strings.Repeat(\"" + strings.Repeat("x", 4096) + "\", len(list.Range(0, 3, 1)))\n", "expands to about"},
 		{"comprehensions", "import \"list\"\nr: list.Range(0, 1000, 1)\na: [for x in r for y in r for z in r {x}]\n", "expands to about"},
 		// What the estimate cannot see, the watchdog and the budget stop.
 		{"range of a computed bound", "import \"list\"\nn: 2000 * 1000\na: list.Range(0, n, 1)\n", "values|abandoned"},
