@@ -271,12 +271,13 @@ var InvalidConfigValue = &lint.Rule{
 		"config: {PreemptType: preempt/partition_prio, PreemptMode: REQUEUE, MaxJobCount: \"100000\"}"),
 	Check: func(p *lint.Pass) {
 		v := targetVersion(p.Options)
+		t := catalog.Target{Release: v, Build: p.Options.Target().Build}
 		for _, k := range catalogKeys(p.Cluster) {
 			if !k.param.StatusIn(v).Known() {
 				continue // config-key-version reports it
 			}
 			param, value := aliasValue(k.param, k.kv.Value.Value)
-			for _, pr := range catalog.CheckValue(param, v, value) {
+			for _, pr := range catalog.CheckTarget(param, t, value) {
 				if ownedValueCheck(param, pr.Message) {
 					continue
 				}
