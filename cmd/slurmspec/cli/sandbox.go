@@ -228,10 +228,11 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
+	settings.Lint.SlurmVersion = version
+	fmt.Fprintf(out, "sandbox: target %s, %s; the sandbox runs Debian's packages\n", settings.Target(), targetSource(cmd, settings, "the installed slurmctld"))
 	if note != "" {
 		fmt.Fprintf(out, "sandbox: %s\n", escape.Text(note))
 	}
-	settings.Lint.SlurmVersion = version
 
 	sch, err := schema.New()
 	if err != nil {
