@@ -265,6 +265,9 @@ var InvalidConfigValue = &lint.Rule{
 	Summary:  "A config value is not valid for its key in the target Slurm version",
 	Doc: doc("Values are checked as Slurm's own parsers read them: integers and their ranges, booleans, time "+
 		"strings, single values and comma lists against the tokens and plugins of the target series. "+
+		"A plugin that not every Slurm build has is a warning that speaks of the target build "+
+		"(docs/target.md): for `build: debian`, the Debian package that lacks it or ships it apart; for "+
+		"the default, `build: service`, whose plugins are not published, a request to check the service's build. "+
 		"Findings the catalog is not sure of (values known only from the manual, open value sets, loose "+
 		"prefix matches) are warnings.",
 		"config: {PreemptType: preempt/partition_prio, PreemptMode: REQUEUE, MaxJobCount: 10k0}",
