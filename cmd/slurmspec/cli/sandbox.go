@@ -229,7 +229,11 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 		return nil, usageError("%v", err)
 	}
 	settings.Lint.SlurmVersion = version
-	fmt.Fprintf(out, "sandbox: target %s, %s; the sandbox runs Debian's packages\n", settings.Target(), targetSource(cmd, settings, "the installed slurmctld"))
+	from := targetSource(cmd, settings, "the default build")
+	if !cmd.Flags().Changed(pipeline.FlagSlurmVersion) && settings.Project.SlurmVersion == "" {
+		from = "the installed slurmctld's release"
+	}
+	fmt.Fprintf(out, "sandbox: target %s, from %s; the sandbox runs Debian's packages\n", settings.Target(), from)
 	if note != "" {
 		fmt.Fprintf(out, "sandbox: %s\n", escape.Text(note))
 	}

@@ -9,14 +9,13 @@ import (
 
 // targetSource says where the settings' target (catalog.Target) was
 // stated: the command line's --slurm-version or --build, else the
-// project config's slurmVersion or build, else unstated (the default's
-// origin, such as "the default (docs/target.md)").
+// project config's slurmVersion or build (its path), else unstated.
 func targetSource(cmd *cobra.Command, s *pipeline.Settings, unstated string) string {
 	switch {
 	case cmd.Flags().Changed(pipeline.FlagSlurmVersion) || cmd.Flags().Changed(pipeline.FlagBuild):
-		return "from the command line"
+		return "the command line"
 	case s.Project.Path != "" && (s.Project.SlurmVersion != "" || s.Project.Build != ""):
-		return "from " + escape.Text(s.Project.Path)
+		return escape.Text(s.Project.Path)
 	}
 	return unstated
 }
