@@ -24,7 +24,7 @@ const (
 	BuildDebian
 )
 
-// Builds are the build profiles' names, in order.
+// buildNames are the build profiles' names, in order.
 var buildNames = [...]string{BuildService: "service", BuildDebian: "debian"}
 
 // String is the profile's name in .slurmspec.yaml and --build: service or
