@@ -28,7 +28,8 @@ const maxProjectConfigSize = 1 << 20
 //
 //	disable: [implicit-default-partition, placeholder]
 //	severity: {unused-pool: error, preemption-never-fires: error}
-//	slurmVersion: "22.05"
+//	slurmVersion: "24.11"
+//	build: service
 //	include: [clusters/*.tmpl.yaml]
 //	exclude: [testdata/, "*.fixture.yaml"]
 //
@@ -45,6 +46,10 @@ type ProjectConfig struct {
 	// SlurmVersion is the Slurm release series the project targets, as a
 	// series label ("22.05"); empty when not set.
 	SlurmVersion string
+	// Build is the build profile the project targets (catalog.Build's
+	// name: service or debian); empty when not set. With SlurmVersion it
+	// is the project's target (catalog.Target), stated here once.
+	Build string
 	// Include and Exclude choose the files `slurmspec lint DIR` lints
 	// beyond what it recognises by content (compiler/load/discover): .gitignore
 	// patterns, relative to the configuration's directory. An included
@@ -62,6 +67,7 @@ type projectFile struct {
 	Disable      []string          `yaml:"disable"`
 	Severity     map[string]string `yaml:"severity"`
 	SlurmVersion string            `yaml:"slurmVersion"`
+	Build        string            `yaml:"build"`
 	Include      []string          `yaml:"include"`
 	Exclude      []string          `yaml:"exclude"`
 	Accounting   string            `yaml:"accounting"`
@@ -87,7 +93,7 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil && !errors.Is(err, io.EOF) {
-		return pc, fmt.Errorf("project config %s: %w (known keys: disable, severity, slurmVersion, include, exclude, accounting)", path, err)
+		return pc, fmt.Errorf("project config %s: %w (known keys: disable, severity, slurmVersion, build, include, exclude, accounting)", path, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
@@ -124,6 +130,14 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 			problems = append(problems, fmt.Sprintf("slurmVersion: %v", err))
 		} else {
 			pc.SlurmVersion = v.String()
+		}
+	}
+	if raw.Build != "" {
+		b, err := catalog.ParseBuild(raw.Build)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("build: %v", err))
+		} else {
+			pc.Build = b.String()
 		}
 	}
 	pc.Include, problems = patterns("include", raw.Include, problems)
@@ -224,6 +238,9 @@ func (pc ProjectConfig) Apply(cfg Config, cat *ids.Catalog) (Config, error) {
 	}
 	if out.SlurmVersion == "" {
 		out.SlurmVersion = pc.SlurmVersion
+	}
+	if out.Build == "" {
+		out.Build = pc.Build
 	}
 	return out, nil
 }

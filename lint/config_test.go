@@ -67,6 +67,24 @@ func TestLoadProjectConfigUnquotedVersion(t *testing.T) {
 	}
 }
 
+func TestLoadProjectConfigBuild(t *testing.T) {
+	pc, err := lint.ParseProjectConfig("x.yaml", []byte("build: Debian\n"))
+	if err != nil || pc.Build != "debian" {
+		t.Errorf("got %+v, %v; want build debian", pc, err)
+	}
+	if _, err := lint.ParseProjectConfig("x.yaml", []byte("build: rpm\n")); err == nil || !strings.Contains(err.Error(), "build: unknown build \"rpm\"") {
+		t.Errorf("build: rpm: %v", err)
+	}
+	cfg, err := pc.Apply(lint.Config{}, testRules)
+	if err != nil || cfg.Build != "debian" {
+		t.Errorf("Apply: %+v, %v", cfg, err)
+	}
+	cfg, _ = pc.Apply(lint.Config{Options: lint.Options{Build: "service"}}, testRules)
+	if cfg.Build != "service" {
+		t.Errorf("the command line's build should win, got %q", cfg.Build)
+	}
+}
+
 func TestLoadProjectConfigEmpty(t *testing.T) {
 	for _, text := range []string{"", "# nothing\n", "{}\n"} {
 		pc, err := lint.ParseProjectConfig("x.yaml", []byte(text))

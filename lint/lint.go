@@ -16,6 +16,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/schema/accounting"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Rule is one lint rule.
@@ -39,9 +40,23 @@ type Rule struct {
 type Options struct {
 	// SlurmVersion is the Slurm release series the spec targets ("26.05").
 	SlurmVersion string
+	// Build is the build profile the spec targets (catalog.ParseBuild:
+	// "service" or "debian"; "" the default, catalog.DefaultTarget).
+	Build string
 	// Accounting is the spec's accounting file, nil when it has none
 	// (or it has errors, which its loading reported).
 	Accounting *accounting.File
+}
+
+// Target is the release and build the options name, the default's where
+// they name none (or a name that does not parse, which the pipeline
+// refuses before lint runs).
+func (o Options) Target() catalog.Target {
+	t, err := catalog.ParseTarget(o.SlurmVersion, o.Build)
+	if err != nil {
+		return catalog.DefaultTarget()
+	}
+	return t
 }
 
 // Pass is what a rule's Check receives: the cluster, and a way to report.

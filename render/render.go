@@ -45,6 +45,9 @@ func (s Set) Get(p string) *Artifact {
 // Options control rendering.
 type Options struct {
 	SlurmVersion string
+	// Build is the target's build profile (service or debian), named in
+	// slurm.conf's header comment with the release; "": not named.
+	Build string
 	// Deploy are the slurmspec-only deploy options (--create-home-filestore
 	// ...) for the rendered Pulumi YAML project.
 	Deploy pulumimodel.Options
@@ -73,7 +76,7 @@ func Render(c *ir.Cluster, opt Options) (Set, diag.List) {
 	if l := refuseUnknownMachines(c); len(l) > 0 {
 		return nil, l
 	}
-	conf, err := slurmconf.Write(c, slurmconf.Options{SlurmVersion: opt.SlurmVersion})
+	conf, err := slurmconf.Write(c, slurmconf.Options{SlurmVersion: opt.SlurmVersion, Build: opt.Build})
 	if err != nil {
 		l.Errorf(RuleUnsafe, c.Slurm.Pos, c.Slurm.Path, "remove white space, #, quotes, backslashes and control characters from slurm.conf keys and values", "%v", err)
 		return nil, l

@@ -145,7 +145,7 @@ func TestSameFlagHelp(t *testing.T) {
 	on := help(func(out *bytes.Buffer) int {
 		return onlinecmd.Run(context.Background(), []string{"--help"}, strings.NewReader(""), out, out, checker.Options{})
 	})
-	spec := []string{"--input-format", "--project", "--region", "--cluster-id", "--slurm-version", "--disable", "--strict", "--config"}
+	spec := []string{"--input-format", "--project", "--region", "--cluster-id", "--slurm-version", "--build", "--disable", "--strict", "--config"}
 	for _, name := range spec {
 		if lint[name] == "" || lint[name] != dep[name] || lint[name] != on[name] {
 			t.Errorf("%s:\n  lint:   %q\n  deploy: %q\n  online: %q", name, lint[name], dep[name], on[name])

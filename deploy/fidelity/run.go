@@ -417,19 +417,20 @@ func splitHarness(lines []string, overrides []localslurm.Override) (kept, harnes
 	return kept, harness
 }
 
-// lintSpec runs the pipeline `slurmspec lint --slurm-version` runs
-// (lint/pipeline: load, schema, compile, every lint rule, suppressions),
+// lintSpec runs the pipeline `slurmspec lint --slurm-version V --build debian` runs
+// (lint/pipeline: load, schema, compile, every lint rule, suppressions;
+// the oracle runs Debian's packages, so plugins are checked against them),
 // with the rules in disabled turned off and no project config. It returns
 // the compiled cluster (nil when the loader or the schema reported an
 // error), the error-level findings and the warnings.
 func lintSpec(sch *schema.Schema, name string, data []byte, version string, disabled map[string]bool) (*ir.Cluster, diag.List, diag.List) {
-	p, err := pipeline.New(pipeline.Options{SlurmVersion: version})
+	p, err := pipeline.New(pipeline.Options{SlurmVersion: version, Build: catalog.BuildDebian.String()})
 	if err != nil {
 		var l diag.List
 		l.Errorf("internal-error", diag.Pos{File: name, Line: 1, Col: 1}, "", "", "fidelity: %v", err)
 		return nil, l, nil
 	}
-	s := &pipeline.Settings{Lint: lint.Config{Options: lint.Options{SlurmVersion: version}, Disabled: disabled}}
+	s := &pipeline.Settings{Lint: lint.Config{Options: lint.Options{SlurmVersion: version, Build: catalog.BuildDebian.String()}, Disabled: disabled}}
 	r := p.AnalyseBytes(sch, name, data, s)
 	return r.Cluster, errorsOf(r.Diags), warningsOf(r.Diags)
 }

@@ -75,19 +75,20 @@ func (e *VersionError) Error() string {
 }
 
 // ChooseVersion returns the Slurm release series to render for: the
-// installed slurmctld's (installed, such as "22.05.8"), unless the user
-// asked for one explicitly (requested, explicit). release is the series to
-// run when it is not the host's own: an explicit request for another
-// release the harness runs from its root file system (localslurm.Releases).
-// fromProject is the project config's slurmVersion, for the message when
-// it is overruled. A note to print is returned when the choice needs
-// saying.
+// target's release when one is stated, by --slurm-version (explicit) or
+// by the project config's slurmVersion (fromProject, the series it
+// names), else the installed slurmctld's (installed, such as "22.05.8").
+// requested is the settings' series (the flag's, else the project
+// config's). release is the series to run when it is not the host's
+// own: a stated release the harness runs from its root file system
+// (localslurm.Releases). A note to print is returned when the choice
+// needs saying.
 func ChooseVersion(installed, requested string, explicit bool, fromProject string) (version, release, note string, err error) {
 	series := installed
 	if parts := strings.SplitN(installed, ".", 3); len(parts) >= 2 {
 		series = parts[0] + "." + parts[1]
 	}
-	if explicit {
+	if explicit || fromProject != "" {
 		switch {
 		case requested != series && slices.Contains(localslurm.Releases(), requested):
 			release = requested
@@ -100,9 +101,6 @@ func ChooseVersion(installed, requested string, explicit bool, fromProject strin
 	v, err := catalog.ParseVersion(series)
 	if err != nil {
 		return "", "", "", &VersionError{Installed: installed}
-	}
-	if v.String() != requested && fromProject != "" {
-		note = fmt.Sprintf("rendering for Slurm %s, the installed slurmctld %s (the project config says %s)", v, installed, fromProject)
 	}
 	return v.String(), "", note, nil
 }

@@ -22,7 +22,11 @@ func TestChooseVersion(t *testing.T) {
 		err                  bool
 	}{
 		{installed: "22.05.8", requested: "26.05", want: "22.05"},
-		{installed: "22.05.8", requested: "24.11", project: "24.11", want: "22.05", note: "the project config says 24.11"},
+		// The project config's slurmVersion is the target, as the flag is.
+		{installed: "22.05.8", requested: "24.11", project: "24.11", want: "24.11", release: "24.11", note: "running Slurm 24.11 from its root file system"},
+		{installed: "22.05.8", requested: "25.05", project: "25.05", want: "25.05", note: "warning: rendering for Slurm 25.05"},
+		{installed: "22.05.8", requested: "22.05", project: "22.05", want: "22.05"},
+		{installed: "22.05.8", requested: "23.02", explicit: true, project: "24.11", want: "23.02", note: "warning: rendering for Slurm 23.02"},
 		{installed: "22.05.8", requested: "26.05", explicit: true, want: "26.05", release: "26.05", note: "running Slurm 26.05 from its root file system"},
 		{installed: "22.05.8", requested: "25.05", explicit: true, want: "25.05", note: "warning: rendering for Slurm 25.05, but the installed slurmctld is 22.05.8"},
 		{installed: "22.05.8", requested: "22.05", explicit: true, want: "22.05"},

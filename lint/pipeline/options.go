@@ -20,6 +20,9 @@ type Options struct {
 	// SlurmVersion is the release series the cluster runs; empty: the
 	// project config's, else the newest in the catalog.
 	SlurmVersion string
+	// Build is the build profile the cluster runs (service or debian);
+	// empty: the project config's, else catalog.DefaultTarget's.
+	Build string
 	// Disable lists rule ids not to run.
 	Disable []string
 	// Strict makes warnings fail a spec too.
@@ -36,6 +39,7 @@ const (
 	FlagRegion       = "region"
 	FlagClusterID    = "cluster-id"
 	FlagSlurmVersion = "slurm-version"
+	FlagBuild        = "build"
 	FlagDisable      = "disable"
 	FlagStrict       = "strict"
 	FlagConfig       = "config"
@@ -48,7 +52,8 @@ func (o *Options) RegisterFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&o.Project, FlagProject, "", "Google Cloud project (when the spec has no name)")
 	fs.StringVar(&o.Region, FlagRegion, "", "region of the cluster (when the spec has no name)")
 	fs.StringVar(&o.ClusterID, FlagClusterID, "", "cluster id, 1-10 lowercase letters and digits (when the spec has no name)")
-	fs.StringVar(&o.SlurmVersion, FlagSlurmVersion, "", "Slurm release series the cluster runs ("+VersionList()+"; default: the project config's, else "+catalog.Newest().String()+")")
+	fs.StringVar(&o.SlurmVersion, FlagSlurmVersion, "", "Slurm release series the cluster runs ("+VersionList()+"; default: the project config's slurmVersion, else "+catalog.DefaultTarget().Release.String()+")")
+	fs.StringVar(&o.Build, FlagBuild, "", "Slurm build the cluster runs, for plugin checks ("+catalog.BuildNames()+"; default: the project config's build, else "+catalog.DefaultTarget().Build.String()+")")
 	fs.StringSliceVar(&o.Disable, FlagDisable, nil, "lint rule ids to skip (comma-separated or repeated)")
 	fs.BoolVar(&o.Strict, FlagStrict, false, "fail on warnings too")
 	fs.StringVar(&o.ConfigFile, FlagConfig, "", "project config (default: .slurmspec.yaml in the spec's directory or a parent, up to the repository root)")
@@ -68,6 +73,7 @@ func (o Options) Args() []string {
 	add(FlagRegion, o.Region)
 	add(FlagClusterID, o.ClusterID)
 	add(FlagSlurmVersion, o.SlurmVersion)
+	add(FlagBuild, o.Build)
 	add(FlagDisable, strings.Join(o.Disable, ","))
 	if o.Strict {
 		args = append(args, "--"+FlagStrict)

@@ -104,6 +104,13 @@ func New(opt Options) (*Pipeline, error) {
 		}
 		p.flags.SlurmVersion = v.String()
 	}
+	if opt.Build != "" {
+		b, err := catalog.ParseBuild(opt.Build)
+		if err != nil {
+			return nil, fmt.Errorf("--%s: %w", FlagBuild, err)
+		}
+		p.flags.Build = b.String()
+	}
 	p.flags.Disabled = map[string]bool{}
 	for _, id := range opt.Disable {
 		id = strings.TrimSpace(id)
@@ -138,8 +145,9 @@ func orDefault(s, d string) string {
 // Settings are what applies to one spec: the command line merged with the
 // spec's project config.
 type Settings struct {
-	// Lint selects the rules, their severities and the Slurm version
-	// (never empty: the flag's, else the config's, else the newest).
+	// Lint selects the rules, their severities and the target, Slurm
+	// version and build (never empty: the flag's, else the config's, else
+	// catalog.DefaultTarget's).
 	Lint lint.Config
 	// Project is the project config in force; its Path is "" when there
 	// is none.
@@ -153,6 +161,10 @@ type Settings struct {
 
 // SlurmVersion is the release series the spec is checked and rendered for.
 func (s *Settings) SlurmVersion() string { return s.Lint.SlurmVersion }
+
+// Target is the release and build the spec is checked and rendered for:
+// the flags', else the project config's, else catalog.DefaultTarget's.
+func (s *Settings) Target() catalog.Target { return s.Lint.Target() }
 
 // SettingsFor returns the settings of the spec file: "-" (standard
 // input) counts as a spec in the working directory.
@@ -202,8 +214,12 @@ func (p *Pipeline) settingsIn(dir string) (*Settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	def := catalog.DefaultTarget()
 	if cfg.SlurmVersion == "" {
-		cfg.SlurmVersion = catalog.Newest().String()
+		cfg.SlurmVersion = def.Release.String()
+	}
+	if cfg.Build == "" {
+		cfg.Build = def.Build.String()
 	}
 	return &Settings{Lint: cfg, Project: pc, Strict: p.opt.Strict}, nil
 }

@@ -66,6 +66,7 @@ func TestNewChecksOptions(t *testing.T) {
 		{pipeline.Options{Disable: []string{"reserved-key"}}, "--disable: rule reserved-key cannot be disabled: "},
 		{pipeline.Options{SlurmVersion: "22.05"}, ""},
 		{pipeline.Options{SlurmVersion: "21.08"}, "--slurm-version: "},
+		{pipeline.Options{Build: "rpm"}, "--build: "},
 		{pipeline.Options{InputFormat: "toml"}, "--input-format: "},
 		{pipeline.Options{InputFormat: "yaml", Project: "acme-ml-prod", Region: "us-central1", ClusterID: "train"}, ""},
 		{pipeline.Options{Project: "123456789"}, ""},
@@ -82,6 +83,38 @@ func TestNewChecksOptions(t *testing.T) {
 			t.Errorf("%+v: %v", tc.opt, err)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%+v: got %v, want an error containing %q", tc.opt, err, tc.want)
+		}
+	}
+}
+
+// TestSettingsTarget: the target is the flags', else the project
+// config's (slurmVersion, build), else catalog.DefaultTarget.
+func TestSettingsTarget(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(repo, "deb", ".slurmspec.yaml"), "slurmVersion: \"24.11\"\nbuild: debian\n")
+	for _, c := range []struct {
+		opt  pipeline.Options
+		dir  string
+		want catalog.Target
+	}{
+		{pipeline.Options{}, repo, catalog.DefaultTarget()},
+		{pipeline.Options{}, filepath.Join(repo, "deb"), catalog.Target{Release: catalog.V2411, Build: catalog.BuildDebian}},
+		{pipeline.Options{Build: "service"}, filepath.Join(repo, "deb"), catalog.Target{Release: catalog.V2411, Build: catalog.BuildService}},
+		{pipeline.Options{SlurmVersion: "22.05", Build: "debian"}, repo, catalog.Target{Release: catalog.V2205, Build: catalog.BuildDebian}},
+	} {
+		p, err := pipeline.New(c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := p.SettingsIn(c.dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.Target(); got != c.want {
+			t.Errorf("%+v in %s: target %v, want %v", c.opt, c.dir, got, c.want)
 		}
 	}
 }
@@ -218,7 +251,7 @@ func TestCompile(t *testing.T) {
 
 func TestOptionsArgsRoundTrip(t *testing.T) {
 	opt := pipeline.Options{InputFormat: "yaml", Project: "acme-ml-prod", Region: "us-central1", ClusterID: "c",
-		SlurmVersion: "22.05", Disable: []string{"a", "b"}, Strict: true, ConfigFile: "x.yaml"}
+		SlurmVersion: "22.05", Build: "debian", Disable: []string{"a", "b"}, Strict: true, ConfigFile: "x.yaml"}
 	var back pipeline.Options
 	fs := newFlagSet()
 	back.RegisterFlags(fs)

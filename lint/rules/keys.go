@@ -265,18 +265,22 @@ var InvalidConfigValue = &lint.Rule{
 	Summary:  "A config value is not valid for its key in the target Slurm version",
 	Doc: doc("Values are checked as Slurm's own parsers read them: integers and their ranges, booleans, time "+
 		"strings, single values and comma lists against the tokens and plugins of the target series. "+
+		"A plugin that not every Slurm build has is a warning that speaks of the target build "+
+		"(docs/target.md): for `build: debian`, the Debian package that lacks it or ships it apart; for "+
+		"the default, `build: service`, whose plugins are not published, a request to check the service's build. "+
 		"Findings the catalog is not sure of (values known only from the manual, open value sets, loose "+
 		"prefix matches) are warnings.",
 		"config: {PreemptType: preempt/partition_prio, PreemptMode: REQUEUE, MaxJobCount: 10k0}",
 		"config: {PreemptType: preempt/partition_prio, PreemptMode: REQUEUE, MaxJobCount: \"100000\"}"),
 	Check: func(p *lint.Pass) {
 		v := targetVersion(p.Options)
+		t := catalog.Target{Release: v, Build: p.Options.Target().Build}
 		for _, k := range catalogKeys(p.Cluster) {
 			if !k.param.StatusIn(v).Known() {
 				continue // config-key-version reports it
 			}
 			param, value := aliasValue(k.param, k.kv.Value.Value)
-			for _, pr := range catalog.CheckValue(param, v, value) {
+			for _, pr := range catalog.CheckTarget(param, t, value) {
 				if ownedValueCheck(param, pr.Message) {
 					continue
 				}

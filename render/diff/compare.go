@@ -36,6 +36,10 @@ type Options struct {
 	// new slurm.conf (else the old one) is used; when that is missing
 	// too, 23.02, whose rules call for a restart more often.
 	SlurmVersion string
+	// Target is the Slurm the change is meant for, in prose, as
+	// catalog.Target.String writes it ("Slurm 26.05 (the service's
+	// build)"); the report names it. Empty: "Slurm " and the series.
+	Target string
 	// OldName and NewName are the clusters' resource names
 	// (projects/P/locations/R/modelDevelopmentClusters/ID). cluster.json
 	// leaves the name out, so a change of project or region is seen only
@@ -92,7 +96,10 @@ func CompareWith(old, new render.Set, opt Options) (*Report, error) {
 	for i := range c.changes {
 		c.changes[i].AppliedBy = c.changes[i].Impact.AppliedBy()
 	}
-	r := &Report{Changes: c.changes, SlurmVersion: c.series.String()}
+	r := &Report{Changes: c.changes, SlurmVersion: c.series.String(), Target: opt.Target}
+	if r.Target == "" {
+		r.Target = "Slurm " + r.SlurmVersion
+	}
 	for _, ch := range c.changes {
 		if isConfKind(ch.Kind) {
 			r.ConfDiff = confLinesDiff(old.Get("slurm.conf").Data, new.Get("slurm.conf").Data)

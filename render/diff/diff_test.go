@@ -161,7 +161,7 @@ func TestNoSemanticChange(t *testing.T) {
 			if rep.HasChanges() || rep.MaxImpact() != None {
 				t.Errorf("want no change, got:\n%s", text(t, rep))
 			}
-			if got := text(t, rep); got != "slurmspec: no changes\n" {
+			if got := text(t, rep); got != "slurmspec: no changes; target Slurm 26.05\n" {
 				t.Errorf("text = %q", got)
 			}
 		})
@@ -700,7 +700,7 @@ func golden(t *testing.T, name string, got []byte) {
 // representative is a change set touching every part of a report.
 func representative(t *testing.T) *Report {
 	r := newRenderer(t)
-	return r.compare(base, edit(t, base,
+	rep := r.compare(base, edit(t, base,
 		"machineType: n2-standard-8", "machineType: n2-standard-16",
 		"maxNodeCount: 4", "maxNodeCount: 3",
 		"defaultPartitionId: train", "defaultPartitionId: preempt",
@@ -709,6 +709,35 @@ func representative(t *testing.T) *Report {
 		"team: research", "team: infra",
 		"echo prolog", "echo prolog | tee -a /tmp/`hostname`.log",
 	), "23.02")
+	rep.Target = "Slurm 23.02 (the service's build)"
+	return rep
+}
+
+// TestTargetInFirstLine: the text and Markdown forms name the target
+// (Options.Target) in their first line, and the Markdown footer too.
+func TestTargetInFirstLine(t *testing.T) {
+	r := newRenderer(t)
+	old := r.render(base, "24.11")
+	new := r.render(edit(t, base, "team: research", "team: infra"), "24.11")
+	rep, err := CompareWith(old, new, Options{SlurmVersion: "24.11", Target: "Slurm 24.11 (Debian's packages)"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := strings.SplitN(text(t, rep), "\n", 2)[0]
+	if first != "slurmspec: 1 change — applies in place; target Slurm 24.11 (Debian's packages)" {
+		t.Errorf("text first line: %q", first)
+	}
+	var b bytes.Buffer
+	if err := rep.Markdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	md := b.String()
+	if first := strings.SplitN(md, "\n", 2)[0]; !strings.HasSuffix(first, "** — target Slurm 24.11 (Debian's packages)") {
+		t.Errorf("markdown first line: %q", first)
+	}
+	if !strings.Contains(md, "<sub>Classified for Slurm 24.11 (Debian's packages). ") {
+		t.Errorf("markdown footer: %s", md)
+	}
 }
 
 func TestGoldenMarkdown(t *testing.T) {
@@ -718,7 +747,7 @@ func TestGoldenMarkdown(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "representative.md", b.Bytes())
-	if !strings.HasPrefix(b.String(), "**slurmspec: 11 changes — replaces the whole cluster, 5 may hurt running jobs, restarts slurmctld, needs scontrol reconfigure**\n") {
+	if !strings.HasPrefix(b.String(), "**slurmspec: 11 changes — replaces the whole cluster, 5 may hurt running jobs, restarts slurmctld, needs scontrol reconfigure** — target Slurm 23.02 (the service's build)\n") {
 		t.Errorf("summary line: %s", strings.SplitN(b.String(), "\n", 2)[0])
 	}
 }

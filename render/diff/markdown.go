@@ -15,7 +15,7 @@ import (
 // script diffs in collapsed sections.
 func (r *Report) Markdown(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "**slurmspec: %s**\n", r.Summary())
+	fmt.Fprintf(&b, "**slurmspec: %s** — target %s\n", r.Summary(), r.Target)
 	if !r.HasChanges() {
 		return write(w, b.String())
 	}
@@ -55,7 +55,7 @@ func (r *Report) Markdown(w io.Writer) error {
 		}
 		fmt.Fprintf(&b, "%s\n\n</details>\n", f)
 	}
-	fmt.Fprintf(&b, "\n<sub>Classified for Slurm %s. Impacts, least to most: in-place, reconfigure, restart, replace-pool, replace-cluster.</sub>\n", r.SlurmVersion)
+	fmt.Fprintf(&b, "\n<sub>Classified for %s. Impacts, least to most: in-place, reconfigure, restart, replace-pool, replace-cluster.</sub>\n", r.Target)
 	return write(w, b.String())
 }
 

@@ -14,6 +14,10 @@ type Report struct {
 	Changes []Change
 	// SlurmVersion is the release series the changes were classified for.
 	SlurmVersion string
+	// Target is the Slurm the changes are meant for, in prose ("Slurm
+	// 26.05 (the service's build)", Options.Target): the first line of
+	// the text and Markdown forms names it.
+	Target string
 	// ConfDiff is a unified diff of the lines of slurm.conf that Slurm
 	// reads (no comments), as the files hold them; empty when slurm.conf
 	// did not change.
@@ -97,7 +101,7 @@ func (r *Report) Summary() string {
 // change, then the diffs of scripts and files.
 func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "slurmspec: %s\n", r.Summary())
+	fmt.Fprintf(&b, "slurmspec: %s; target %s\n", r.Summary(), r.Target)
 	if r.HasChanges() {
 		fmt.Fprintf(&b, "max impact: %s (classified for Slurm %s)\n", r.MaxImpact(), r.SlurmVersion)
 	}

@@ -13,12 +13,16 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/managed"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Options control rendering.
 type Options struct {
 	// SlurmVersion is the Slurm release series the file is rendered for.
 	SlurmVersion string
+	// Build is the build profile of the target (catalog.Build's name:
+	// service or debian), which the header comment names; "": not named.
+	Build string
 }
 
 // UnsafeError reports a key or value that would change the structure of
@@ -104,7 +108,13 @@ func (w *writer) line(path string, kvs ...[2]string) {
 // Write renders slurm.conf for a cluster.
 func Write(c *ir.Cluster, opt Options) ([]byte, error) {
 	w := &writer{}
-	w.comment("slurm.conf for cluster %q, rendered by slurmspec for Slurm %s.", c.ID.Value, opt.SlurmVersion)
+	target := "Slurm " + opt.SlurmVersion
+	if opt.Build != "" {
+		if t, err := catalog.ParseTarget(opt.SlurmVersion, opt.Build); err == nil {
+			target = t.String()
+		}
+	}
+	w.comment("slurm.conf for cluster %q, rendered by slurmspec for %s.", c.ID.Value, target)
 	w.comment("Do not edit: change the spec and render again. Each group names the spec field it comes from.")
 	w.blank()
 

@@ -27,20 +27,29 @@ import (
 // may be parsed by code the scan missed), keys whose value list is open or
 // incomplete (Param.Unknown == UnknownWarn), spellings Slurm accepts only
 // because it compares a prefix or searches a substring, deprecated tokens,
-// and plugins that the Debian bookworm 22.05 package does not ship. A
+// and plugins that not every build has (CheckTarget: for the service's
+// build, a plugin some builds lack; for Debian's, one its packages do not
+// ship or ship apart). A
 // warning never means the daemons refuse to start; an error may not either
 // (some lists silently ignore unknown tokens), but it is always a mistake.
 //
 // Unknown list tokens are errors even where Slurm silently ignores them,
 // because an ignored setting is a configuration mistake.
 func CheckValue(p *Param, version Version, value string) []Problem {
+	return CheckTarget(p, Target{Release: version, Build: DefaultTarget().Build}, value)
+}
+
+// CheckTarget is CheckValue for a target: its release series and its
+// build, which decides what is said of plugins that not every build has.
+func CheckTarget(p *Param, t Target, value string) []Problem {
 	if p == nil {
 		return nil
 	}
+	version := t.Release
 	if !version.Valid() {
 		version = Newest()
 	}
-	c := checker{p: p, v: version}
+	c := checker{p: p, v: version, build: t.Build}
 	switch p.Kind {
 	case KindBool:
 		c.checkBool(value)
@@ -71,6 +80,7 @@ func CheckValue(p *Param, version Version, value string) []Problem {
 type checker struct {
 	p     *Param
 	v     Version
+	build Build
 	probs []Problem
 }
 

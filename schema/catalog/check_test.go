@@ -40,6 +40,12 @@ type valueCase struct {
 
 func runValueCases(t *testing.T, cases []valueCase) {
 	t.Helper()
+	runTargetCases(t, DefaultTarget().Build, cases)
+}
+
+// runTargetCases runs the cases for a build of each case's release.
+func runTargetCases(t *testing.T, build Build, cases []valueCase) {
+	t.Helper()
 	c := Default()
 	for _, tc := range cases {
 		p, ok := c.Lookup(tc.scope, tc.key)
@@ -47,7 +53,7 @@ func runValueCases(t *testing.T, cases []valueCase) {
 			t.Errorf("no %v key %s", tc.scope, tc.key)
 			continue
 		}
-		probs := CheckValue(p, tc.v, tc.value)
+		probs := CheckTarget(p, Target{Release: tc.v, Build: build}, tc.value)
 		if got := outcome(probs); got != tc.want {
 			t.Errorf("%s=%q @%v: got %v %v, want %v", tc.key, tc.value, tc.v, got, probs, tc.want)
 			continue
@@ -284,8 +290,37 @@ func TestCheckEnumsAndLists(t *testing.T) {
 	})
 }
 
+// TestCheckPluginsServiceBuild: for the service's build, whose plugins
+// are not published, a plugin some builds lack is a warning that speaks
+// of the target build, never of Debian, and Debian's package split is
+// not reported.
+func TestCheckPluginsServiceBuild(t *testing.T) {
+	runTargetCases(t, BuildService, []valueCase{
+		{ScopeGlobal, "MpiDefault", V2205, "pmix_v3", warns, "the target build (the service's)"},
+		{ScopeGlobal, "MpiDefault", V2605, "pmix_v5", warns, "check that the service's Slurm 26.05 build has mpi_pmix_v5.so"},
+		{ScopeGlobal, "AcctGatherProfileType", V2205, "acct_gather_profile/hdf5", clean, ""},
+		{ScopeGlobal, "AcctGatherEnergyType", V2411, "acct_gather_energy/ipmi", clean, ""},
+		{ScopeGlobal, "AcctGatherInterconnectType", V2411, "acct_gather_interconnect/ofed", warns, "not published"},
+	})
+	c := Default()
+	for _, key := range []string{"MpiDefault", "AcctGatherInterconnectType", "SwitchType"} {
+		p, _ := c.Lookup(ScopeGlobal, key)
+		for _, v := range Versions() {
+			for _, ev := range p.Values {
+				for _, pr := range CheckTarget(p, Target{Release: v, Build: BuildService}, ev.Name) {
+					if strings.Contains(pr.Message+pr.Hint, "Debian") {
+						t.Errorf("%s=%s @%v, service build: %s", key, ev.Name, v, pr)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestCheckPlugins: for Debian's packages, plugins are checked against
+// what the packages ship.
 func TestCheckPlugins(t *testing.T) {
-	runValueCases(t, []valueCase{
+	runTargetCases(t, BuildDebian, []valueCase{
 		{ScopeGlobal, "SelectType", V2205, "select/cons_res", clean, ""},
 		{ScopeGlobal, "SelectType", V2302, "select/cons_res", clean, ""},
 		{ScopeGlobal, "SelectType", V2311, "select/cons_res", errs, "exists in 22.05-23.02"},

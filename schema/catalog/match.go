@@ -224,11 +224,18 @@ func (c *checker) checkToken(tok string) {
 	case !ev.TakesArg && m.hasArg && ev.Match != MatchContains:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q does not take a value", p.Name, ev.Name), "write "+ev.Name)
 	}
-	if ev.Package != "" && !ev.NotShipped.Has(c.v) {
+	switch {
+	case c.build != BuildDebian:
+		// The service's build: its plugin set is not published, and
+		// Debian's package split says nothing about it.
+		if ev.NotShipped.Has(c.v) {
+			c.add(SeverityWarning, fmt.Sprintf("%s=%s: only Slurm builds with what this plugin depends on have it (%s), and which plugins the target build (the service's) has is not published", p.Name, ev.Name, ev.Library),
+				"check that the service's Slurm "+c.v.String()+" build has "+ev.Library+", or remove the setting")
+		}
+	case ev.Package != "" && !ev.NotShipped.Has(c.v):
 		c.add(SeverityWarning, fmt.Sprintf("%s=%s: Debian ships this plugin in its own package, %s, not in slurm-wlm-basic-plugins", p.Name, ev.Name, ev.Package),
 			"check that the cluster's Slurm image has "+ev.Library)
-	}
-	if ev.NotShipped.Has(c.v) {
+	case ev.NotShipped.Has(c.v):
 		c.add(SeverityWarning, fmt.Sprintf("%s=%s: Debian's Slurm %s packages do not ship this plugin (%s); it exists only where Slurm was built with what it depends on", p.Name, ev.Name, c.v, ev.Library),
 			"check that the cluster's Slurm build has "+ev.Library)
 	}

@@ -441,7 +441,7 @@ func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, 
 		fmt.Fprintf(e.stdout, "Update impact: unknown: the cluster stack %s deployed cannot be rendered (%s).\n\n", escape.Text(stack), escape.Text(err.Error()))
 		return true, "the update's impact is unknown", nil
 	}
-	report, err := diff.CompareWith(oldSet, newSet, diff.Options{SlurmVersion: version, OldName: oldName, NewName: m.ClusterName()})
+	report, err := diff.CompareWith(oldSet, newSet, diff.Options{SlurmVersion: version, Target: res.Settings.Target().String(), OldName: oldName, NewName: m.ClusterName()})
 	if err != nil {
 		return false, "", err
 	}

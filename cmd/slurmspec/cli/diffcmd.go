@@ -130,8 +130,8 @@ func newDiffCmd(e env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			// Both sides render for the new side's Slurm version, the
-			// release the change is meant for.
+			// Both sides render for the new side's target (Slurm
+			// version and build), the one the change is meant for.
 			newSettings, err := settingsOf(cmd.Context(), p, args[1])
 			if err != nil {
 				return err
@@ -148,7 +148,7 @@ func newDiffCmd(e env) *cobra.Command {
 					return err
 				}
 			}
-			dopt := diff.Options{SlurmVersion: version, OldName: names[0], NewName: names[1]}
+			dopt := diff.Options{SlurmVersion: version, Target: newSettings.Target().String(), OldName: names[0], NewName: names[1]}
 			if oldName != "" {
 				dopt.OldName = oldName
 			}

@@ -67,7 +67,7 @@ func newRenderCmd(e env) *cobra.Command {
 			case r.Failed() || r.Cluster == nil:
 				return &exitError{code: exitFindings, msg: "not rendered: " + r.Summary()}
 			}
-			set, l := render.Render(r.Cluster, render.Options{SlurmVersion: r.Settings.SlurmVersion(), Deploy: dopt})
+			set, l := render.Render(r.Cluster, render.Options{SlurmVersion: r.Settings.SlurmVersion(), Build: r.Settings.Target().Build.String(), Deploy: dopt})
 			if len(l) > 0 {
 				r.Diags = l
 				printResult(e.stderr, r)

@@ -228,10 +228,15 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	if err != nil {
 		return nil, usageError("%v", err)
 	}
+	settings.Lint.SlurmVersion = version
+	from := targetSource(cmd, settings, "the default build")
+	if !cmd.Flags().Changed(pipeline.FlagSlurmVersion) && settings.Project.SlurmVersion == "" {
+		from = "the installed slurmctld's release"
+	}
+	fmt.Fprintf(out, "sandbox: target %s, from %s; the sandbox runs Debian's packages\n", settings.Target(), from)
 	if note != "" {
 		fmt.Fprintf(out, "sandbox: %s\n", escape.Text(note))
 	}
-	settings.Lint.SlurmVersion = version
 
 	sch, err := schema.New()
 	if err != nil {

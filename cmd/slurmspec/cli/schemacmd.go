@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/schema"
 	"github.com/slurmspec/slurmspec/schema/accounting"
 	"github.com/slurmspec/slurmspec/schema/catalog"
@@ -17,7 +18,9 @@ Slurm parameter catalog that lint uses.
                         hover descriptions and inline errors
   --format cue          CUE, for cue vet -d '#Cluster'
   --slurm-version V     the Slurm release whose slurm.conf keys and values the
-                        config maps accept (default: the newest)
+                        config maps accept (default: the slurmVersion of the
+                        .slurmspec.yaml of the working directory or a parent,
+                        else the newest; docs/target.md)
   --accounting          the schema of the accounting file instead
                         (docs/accounting.md; CUE: cue vet -d '#Accounting')
 
@@ -44,14 +47,17 @@ func newSchemaCmd(e env) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var out []byte
-			v := catalog.Newest()
-			if version != "" {
-				var err error
-				if v, err = catalog.ParseVersion(version); err != nil {
-					return usageError("--slurm-version: %v", err)
-				}
+			// The target's release: --slurm-version, else the project
+			// config's in the working directory, else the default's.
+			p, err := pipeline.New(pipeline.Options{SlurmVersion: version})
+			if err != nil {
+				return usageError("%v", err)
 			}
-			var err error
+			settings, err := p.SettingsIn(".")
+			if err != nil {
+				return usageError("%v", err)
+			}
+			v := settings.Target().Release
 			switch {
 			case acct && format == "jsonschema":
 				out, err = accounting.JSONSchema()
@@ -74,6 +80,6 @@ func newSchemaCmd(e env) *cobra.Command {
 	cmd.Flags().StringVar(&format, "format", schemaFormats[0], strings.Join(schemaFormats, " or "))
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(schemaFormats...))
 	cmd.Flags().BoolVar(&acct, "accounting", false, "export the schema of the accounting file (docs/accounting.md)")
-	cmd.Flags().StringVar(&version, "slurm-version", "", "the Slurm release whose slurm.conf keys and values the schema states (default: the newest)")
+	cmd.Flags().StringVar(&version, "slurm-version", "", "the Slurm release whose slurm.conf keys and values the schema states (default: the project config's slurmVersion, else "+catalog.DefaultTarget().Release.String()+")")
 	return cmd
 }

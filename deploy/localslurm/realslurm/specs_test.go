@@ -66,7 +66,7 @@ func compileSpecVersion(t testing.TB, s spec, version string, disabled ...string
 	}
 	file := filepath.Base(s.name)
 	doc, l := load.Bytes(file, s.data, load.Options{Verbatim: sch.Verbatim})
-	opt := pipeline.Options{SlurmVersion: version, Disable: disabled}
+	opt := pipeline.Options{SlurmVersion: version, Build: "debian", Disable: disabled}
 	if doc != nil && doc.Root != nil && !slices.ContainsFunc(doc.Root.Fields, func(f *load.Field) bool { return f.Name == "name" }) {
 		opt.ClusterID = "t"
 	}
