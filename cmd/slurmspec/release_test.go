@@ -245,3 +245,33 @@ func goEnv(t *testing.T, key string) string {
 	}
 	return strings.TrimSpace(string(out))
 }
+
+// TestReadmeInstallsReleasedVersions: every version README.md tells a user
+// to install (`go install …@vX.Y.Z`, `@latest`, pre-commit's `rev:
+// vX.Y.Z`, `git checkout vX.Y.Z`) exists: it has a release section in CHANGELOG.md (`## [X.Y.Z]`,
+// docs/releasing.md). Before the first release the README pins commits.
+func TestReadmeInstallsReleasedVersions(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changelog, err := os.ReadFile("../../CHANGELOG.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	released := map[string]bool{}
+	for _, m := range regexp.MustCompile(`(?m)^## \[(\d+\.\d+\.\d+[^\]]*)\]`).FindAllStringSubmatch(string(changelog), -1) {
+		released["v"+m[1]] = true
+	}
+	route := regexp.MustCompile(`@(v\d+\.\d+\.\d+[0-9A-Za-z.+-]*|latest)\b|\b(?:rev:|git checkout) (v\d+\.\d+\.\d+[0-9A-Za-z.+-]*)`)
+	for i, line := range strings.Split(string(readme), "\n") {
+		for _, m := range route.FindAllStringSubmatch(line, -1) {
+			v := m[1] + m[2]
+			if v == "latest" && len(released) == 0 {
+				t.Errorf("README.md:%d: @latest, but no release exists (CHANGELOG.md has no release section): %s", i+1, strings.TrimSpace(line))
+			} else if v != "latest" && !released[v] {
+				t.Errorf("README.md:%d: %s is not a release (no section in CHANGELOG.md): %s", i+1, v, strings.TrimSpace(line))
+			}
+		}
+	}
+}
