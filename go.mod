@@ -4,6 +4,7 @@ go 1.26.6
 
 require (
 	cuelang.org/go v0.17.1
+	github.com/cockroachdb/apd/v3 v3.2.3
 	github.com/go-git/go-git/v6 v6.0.0-beta.1
 	github.com/google/go-cmp v0.7.0
 	github.com/owenrumney/go-sarif/v3 v3.3.1
@@ -22,7 +23,6 @@ require (
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.0 // indirect
 	github.com/clipperhouse/uax29/v2 v2.7.0 // indirect
-	github.com/cockroachdb/apd/v3 v3.2.3 // indirect
 	github.com/emicklei/proto v1.14.3 // indirect
 	github.com/fatih/color v1.19.0 // indirect
 	github.com/go-git/gcfg/v2 v2.0.2 // indirect

@@ -70,6 +70,9 @@ func Render(c *ir.Cluster, opt Options) (Set, diag.List) {
 	if l := refuseManaged(c); len(l) > 0 {
 		return nil, l
 	}
+	if l := refuseUnknownMachines(c); len(l) > 0 {
+		return nil, l
+	}
 	conf, err := slurmconf.Write(c, slurmconf.Options{SlurmVersion: opt.SlurmVersion})
 	if err != nil {
 		l.Errorf(RuleUnsafe, c.Slurm.Pos, c.Slurm.Path, "remove white space, #, quotes, backslashes and control characters from slurm.conf keys and values", "%v", err)

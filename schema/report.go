@@ -302,7 +302,7 @@ func typeHint(n *load.Node, want string) string {
 	switch {
 	case n.Kind == load.String && (want == "integer" || want == "number"):
 		return "write the number without quotes"
-	case n.Kind == load.Number && want == "string":
+	case (n.Kind == load.Number || n.Kind == load.Bool) && want == "string":
 		return "quote the value: the API takes it as a string"
 	}
 	return "give the field " + article(want)
@@ -352,9 +352,9 @@ func hintFor(rule string) string {
 func show(n *load.Node) string {
 	switch n.Kind {
 	case load.String:
-		return strconv.Quote(n.Text)
+		return strconv.Quote(diag.Shorten(n.Text))
 	case load.Number:
-		return n.Text
+		return diag.Shorten(n.Text)
 	case load.Bool:
 		return strconv.FormatBool(n.True)
 	}

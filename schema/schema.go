@@ -164,6 +164,14 @@ func (s *Schema) Verbatim(p load.Path) bool {
 	return sh != nil && sh.fields == nil && sh.pattern != nil
 }
 
+// Strings reports whether the object at path is a free-form map whose
+// values are strings (the slurm.conf config maps, labels). It is the
+// loader's Options.Strings.
+func (s *Schema) Strings(p load.Path) bool {
+	sh := s.root.lookup(p)
+	return sh != nil && sh.fields == nil && sh.pattern != nil && sh.pattern.leaf != nil && sh.pattern.leaf.kinds == cue.StringKind
+}
+
 // Check validates a loaded document and returns every problem found.
 func (s *Schema) Check(doc *load.Document) diag.List {
 	return s.Validate(doc).Diags
@@ -469,8 +477,12 @@ func numberLit(text string) ast.Expr {
 // unknown reports a field the schema does not know. When it is a likely
 // misspelling of a field the object lacks, that field is unsound (the spec
 // meant to set it) and unknown returns its name.
+//
+// A name longer than diag.MaxEcho is cut in the message and the path
+// (diag.Shorten), and is no typo of a field: huge unknown keys cost
+// neither edit distances nor megabytes of output.
 func (c *checker) unknown(obj *load.Node, f *load.Field, sh *shape, path load.Path) (meant string) {
-	p := path.Key(f.Name)
+	p := path.Key(diag.Shorten(f.Name))
 	if m := diag.Suggest(f.Written, sh.names); m != "" && obj.Get(m) == nil {
 		c.meant = append(c.meant, path.Key(m).String())
 		meant = m
@@ -484,7 +496,7 @@ func (c *checker) unknown(obj *load.Node, f *load.Field, sh *shape, path load.Pa
 		hint = "known fields " + where + ": " + strings.Join(sh.names, ", ")
 	}
 	c.diags.Add(diag.Diagnostic{Rule: RuleUnknownField, Severity: diag.Error, Pos: f.KeyPos, Path: p.String(),
-		Message: fmt.Sprintf("unknown field %q", f.Written), Hint: hint})
+		Message: fmt.Sprintf("unknown field %q", diag.Shorten(f.Written)), Hint: hint})
 	return meant
 }
 
@@ -500,8 +512,8 @@ func (c *checker) badKey(f *load.Field, path load.Path) {
 			hint = "label keys are at most 63 lowercase letters, digits, _ and -, starting with a letter"
 		}
 	}
-	c.diags.Add(diag.Diagnostic{Rule: "schema-key", Severity: diag.Error, Pos: f.KeyPos, Path: path.Key(f.Name).String(),
-		Message: fmt.Sprintf("key %q is not allowed in %s", f.Written, path), Hint: hint})
+	c.diags.Add(diag.Diagnostic{Rule: "schema-key", Severity: diag.Error, Pos: f.KeyPos, Path: path.Key(diag.Shorten(f.Name)).String(),
+		Message: fmt.Sprintf("key %q is not allowed in %s", diag.Shorten(f.Written), path), Hint: hint})
 }
 
 func describe(p load.Path) string {

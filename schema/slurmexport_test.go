@@ -44,7 +44,7 @@ func cueVet(t *testing.T, v catalog.Version, spec string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc := asWrittenBytes(t, spec, data)
+	doc := cueNumbers(asWrittenBytes(t, spec, data))
 	if err := root.LookupPath(cue.ParsePath("#Cluster")).Unify(ctx.Encode(doc)).Validate(cue.Concrete(true)); err != nil {
 		return err.Error()
 	}
@@ -191,4 +191,29 @@ func TestCompletionOffersThePreemptionPlugins(t *testing.T) {
 	if strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("PreemptType offers %v, want %v", got, want)
 	}
+}
+
+// cueNumbers turns the json.Number values of a decoded document into Go
+// numbers: CUE's Encode writes a json.Number as a string, so without this
+// the fallback (no cue command on PATH, as on a fresh CI machine) refused
+// every integer field ("200" and int).
+func cueNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = cueNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = cueNumbers(e)
+		}
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i
+		}
+		if f, err := x.Float64(); err == nil {
+			return f
+		}
+	}
+	return v
 }

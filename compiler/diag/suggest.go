@@ -1,12 +1,19 @@
 package diag
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
 
 // Suggest returns the candidate closest to name, compared case-insensitively
 // and ignoring '_' and '-', or "" when none is close enough to be a likely
 // typo. Ties go to the earlier candidate, so callers should pass a stable
-// order.
+// order. A name longer than 64 bytes is no typo: Suggest returns "".
 func Suggest(name string, candidates []string) string {
+	if len(name) > maxSuggestLen {
+		return ""
+	}
 	key := fold(name)
 	best, bestDist := "", -1
 	for _, c := range candidates {
@@ -55,4 +62,28 @@ func editDistance(a, b string) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(rb)]
+}
+
+// maxSuggestLen is the longest name, in bytes, that Suggest compares with
+// its candidates: a longer one is no typo of any field, key, rule or value
+// slurmspec knows, and the edit distance would cost its length times each
+// candidate's (a few megabyte-long unknown keys took seconds).
+const maxSuggestLen = 64
+
+// MaxEcho is the length, in bytes, up to which Shorten leaves a name whole.
+const MaxEcho = 64
+
+// Shorten returns name as a message should echo it: whole when it is at
+// most MaxEcho bytes, else its first MaxEcho bytes (whole characters)
+// followed by "…(N bytes)", so that a huge key or value from a spec is not
+// repeated whole in every message, path and output format.
+func Shorten(name string) string {
+	if len(name) <= MaxEcho {
+		return name
+	}
+	cut := MaxEcho
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut] + "…(" + strconv.Itoa(len(name)) + " bytes)"
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkLoad measures parsing and normalising a spec (JSON with
-// comments, YAML), with the schema's Verbatim as lint uses it.
+// comments, YAML), with the schema's Verbatim and Strings as lint uses them.
 func BenchmarkLoad(b *testing.B) {
 	cases, err := specgen.Cases("../..")
 	if err != nil {
@@ -24,7 +24,7 @@ func BenchmarkLoad(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(len(c.Data)))
 			for b.Loop() {
-				doc, l := load.Bytes(c.File, c.Data, load.Options{Verbatim: sch.Verbatim})
+				doc, l := load.Bytes(c.File, c.Data, load.Options{Verbatim: sch.Verbatim, Strings: sch.Strings})
 				if doc == nil || doc.Root == nil || l.HasErrors() {
 					b.Fatal(l)
 				}

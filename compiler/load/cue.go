@@ -20,17 +20,23 @@ import (
 // Bounds of CUE evaluation. CUE cannot be interrupted, so evaluation runs
 // on its own goroutine under a watchdog: past either bound the spec is
 // refused and the evaluation abandoned (a command exits once it has
-// reported, which ends it).
+// reported, which ends it). An abandoned evaluation runs on until then, so
+// the process evaluates no further CUE (CUEGate).
 const (
 	// CUETimeout bounds the time one CUE spec may take to evaluate: the
 	// 2000-pool benchmark spec, as CUE, evaluates in half a second.
 	CUETimeout = 5 * time.Second
 	// CUEMaxHeap bounds how much the live heap may grow while a CUE spec
-	// evaluates: the 2000-pool spec needs less than 100 MB in all. The
-	// heap is the process's, so other files linted at the same time count
-	// too: the bound is a backstop for what the estimate before
-	// evaluation (cueGrowth) cannot see, and generous.
-	CUEMaxHeap = 1 << 30
+	// evaluates: the 2000-pool spec needs less than 64 MiB, one of 8500
+	// pools (near MaxValues) less than 256 MiB. The heap is the
+	// process's, so other files linted at the same time count too (CUE
+	// files themselves are evaluated one at a time): the bound is a
+	// backstop for what the estimate before evaluation (cueGrowth) cannot
+	// see. An abandoned evaluation grows on until the process exits, and
+	// the Go runtime keeps the address space it has mapped, so this bound
+	// decides the address space a run needs (ulimit -v; docs/security.md
+	// gives the measured figures).
+	CUEMaxHeap = 512 << 20
 	// maxCUEExprDepth bounds the nesting of the CUE syntax tree (data,
 	// expressions and parentheses together).
 	maxCUEExprDepth = 4 * MaxDepth
@@ -39,8 +45,9 @@ const (
 // parseCUE evaluates a CUE file and reads back its concrete value. The spec
 // may use every feature of CUE (references, comprehensions, defaults), but
 // the result must be concrete data, within the limits on what it expands
-// to.
-func parseCUE(li *lineIndex, data []byte, b *budget, timeout time.Duration) (root *Node, l diag.List) {
+// to. It is evaluated under the gate's budget, or refused unevaluated
+// when the gate has abandoned an evaluation already.
+func parseCUE(li *lineIndex, data []byte, b *budget, gate *CUEGate) (root *Node, l diag.List) {
 	name := li.file
 	f, err := parser.ParseFile(name, data, parser.ParseComments)
 	if err != nil {
@@ -56,6 +63,13 @@ func parseCUE(li *lineIndex, data []byte, b *budget, timeout time.Duration) (roo
 			"the CUE expands to about %.3g values or copies of text, more than %d (estimated before evaluating)", est, MaxValues)
 		return nil, l
 	}
+	release, refused := gate.acquire()
+	if refused != "" {
+		l.Errorf(RuleLimit, li.lineCol(1, 1), "", "fix that file first (a cluster spec evaluates in well under a second and a few MiB), then lint this one again",
+			"CUE not evaluated: %s and was abandoned; it runs on until slurmspec exits, so no further CUE is evaluated in this run", refused)
+		return nil, l
+	}
+	defer release()
 	type result struct {
 		root *Node
 		l    diag.List
@@ -73,8 +87,9 @@ func parseCUE(li *lineIndex, data []byte, b *budget, timeout time.Duration) (roo
 		}()
 		r.root, r.l = evalCUE(li, f, b)
 	}()
-	r, stopped := watch(done, timeout, CUEMaxHeap)
+	r, stopped := watch(done, gate.timeout, gate.maxHeap)
 	if stopped != "" {
+		gate.abandon(li.file, stopped)
 		l.Errorf(RuleLimit, li.lineCol(1, 1), "", "simplify the CUE: a cluster spec evaluates in well under a second and a few MiB",
 			"CUE evaluation %s; abandoned", stopped)
 		return nil, l

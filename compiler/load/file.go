@@ -59,6 +59,21 @@ func openRegular(name string) (*os.File, error) {
 	return f, nil
 }
 
+// OpenDir opens a directory for listing without following a symbolic
+// link in its last element (on systems with O_NOFOLLOW).
+func OpenDir(name string) (*os.File, error) {
+	f, err := os.OpenFile(name, os.O_RDONLY|dirFlags, 0)
+	if err != nil {
+		// O_NOFOLLOW with O_DIRECTORY fails on a link with ELOOP or
+		// ENOTDIR, depending on the system.
+		if st, lerr := os.Lstat(name); isLoop(err) || lerr == nil && st.Mode()&os.ModeSymlink != 0 {
+			return nil, errSymlink(name)
+		}
+		return nil, err
+	}
+	return f, nil
+}
+
 func errSymlink(name string) error {
 	return fmt.Errorf("%s is a symbolic link; slurmspec reads only regular files (name the file it points to)", name)
 }

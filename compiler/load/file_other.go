@@ -7,4 +7,6 @@ const openFlags = 0
 
 const noFollowOpen = false
 
+const dirFlags = 0
+
 func isLoop(error) bool { return false }

@@ -92,3 +92,24 @@ func TestFileKind(t *testing.T) {
 		t.Errorf("FileKind(irregular) = %q", got)
 	}
 }
+
+// TestOpenDirRefusesLinks: a directory below the one lint searches is
+// opened without following a link swapped in after its parent was
+// listed.
+func TestOpenDirRefusesLinks(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	f, err := OpenDir(dir)
+	if err != nil {
+		t.Fatalf("OpenDir(dir): %v", err)
+	}
+	f.Close()
+	if f, err := OpenDir(filepath.Join(dir, "link")); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		if f != nil {
+			f.Close()
+		}
+		t.Errorf("OpenDir(link): %v, want a symbolic-link error", err)
+	}
+}

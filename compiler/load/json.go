@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/tailscale/hujson"
@@ -11,11 +12,12 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 )
 
-// hujsonErrPos matches the position hujson puts in its syntax errors. It
-// is compiled on first use: package initialisation is start-up time of
-// every command.
+// hujsonErrPos matches the position hujson puts in its syntax errors; the
+// rest may span lines (an unclosed string's literal runs to the next
+// quote). It is compiled on first use: package initialisation is start-up
+// time of every command.
 var hujsonErrPos = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`^hujson: line (\d+), column (\d+): (.*)$`)
+	return regexp.MustCompile(`(?s)^hujson: line (\d+), column (\d+): (.*)$`)
 })
 
 // parseJSON parses JSON with comments (HuJSON: // and /* */ comments and
@@ -30,6 +32,11 @@ func parseJSON(li *lineIndex, data []byte, b *budget) (*Node, diag.List) {
 			line, _ := strconv.Atoi(m[1])
 			col, _ := strconv.Atoi(m[2])
 			pos, msg = li.byteLineCol(line, col), m[3]
+		}
+		if lit, ok := strings.CutPrefix(msg, "invalid literal: "); ok {
+			// The literal of an unclosed string runs to the next quote:
+			// megabytes, perhaps.
+			msg = "invalid literal: " + diag.Shorten(lit)
 		}
 		l.Errorf(RuleSyntax, pos, "", "fix the JSON syntax at this position", "JSON syntax error: %s", msg)
 		return nil, l

@@ -9,13 +9,11 @@ package load
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -83,10 +81,20 @@ type Options struct {
 	// The schema package provides it; nil means every object is a record.
 	// It must not keep the Path it is given: the loader reuses its array.
 	Verbatim func(Path) bool
+	// Strings reports whether the free-form map at the given path holds
+	// strings (slurm.conf config, labels: map<string,string> in the API).
+	// In YAML and CUE, where a number or a boolean has one meaning, such a
+	// value written unquoted is read as the string the API takes: 10 as
+	// "10", true as "true" (see stringify). JSON is the API's own
+	// encoding, which refuses a number where it takes a string, so a JSON
+	// spec's numbers stay numbers and the schema reports them. nil means
+	// no map holds strings. Like Verbatim, it must not keep the Path.
+	Strings func(Path) bool
 	// Stdin is read when the file name is "-".
 	Stdin io.Reader
-	// cueTimeout overrides CUETimeout (in tests).
-	cueTimeout time.Duration
+	// CUE is the budget of CUE evaluation of the process, shared by every
+	// spec it loads (NewCUEGate); nil: a budget for this call alone.
+	CUE *CUEGate
 }
 
 // Document is a loaded spec.
@@ -208,12 +216,27 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 	case FormatYAML:
 		root, l = parseYAML(lines, data, b)
 	case FormatCUE:
-		root, l = parseCUE(lines, data, b, cmp.Or(opt.cueTimeout, CUETimeout))
+		gate := opt.CUE
+		if gate == nil {
+			gate = NewCUEGate(0, 0)
+		}
+		root, l = parseCUE(lines, data, b, gate)
 	}
 	if root == nil {
 		return doc, l // Root is nil: the source is kept for excerpts
 	}
 	n := normaliser{verbatim: opt.Verbatim}
+	if format != FormatJSON {
+		n.strings = opt.Strings
+	}
+	for i := range l {
+		if l[i].Path == "" {
+			if n.unplaced == nil {
+				n.unplaced = map[diag.Pos]*diag.Diagnostic{}
+			}
+			n.unplaced[l[i].Pos.Start()] = &l[i]
+		}
+	}
 	n.node(root, make(Path, 0, 16))
 	doc.Root = root
 	return doc, append(l, n.diags...)

@@ -57,7 +57,23 @@ func isSnakeCase(name string) bool {
 // whether spelled the same way or once in each spelling.
 type normaliser struct {
 	verbatim func(Path) bool
+	strings  func(Path) bool // nil for JSON: its numbers stay numbers
 	diags    diag.List
+	// unplaced holds the parser's diagnostics that name no spec path (a
+	// YAML scalar's), by position, until the walk finds their value.
+	unplaced map[diag.Pos]*diag.Diagnostic
+}
+
+// place gives the parser's diagnostics at x (a value, or the key keyPos)
+// the spec path of x, now that field names are normalised: a later stage
+// then treats that one value as unsound rather than the whole spec.
+func (n *normaliser) place(x *Node, keyPos diag.Pos, path Path) {
+	for _, pos := range [...]diag.Pos{x.Pos.Start(), keyPos.Start()} {
+		if d := n.unplaced[pos]; d != nil && pos.IsValid() {
+			d.Path = path.String()
+			delete(n.unplaced, pos)
+		}
+	}
 }
 
 // node normalises x, found at path. Children's paths are appended to path
@@ -67,6 +83,9 @@ func (n *normaliser) node(x *Node, path Path) {
 	switch x.Kind {
 	case Array:
 		for i, it := range x.Items {
+			if len(n.unplaced) > 0 {
+				n.place(it, diag.Pos{}, path.Index(i))
+			}
 			if it.Kind == Object || it.Kind == Array {
 				n.node(it, append(path, PathElem{Index: i, IsIndex: true}))
 			}
@@ -103,16 +122,22 @@ func (n *normaliser) node(x *Node, path Path) {
 				seen[f.Name] = f
 			}
 			kept = append(kept, f)
+			if len(n.unplaced) > 0 {
+				n.place(f.Value, f.KeyPos, path.Key(f.Name))
+			}
 			if f.Value.Kind == Object || f.Value.Kind == Array {
 				n.node(f.Value, append(path, PathElem{Name: f.Name}))
 			}
 		}
 		x.Fields = kept
+		if keep && n.strings != nil && n.strings(path) {
+			n.stringify(x, path)
+		}
 	}
 }
 
 func (n *normaliser) duplicate(prev, f *Field, path Path) {
-	p := path.Key(f.Name).String()
+	p := path.Key(diag.Shorten(f.Name)).String()
 	rel := []diag.Related{{Pos: prev.KeyPos, Path: p, Message: "first given here as " + quote(prev.Written)}}
 	if prev.Written == f.Written {
 		n.diags.Add(diag.Diagnostic{Rule: RuleDuplicateKey, Severity: diag.Error, Pos: f.KeyPos, Path: p,
@@ -125,4 +150,5 @@ func (n *normaliser) duplicate(prev, f *Field, path Path) {
 		Hint:    "keep one spelling; snake_case and camelCase name the same field", Related: rel})
 }
 
-func quote(s string) string { return `"` + s + `"` }
+// quote quotes a key for a message, cut when it is long (diag.Shorten).
+func quote(s string) string { return `"` + diag.Shorten(s) + `"` }

@@ -38,7 +38,7 @@ func TestCUEExpansionIsBounded(t *testing.T) {
 			// Evaluations the watchdog abandons keep running until the
 			// process exits: only time is measured here.
 			bounded(t, 4*time.Second, 1<<62, func() {
-				_, l := Bytes("a.cue", []byte(tc.src), Options{cueTimeout: 2 * time.Second})
+				_, l := Bytes("a.cue", []byte(tc.src), Options{CUE: NewCUEGate(2*time.Second, 0)})
 				if len(l) > 0 {
 					d = l[0]
 				}
@@ -94,5 +94,92 @@ func TestCUEWatchdog(t *testing.T) {
 	done <- 7
 	if v, why := watch(done, time.Second, 1<<30); v != 7 || why != "" {
 		t.Errorf("done: %v %q", v, why)
+	}
+}
+
+// hostileCUE is a spec whose size the estimate before evaluation cannot
+// see (the bound of the range is computed). Its evaluation takes far
+// longer than a millisecond, the lowered time bound of the tests (a heap
+// bound would depend on what the collector frees meanwhile), and then
+// ends by itself at a few tens of MiB.
+const hostileCUE = "import \"list\"\nn: 100 * 1000\nnodePools: list.Range(0, n, 1)\n"
+
+// One budget per process: once an evaluation is abandoned, the gate
+// evaluates no further CUE, and each later CUE spec says why, naming the
+// abandoned one. Without it, every hostile file of a directory is
+// evaluated and abandoned in turn, and all of them run on together.
+func TestCUEGateRefusesAfterAbandon(t *testing.T) {
+	gate := NewCUEGate(time.Millisecond, 0)
+	var got []diag.Diagnostic
+	for i := range 4 {
+		_, l := Bytes(fmt.Sprintf("c%d.cue", i), []byte(hostileCUE), Options{CUE: gate})
+		if len(l) != 1 {
+			t.Fatalf("c%d.cue: got %v, want one diagnostic", i, l)
+		}
+		got = append(got, l[0])
+	}
+	if d := got[0]; d.Rule != RuleLimit || !strings.Contains(d.Message, "took longer than 1ms; abandoned") {
+		t.Errorf("c0.cue: got %v, want the time bound", d)
+	}
+	for i, d := range got[1:] {
+		want := "CUE not evaluated: the evaluation of c0.cue took longer than 1ms and was abandoned"
+		if d.Rule != RuleLimit || !strings.Contains(d.Message, want) || d.Pos.Line != 1 || d.Pos.Col != 1 || d.Pos.File != fmt.Sprintf("c%d.cue", i+1) {
+			t.Errorf("c%d.cue: got %v, want %q at 1:1", i+1, d, want)
+		}
+	}
+	if n := gate.evaluations(); n != 1 {
+		t.Errorf("%d evaluations, want 1: refused files must not be evaluated", n)
+	}
+	// What is refused before evaluation still says so: the gate is
+	// consulted only for what would be evaluated.
+	_, l := Bytes("bad.cue", []byte("a: {"), Options{CUE: gate})
+	if len(l) == 0 || l[0].Rule != RuleSyntax {
+		t.Errorf("syntax error after an abandoned evaluation: got %v", l)
+	}
+	// A gate of its own evaluates again.
+	doc, l := Bytes("ok.cue", []byte("nodePools: [{name: \"a\"}]\n"), Options{CUE: NewCUEGate(0, 0)})
+	if len(l) != 0 || doc.Root == nil {
+		t.Errorf("fresh gate: %v", l)
+	}
+}
+
+// Evaluations wait for the one under way; one abandoned meanwhile
+// refuses the waiters too.
+func TestCUEGateWaiterRefused(t *testing.T) {
+	gate := NewCUEGate(0, 0)
+	release, why := gate.acquire()
+	if why != "" {
+		t.Fatal(why)
+	}
+	res := make(chan diag.List)
+	go func() {
+		_, l := Bytes("b.cue", []byte("nodePools: []\n"), Options{CUE: gate})
+		res <- l
+	}()
+	gate.abandon("a.cue", "took longer than 5s")
+	release()
+	l := <-res
+	if len(l) != 1 || !strings.Contains(l[0].Message, "the evaluation of a.cue took longer than 5s and was abandoned") {
+		t.Errorf("got %v", l)
+	}
+	if n := gate.evaluations(); n != 1 {
+		t.Errorf("%d evaluations, want only the first", n)
+	}
+}
+
+// Under ulimit -v the heap bound shrinks, so that an abandoned
+// evaluation leaves the process the address space to report and exit.
+func TestCUEHeapBound(t *testing.T) {
+	for _, tc := range []struct{ as, want uint64 }{
+		{0, CUEMaxHeap},
+		{8 << 30, CUEMaxHeap},
+		{3 << 30, CUEMaxHeap},
+		{2 << 30, 256 << 20},
+		{1 << 30, 64 << 20},
+		{100 << 20, 64 << 20},
+	} {
+		if got := cueHeapBound(tc.as); got != tc.want {
+			t.Errorf("address space %d MiB: bound %d MiB, want %d MiB", tc.as>>20, got>>20, tc.want>>20)
+		}
 	}
 }

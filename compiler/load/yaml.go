@@ -189,9 +189,9 @@ func (c *yamlConverter) scalar(n *Node, y *yaml.Node) {
 		n.Kind = Null
 	case "!!bool":
 		n.Kind = Bool
+		n.True = strings.ToLower(y.Value) == "true" // as YAML reads it, though reported
 		switch y.Value {
 		case "true":
-			n.True = true
 		case "false":
 		default:
 			c.diags.Errorf(RuleSyntax, n.Pos, "", quoteHint(strings.ToLower(y.Value)),

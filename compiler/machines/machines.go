@@ -1,8 +1,12 @@
 // Package machines is the catalog of Compute Engine machine types that
 // slurmspec knows: vCPUs, memory, GPUs, boot disk types and provisioning
-// models. Its single source is machines.tsv (copied from the project's
-// reference research; see its notes for sources and uncertain cells), which
-// is embedded and parsed on first use.
+// models. Its single source is machines.tsv, which is embedded and parsed
+// on first use. Its first rows (the accelerator-optimized types and a few
+// CPU types) are copied from the project's reference research; the other
+// predefined general-purpose, compute-, memory- and storage-optimized types
+// come from a dump of the Compute Engine machine-types API (each row names
+// its source). TestEveryTypeFollowsItsFamily checks every row against its
+// family's published sizing rule.
 package machines
 
 import (
@@ -30,9 +34,11 @@ type Support struct {
 type Machine struct {
 	Type   string
 	Series string
-	// VCPUs and MemoryGiB are zero when unknown.
+	// VCPUs and MemoryGiB are zero when unknown. MemoryGiB is the Compute
+	// Engine API's memoryMb / 1024, fractional for a few types
+	// (n1-standard-1 has 3.75 GiB).
 	VCPUs     int
-	MemoryGiB int
+	MemoryGiB float64
 	// GPUModel is a lower-case short name (b200, h100, ...) or "" for none.
 	GPUModel string
 	// GPUCount is fractional for vGPU slices (g4-standard-6 has 1/8 GPU).
@@ -55,11 +61,19 @@ func (m *Machine) WholeGPUs() (int, bool) {
 	return int(m.GPUCount), true
 }
 
+// MemoryMiB is the machine's memory in MiB, the API's memoryMb (the table's
+// GiB with two decimals, times 1024, rounded); zero when unknown.
+func (m *Machine) MemoryMiB() int { return int(math.Round(m.MemoryGiB * 1024)) }
+
+// Known reports whether the catalog has the type's vCPUs and memory, which
+// a NodeName line needs.
+func (m *Machine) Known() bool { return m.VCPUs > 0 && m.MemoryMiB() > 0 }
+
 // RealMemoryMiB is the memory a Slurm node of this type advertises, as the
 // slurm-gcp scripts compute it: memoryMb - (400 + 30 * floor(memoryMb/1024)).
 // It is zero when the memory is unknown.
 func (m *Machine) RealMemoryMiB() int {
-	mb := m.MemoryGiB * 1024
+	mb := m.MemoryMiB()
 	if mb == 0 {
 		return 0
 	}
@@ -143,7 +157,7 @@ func Parse(text string) (*Catalog, error) {
 		if m.VCPUs, err = optInt(get("vcpus")); err != nil {
 			return nil, fmt.Errorf("machines.tsv line %d: vcpus: %w", n+2, err)
 		}
-		if m.MemoryGiB, err = optInt(get("memory_gib")); err != nil {
+		if m.MemoryGiB, err = optFloat(get("memory_gib")); err != nil {
 			return nil, fmt.Errorf("machines.tsv line %d: memory_gib: %w", n+2, err)
 		}
 		if g := get("gpu_model"); g != "none" && g != "?" {
@@ -174,6 +188,17 @@ func optInt(s string) (int, error) {
 		return 0, nil
 	}
 	return strconv.Atoi(s)
+}
+
+func optFloat(s string) (float64, error) {
+	if s == "?" || s == "" {
+		return 0, nil
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err == nil && (f < 0 || math.IsInf(f, 0) || math.IsNaN(f)) {
+		err = fmt.Errorf("%q is not a memory size", s)
+	}
+	return f, err
 }
 
 func supportList(s string) []Support {

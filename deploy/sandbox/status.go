@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/slurmspec/slurmspec/compiler/escape"
 )
 
 // Report writes the sandbox's status for `slurmspec sandbox status`, and
@@ -31,8 +33,10 @@ func (s *State) Report(w io.Writer) bool {
 	case s.Status == StatusFailed:
 		state = "failed: " + s.Error
 	}
-	fmt.Fprintf(w, "sandbox in %s: %s\n", s.Dir, state)
-	fmt.Fprintf(w, "  cluster %q from %s, rendered for Slurm %s, running on slurmctld %s\n", s.Cluster, s.Spec, s.RenderedFor, s.SlurmVersion)
+	// Names and messages may come from the spec or the command line:
+	// escaped, so that none forges a line (compiler/escape).
+	fmt.Fprintf(w, "sandbox in %s: %s\n", escape.Text(s.Dir), escape.Text(state))
+	fmt.Fprintf(w, "  cluster %q from %s, rendered for Slurm %s, running on slurmctld %s\n", s.Cluster, escape.Text(s.Spec), s.RenderedFor, s.SlurmVersion)
 	procs := append([]Proc{s.Supervisor}, s.Processes...)
 	for _, p := range procs {
 		if p.PID == 0 {
@@ -51,19 +55,19 @@ func (s *State) Report(w io.Writer) bool {
 		fmt.Fprintf(w, "  stand-in nodes: %s\n", strings.Join(s.StandIns, ", "))
 	}
 	for _, c := range s.Changes {
-		fmt.Fprintf(w, "  stated change: %s\n", c)
+		fmt.Fprintf(w, "  stated change: %s\n", escape.Text(fmt.Sprint(c)))
 	}
 	for _, n := range s.Notes {
-		fmt.Fprintf(w, "  note: %s\n", n)
+		fmt.Fprintf(w, "  note: %s\n", escape.Text(n))
 	}
 	if len(s.Overrides) > 0 {
 		fmt.Fprintf(w, "  %d runtime overrides of the rendered slurm.conf (everything else runs as rendered):\n", len(s.Overrides))
 		for _, o := range s.Overrides {
-			fmt.Fprintf(w, "    %s\n", o)
+			fmt.Fprintf(w, "    %s\n", escape.Text(fmt.Sprint(o)))
 		}
 	}
 	if s.WorkDir != "" {
-		fmt.Fprintf(w, "  work directory %s: slurm.conf in etc/, daemon logs in log/\n", s.WorkDir)
+		fmt.Fprintf(w, "  work directory %s: slurm.conf in etc/, daemon logs in log/\n", escape.Text(s.WorkDir))
 	}
 	if s.Status == StatusUp {
 		fmt.Fprintf(w, "  environment (bin/ wraps Slurm's commands to run in the sandbox's namespace):\n")

@@ -329,3 +329,46 @@ func TestDocExamples(t *testing.T) {
 		t.Errorf("docs' github example is not what the github format prints:\n%s", got)
 	}
 }
+
+// TestTextFileNameCannotStartCommand checks that a spec whose name starts
+// with "::" cannot start a GitHub workflow command in the text format,
+// whose lines start with the file name.
+func TestTextFileNameCannotStartCommand(t *testing.T) {
+	name := "::error file=x::forged.yaml"
+	r := Run{Files: []File{{Name: name, Diags: diag.List{
+		{Rule: "r", Severity: diag.Error, Pos: diag.Pos{File: name, Line: 1, Col: 1}, Message: "m"},
+	}}}}
+	got := string(format(t, "text", Options{FileSummary: true}, r))
+	for _, line := range strings.Split(got, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), "::") {
+			t.Errorf("line starts a workflow command: %q", line)
+		}
+	}
+	if !strings.Contains(got, `\x3a:error file=x::forged.yaml:1:1: error: m [r]`) {
+		t.Errorf("file name not escaped as escape.Text does:\n%s", got)
+	}
+}
+
+// TestNoLegacyWorkflowCommands: "##[", which GitHub's runner reads as a
+// workflow command anywhere in a line, appears in no format's output, and
+// the JSON formats still decode to the text the spec holds.
+func TestNoLegacyWorkflowCommands(t *testing.T) {
+	name := "a ##[error]name.yaml"
+	src := "k: \"##[error]forged\"\n"
+	r := Run{Files: []File{{Name: name, Source: []byte(src), Diags: diag.List{
+		{Rule: "r", Severity: diag.Error, Pos: diag.Pos{File: name, Line: 1, Col: 4}, Path: "k", Message: "bad ##[error]forged", Hint: "h ##[warning]x"},
+	}}}}
+	for _, f := range []string{"text", "json", "sarif"} {
+		got := string(format(t, f, Options{FileSummary: true}, r))
+		if strings.Contains(got, "##[") {
+			t.Errorf("%s output holds ##[:\n%s", f, got)
+		}
+	}
+	var rep JSONReport
+	if err := json.Unmarshal(format(t, "json", Options{}, r), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if d := rep.Files[0].Diagnostics[0]; d.Message != "bad ##[error]forged" || rep.Files[0].File != name {
+		t.Errorf("json decodes to %q in %q", d.Message, rep.Files[0].File)
+	}
+}

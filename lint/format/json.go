@@ -1,10 +1,12 @@
 package format
 
 import (
+	"bytes"
 	"encoding/json"
 	"io"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/escape"
 )
 
 // JSONVersion is the version of the JSON shape. It changes only when a
@@ -141,9 +143,17 @@ func (j JSON) Format(w io.Writer, r Run) error {
 }
 
 // writeJSON writes v indented, without HTML escaping, ending in a newline.
+// "##[", which GitHub's runner reads as a workflow command anywhere in a
+// line of a log, is written "#\u0023[", the same string to a JSON reader
+// (escape.JSON).
 func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(escape.JSON(b.Bytes()))
+	return err
 }

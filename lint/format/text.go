@@ -6,10 +6,10 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/escape"
 )
 
 // Text is the human format: "file:line:col: severity: message [rule]",
@@ -128,7 +128,8 @@ func excerpt(b *bytes.Buffer, lines *lineCache, pos diag.Pos) {
 	col := max(pos.Col, 1)
 	// One rune for one keeps the caret aligned; characters that would
 	// break or reorder the line (controls, line separators, bidi and
-	// zero-width characters) are shown as '?'.
+	// zero-width characters) are shown as '?', and so is the second '#'
+	// of "##[", a workflow command anywhere in a line (compiler/escape).
 	line = strings.Map(func(r rune) rune {
 		switch {
 		case r == '\t':
@@ -138,6 +139,7 @@ func excerpt(b *bytes.Buffer, lines *lineCache, pos diag.Pos) {
 		}
 		return r
 	}, line)
+	line = strings.ReplaceAll(line, "##[", "#?[")
 	pad := strings.Repeat(" ", min(col-1, utf8.RuneCountInString(line)))
 	num := strconv.Itoa(pos.Line)
 	fmt.Fprintf(b, "    %s | %s\n", num, line)
@@ -145,31 +147,13 @@ func excerpt(b *bytes.Buffer, lines *lineCache, pos diag.Pos) {
 }
 
 // Hidden reports whether a character would forge or reorder output if
-// printed as is: control characters, line and paragraph separators, and
-// format characters (bidi controls, zero-width characters). Every format,
-// and the CLI's own messages, escape or replace them.
-func Hidden(r rune) bool {
-	return unicode.IsControl(r) || unicode.In(r, unicode.Zl, unicode.Zp, unicode.Cf)
-}
+// printed as is (escape.Hidden). Every format, and the CLI's own messages,
+// escape or replace them.
+func Hidden(r rune) bool { return escape.Hidden(r) }
 
-// clean escapes control characters, line separators and format
-// characters (bidi controls, zero-width characters), Go-style ("\n",
-// "\x1b", "\u202e").
-func clean(s string) string {
-	if !strings.ContainsFunc(s, Hidden) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if Hidden(r) {
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// clean escapes user-controlled text for the text format: escape.Text,
+// the one escaper of every slurmspec message.
+func clean(s string) string { return escape.Text(s) }
 
 // suppressedNote is ", N suppressed" after a file summary, or "".
 func suppressedNote(n int) string {

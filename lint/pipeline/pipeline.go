@@ -68,6 +68,9 @@ type Pipeline struct {
 	flags lint.Config
 	// explicit is the --config file, when given.
 	explicit *lint.ProjectConfig
+	// cue is the budget of CUE evaluation every spec the pipeline loads
+	// shares: one abandoned evaluation, and CUE is evaluated no further.
+	cue *load.CUEGate
 
 	mu    sync.Mutex
 	byDir map[string]settingsOrErr
@@ -83,7 +86,7 @@ type settingsOrErr struct {
 // --config) and returns the pipeline. Its errors are usage errors: the
 // command line, not a spec, is wrong.
 func New(opt Options) (*Pipeline, error) {
-	p := &Pipeline{opt: opt, rules: Rules(), cat: Catalog(), byDir: map[string]settingsOrErr{}}
+	p := &Pipeline{opt: opt, rules: Rules(), cat: Catalog(), byDir: map[string]settingsOrErr{}, cue: load.NewCUEGate(0, 0)}
 	f, err := load.ParseFormat(orDefault(opt.InputFormat, "auto"))
 	if err != nil {
 		return nil, fmt.Errorf("--%s: %w", FlagInputFormat, err)
@@ -276,7 +279,7 @@ func (p *Pipeline) AnalyseBytes(sch *schema.Schema, name string, data []byte, s 
 // options of the pipeline; AnalyseWith then applies the suppressions.
 func (p *Pipeline) analyse(sch *schema.Schema, file string, s *Settings, read func(load.Options) (*load.Document, diag.List)) *Result {
 	r := &Result{File: file, Settings: s}
-	doc, l := read(load.Options{Format: p.format, Verbatim: sch.Verbatim})
+	doc, l := read(load.Options{Format: p.format, Verbatim: sch.Verbatim, Strings: sch.Strings, CUE: p.cue})
 	r.Doc, r.Diags = doc, l
 	if doc == nil || doc.Root == nil {
 		for _, d := range l {
@@ -335,7 +338,7 @@ var ErrInvalid = errors.New("invalid spec")
 // diagnostic is an error wrapping ErrInvalid that names the first one
 // (callers add which input it was); the list holds every diagnostic.
 func Compile(sch *schema.Schema, name string, data []byte, format load.Format, id compiler.Identity) (*ir.Cluster, diag.List, error) {
-	doc, l := load.Bytes(name, data, load.Options{Format: format, Verbatim: sch.Verbatim})
+	doc, l := load.Bytes(name, data, load.Options{Format: format, Verbatim: sch.Verbatim, Strings: sch.Strings})
 	c, sound, cl := check(sch, doc, l, id)
 	l = append(l, cl...).Sort()
 	if c == nil || !sound || l.HasErrors() {

@@ -14,7 +14,9 @@ import (
 // earlier file are done. Stream keeps no result after emit returns, and
 // workers run at most a window of files ahead of the oldest one not yet
 // emitted, so the memory a run holds is bounded by the window, not by the
-// number of files. "-" is read from stdin. Settings of every file should
+// number of files. CUE specs among them are evaluated one at a time,
+// under the one budget of the pipeline (load.CUEGate). "-" is read from
+// stdin. Settings of every file should
 // have been resolved (SettingsFor) first: a bad project config found here
 // stops the run with its error, as does an error emit returns.
 func (p *Pipeline) Stream(files []string, stdin io.Reader, emit func(*Result) error) error {

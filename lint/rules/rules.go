@@ -55,6 +55,7 @@ func All() []*lint.Rule {
 		// Resource selection, memory, GRES and nodes (S, N).
 		MemoryNotTracked,
 		MemoryDefaultMissing,
+		MemoryDefaultUnfit,
 		MemPerCPUAndNode,
 		MaxNodeCountSelect,
 		SelectParamsNoUnit,

@@ -112,24 +112,60 @@ var GPUPoolProvisioning = &lint.Rule{
 	},
 }
 
-// UnknownMachineType reports machine types missing from the catalog.
+// UnknownMachineType reports machine types missing from the catalog, or
+// listed without their vCPUs and memory.
 var UnknownMachineType = &lint.Rule{
 	ID:       "unknown-machine-type",
-	Severity: diag.Warning,
+	Severity: diag.Error,
 	Summary:  "A machine type is not in slurmspec's catalog, so its CPUs, memory and GPUs are not rendered",
-	Doc: "slurmspec renders CPUs, RealMemory and Gres for each node from its machine catalog. " +
-		"For a machine type it does not know, the NodeName line has none of them and Slurm assumes one CPU.\n\n" +
+	Doc: "slurmspec renders CPUs, RealMemory and Gres for each node from its machine catalog, which lists the " +
+		"predefined machine types of Compute Engine's general-purpose, compute-, memory- and accelerator-optimized " +
+		"families. For a machine type it does not know (or knows without its vCPUs and memory) the NodeName line " +
+		"would have none of them, and Slurm would schedule one CPU and 1 MiB per node: render and deploy refuse " +
+		"the pool (render-machine-type). The API rejects a machine type that does not exist, so this is usually " +
+		"a typo; the hint names the closest known type. A compute pool whose nodeSets entry sets CPUs and " +
+		"RealMemory is rendered from them, and gets a warning only (its GPUs, boot disk and provisioning model " +
+		"are not checked). The login pool gets no NodeName line, so a warning too.\n\n" +
 		"Bad:\n\n```yaml\nmachineSpec: {machineType: a4-highgpu-8x}\n```\n\n" +
 		"Good:\n\n```yaml\nmachineSpec: {machineType: a4-highgpu-8g}\n```\n",
 	Check: func(p *lint.Pass) {
 		known := catalogTypes()
 		for _, pool := range p.Cluster.NodePools {
-			if pool.Machine == nil && pool.MachineType.Value != "" {
-				p.Report(pool.MachineType.Pos, pool.MachineType.Path, diag.DidYouMean(pool.MachineType.Value, known, "check the machine type"),
-					"machine type %q is not in the catalog", pool.MachineType.Value)
+			if pool.MachineType.Value == "" || pool.MachineType.Unknown || pool.Machine != nil && pool.Machine.Known() {
+				continue
+			}
+			what := "is not in the catalog"
+			if pool.Machine != nil {
+				what = "is in the catalog without its vCPUs and memory"
+			}
+			hint := diag.DidYouMean(pool.MachineType.Value, known, "check the machine type")
+			login := pool.ID.Value == p.Cluster.Slurm.LoginNodePoolID.Value
+			switch {
+			case login:
+				p.ReportAs(diag.Warning, pool.MachineType.Pos, pool.MachineType.Path, hint,
+					"machine type %q %s: its boot disk and provisioning model are not checked", pool.MachineType.Value, what)
+			case nodeSetGivesHardware(p.Cluster, pool):
+				p.ReportAs(diag.Warning, pool.MachineType.Pos, pool.MachineType.Path, hint,
+					"machine type %q %s: its nodes are rendered with the nodeSets entry's CPUs and RealMemory, and its GPUs, boot disk and provisioning model are not checked", pool.MachineType.Value, what)
+			default:
+				fix := "set CPUs and RealMemory in the pool's nodeSets entry"
+				if dym := diag.DidYouMean(pool.MachineType.Value, known, ""); dym != "" {
+					fix = dym + " Or " + fix
+				} else {
+					fix = "check the machine type, or " + fix
+				}
+				p.Report(pool.MachineType.Pos, pool.MachineType.Path, fix,
+					"machine type %q %s: its NodeName line would have no CPUs and no RealMemory (Slurm would schedule one CPU and 1 MiB per node), so render and deploy refuse the pool", pool.MachineType.Value, what)
 			}
 		}
 	},
+}
+
+// nodeSetGivesHardware reports whether a pool's nodeSets entry sets both
+// CPUs and RealMemory (render writes them in place of the catalog's).
+func nodeSetGivesHardware(c *ir.Cluster, pool *ir.NodePool) bool {
+	ns := c.Slurm.NodeSetFor(pool.ID.Value)
+	return ns != nil && lookupKV(ns.Config, "CPUs") != nil && lookupKV(ns.Config, "RealMemory") != nil
 }
 
 var placeholderRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Z][A-Z0-9_-]*$`) })

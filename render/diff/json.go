@@ -3,9 +3,12 @@ package diff
 // The JSON form of a report.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+
+	"github.com/slurmspec/slurmspec/compiler/escape"
 )
 
 // JSONVersion is the version of the JSON shape Report.JSON writes.
@@ -63,10 +66,16 @@ func (r *Report) JSON(w io.Writer) error {
 	if out.Changes == nil {
 		out.Changes = []Change{}
 	}
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(out); err != nil {
+		return fmt.Errorf("writing JSON report: %w", err)
+	}
+	// Values and scripts come from the spec: "##[" in them must not
+	// read as a workflow command in a CI log (compiler/escape).
+	if _, err := w.Write(escape.JSON(b.Bytes())); err != nil {
 		return fmt.Errorf("writing JSON report: %w", err)
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/escape"
 )
 
 // Report is the result of a comparison.
@@ -101,8 +103,10 @@ func (r *Report) Text(w io.Writer) error {
 	}
 	const indent = "                 "
 	for _, c := range r.Changes {
-		fmt.Fprintf(&b, "\n%-15s  %s\n", c.Impact, c.Subject())
-		fmt.Fprintf(&b, "%s%s\n", indent, oneLine(c.values("->")))
+		// Keys and values come from the spec: escaped, so that they
+		// cannot forge lines (compiler/escape).
+		fmt.Fprintf(&b, "\n%-15s  %s\n", c.Impact, escape.Text(c.Subject()))
+		fmt.Fprintf(&b, "%s%s\n", indent, escape.Text(oneLine(c.values("->"))))
 		fmt.Fprintf(&b, "%swhy: %s\n", indent, c.Reason)
 		if c.Effective != "" {
 			fmt.Fprintf(&b, "%seffective: %s\n", indent, c.Effective)
@@ -129,7 +133,9 @@ func (r *Report) Text(w io.Writer) error {
 }
 
 func write(w io.Writer, s string) error {
-	if _, err := io.WriteString(w, s); err != nil {
+	// The diffs of scripts are printed as is; a line of a script must not
+	// read as a workflow command in a CI log (escape.Block).
+	if _, err := io.WriteString(w, escape.Block(s)); err != nil {
 		return fmt.Errorf("writing report: %w", err)
 	}
 	return nil

@@ -293,7 +293,7 @@ func TestStandIns(t *testing.T) {
 // key, becomes one config entry (the last, as Slurm reads it), never one
 // YAML key twice.
 func TestRepeatedKeys(t *testing.T) {
-	conf := "ClusterName=rep\nNodeName=DEFAULT Features=x\nNodeName=n[1-2] CPUs=16 RealMemory=63216 Feature=a Weight=1 Weight=2\nPartitionName=p Nodes=n[1-2] Default=YES MaxTime=10 MaxTime=20 Shared=NO OverSubscribe=YES\n"
+	conf := "ClusterName=rep\nNodeName=DEFAULT Features=x\nNodeName=n[1-2] CPUs=22 RealMemory=87072 Feature=a Weight=1 Weight=2\nPartitionName=p Nodes=n[1-2] Default=YES MaxTime=10 MaxTime=20 Shared=NO OverSubscribe=YES\n"
 	spec, notes, err := Import([]byte(conf), nil, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -307,7 +307,7 @@ func TestRepeatedKeys(t *testing.T) {
 	if !hasNote(notes, "MaxTime=10 dropped: the line sets MaxTime again (20)") || !hasNote(notes, "OverSubscribe=NO dropped") {
 		t.Errorf("notes: %v", notes)
 	}
-	fixed := decide(t, spec, map[string]string{LoginMachinePlaceholder: "n2-standard-8", "TODO-choose-n2-standard-16-or-n4-standard-16": "n2-standard-16"})
+	fixed := decide(t, spec, map[string]string{LoginMachinePlaceholder: "n2-standard-8", "TODO-choose-c3-standard-22-or-c3-standard-22-lssd": "c3-standard-22"})
 	compile(t, "fixed.yaml", fixed, compiler.Identity{})
 }
 

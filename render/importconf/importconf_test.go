@@ -41,7 +41,7 @@ DefMemPerCPU=4096   # raised in March
 NodeName=DEFAULT State=UNKNOWN
 NodeName=gpu[001-004] Sockets=2 CoresPerSocket=52 ThreadsPerCore=2 RealMemory=1860000 Gres=gpu:8 Features=h100 NodeAddr=10.1.0.[1-4]
 NodeName=gpu[005-008] Sockets=2 CoresPerSocket=52 ThreadsPerCore=2 RealMemory=1860000 Gres=gpu:8 Features=h100 State=CLOUD
-NodeName=cpu-[1-4] CPUs=64 RealMemory=257000
+NodeName=cpu-[1-4] CPUs=62 RealMemory=257000
 DownNodes=gpu003 Reason=bad_dimm State=DOWN
 
 PartitionName=DEFAULT MaxTime=1-00:00:00 State=UP
@@ -81,8 +81,8 @@ func TestForeignConf(t *testing.T) {
 		{26, `pool "gpu": CoresPerSocket=52 Sockets=2 ThreadsPerCore=2 dropped: they describe the on-premises CPUs`},
 		{26, "are named research01-gpu-[0-7] on the service"},
 		{26, `pool "gpu": slurm.conf does not say how the GPUs are bought`},
-		{28, "no machine type in the catalog has 64 vCPUs, RealMemory=257000 and no GPUs"},
-		{28, "TODO-cpus-64-mem-257000"},
+		{28, "no machine type in the catalog has 62 vCPUs, RealMemory=257000 and no GPUs"},
+		{28, "TODO-cpus-62-mem-257000"},
 		{29, "DownNodes line dropped: the service manages node state"},
 		{32, `partition GPU becomes "gpu"`},
 		{33, `partition cpu has 2 of the 8 nodes of pool "gpu"`},
@@ -121,7 +121,7 @@ func TestForeignConf(t *testing.T) {
 		"#   - slurm.conf:33: partition cpu has 2 of the 8 nodes of pool \"gpu\"; it gets the whole pool",
 		"#   - slurm.conf: the service adds defaults slurm.conf does not set: JobAcctGatherType=jobacct_gather/cgroup",
 		"      minNodeCount: 4\n      maxNodeCount: 8\n",
-		"machineType: TODO-cpus-64-mem-257000 # TODO: choose the machine type",
+		"machineType: TODO-cpus-62-mem-257000 # TODO: choose the machine type",
 		"defaultPartitionId: gpu\n",
 		"      - id: gpu\n        nodePoolIds: [gpu]\n        config:\n          MaxTime: 1-00:00:00\n          PriorityTier: \"10\"\n          State: UP\n",
 		"      - id: cpu\n        nodePoolIds: [cpu, gpu]\n",
@@ -150,14 +150,14 @@ func TestForeignConf(t *testing.T) {
 		t.Fatal(err)
 	}
 	l := p.AnalyseBytes(sch, "imported.yaml", spec, &pipeline.Settings{}).Diags
-	for _, want := range []string{"TODO-choose-a3-edgegpu-8g-or-a3-edgegpu-8g-nolssd-or-a3-highgpu-8g-or-a3-megagpu-8g", "TODO-cpus-64-mem-257000", "TODO-choose-login-machine-type", `"TODO-choose-ON_DEMAND-or-SPOT-or-FLEX_START-or-RESERVATION" is not one of`} {
+	for _, want := range []string{"TODO-choose-a3-edgegpu-8g-or-a3-edgegpu-8g-nolssd-or-a3-highgpu-8g-or-a3-megagpu-8g", "TODO-cpus-62-mem-257000", "TODO-choose-login-machine-type", `"TODO-choose-ON_DEMAND-or-SPOT-or-FLEX_START-or-RESERVATION" is not one of`} {
 		if !strings.Contains(fmt.Sprint(l), want) {
 			t.Errorf("the schema does not report %s: %v", want, l)
 		}
 	}
 	// ... and once someone decides, the spec compiles and renders.
 	fixed := decide(t, spec, map[string]string{
-		"TODO-cpus-64-mem-257000": "n2-standard-32", "TODO-choose-login-machine-type": "n2-standard-8",
+		"TODO-cpus-62-mem-257000": "n2-standard-32", "TODO-choose-login-machine-type": "n2-standard-8",
 		"TODO-choose-a3-edgegpu-8g-or-a3-edgegpu-8g-nolssd-or-a3-highgpu-8g-or-a3-megagpu-8g": "a3-megagpu-8g",
 		"TODO-choose-ON_DEMAND-or-SPOT-or-FLEX_START-or-RESERVATION":                          "SPOT",
 	})
@@ -237,7 +237,7 @@ func decideFn(t *testing.T, spec []byte, choose func(pool, field, placeholder st
 }
 
 func TestOptionsOverrideIdentity(t *testing.T) {
-	conf := "ClusterName=old\nNodeName=n[1-2] CPUs=16 RealMemory=63216\nPartitionName=p Nodes=n[1-2]\n"
+	conf := "ClusterName=old\nNodeName=n[1-2] CPUs=22 RealMemory=87072\nPartitionName=p Nodes=n[1-2]\n"
 	spec, notes, err := Import([]byte(conf), nil, Options{ClusterID: "new", Project: "acme-prod", Region: "us-central1"})
 	if err != nil {
 		t.Fatal(err)
@@ -245,13 +245,13 @@ func TestOptionsOverrideIdentity(t *testing.T) {
 	for _, w := range []string{
 		"name: projects/acme-prod/locations/us-central1/modelDevelopmentClusters/new\n",
 		"homeDirectoryStorage: projects/acme-prod/locations/ZONE/instances/FILESTORE_INSTANCE_ID",
-		"machineType: TODO-choose-n2-standard-16-or-n4-standard-16 # TODO",
+		"machineType: TODO-choose-c3-standard-22-or-c3-standard-22-lssd # TODO",
 	} {
 		if !strings.Contains(string(spec), w) {
 			t.Errorf("spec lacks %q\n%s", w, spec)
 		}
 	}
-	for _, w := range []string{"ClusterName=old replaced by the cluster id new", "fits n2-standard-16, n4-standard-16 alike; machineType is the placeholder TODO-choose-n2-standard-16-or-n4-standard-16", "no partition is marked Default=YES"} {
+	for _, w := range []string{"ClusterName=old replaced by the cluster id new", "fits c3-standard-22, c3-standard-22-lssd alike; machineType is the placeholder TODO-choose-c3-standard-22-or-c3-standard-22-lssd", "no partition is marked Default=YES"} {
 		if !hasNote(notes, w) {
 			t.Errorf("no note %q: %v", w, notes)
 		}
@@ -277,7 +277,7 @@ func TestErrors(t *testing.T) {
 }
 
 func TestScriptsDirMissingScripts(t *testing.T) {
-	conf := "ClusterName=a\nEpilog=/etc/slurm/epilog.d/*\nNodeName=a-c-0 CPUs=16 RealMemory=63216\nPartitionName=p Nodes=a-c-0\n"
+	conf := "ClusterName=a\nEpilog=/etc/slurm/epilog.d/*\nNodeName=a-c-0 CPUs=22 RealMemory=87072\nPartitionName=p Nodes=a-c-0\n"
 	spec, notes, err := Import([]byte(conf), nil, Options{ScriptsDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)

@@ -23,7 +23,7 @@ type hardware struct {
 // Memory tolerance. A NodeName line's RealMemory matches a machine type when
 // it lies between memLowerPercent % of what the service would write for it
 // (Machine.RealMemoryMiB: the slurm-gcp formula, memory minus 400 MiB minus
-// 30 MiB per GiB) and the machine's whole memory (MemoryGiB × 1024 MiB). The
+// 30 MiB per GiB) and the machine's whole memory (Machine.MemoryMiB). The
 // lower bound admits sites that leave head room for the OS; the upper one
 // admits the MemTotal that slurmd -C reports, which lies between the two.
 // Among matches the one whose RealMemoryMiB is nearest wins, so exact
@@ -58,7 +58,7 @@ func inferMachine(cat *machines.Catalog, hw hardware, hint string) (machineType,
 		dist := 0
 		if hw.RealMemory > 0 {
 			want := m.RealMemoryMiB()
-			if want == 0 || hw.RealMemory < want*memLowerPercent/100 || hw.RealMemory > m.MemoryGiB*1024 {
+			if want == 0 || hw.RealMemory < want*memLowerPercent/100 || hw.RealMemory > m.MemoryMiB() {
 				if want > 0 {
 					near = append(near, fmt.Sprintf("%s (RealMemory=%d)", t, want))
 				}

@@ -176,7 +176,7 @@ func writePool(w *writer, c *ir.Cluster, p *ir.NodePool) {
 	desc := p.MachineType.Value
 	if m := p.Machine; m != nil {
 		if m.VCPUs > 0 {
-			desc += fmt.Sprintf(", %d vCPUs, %d GiB", m.VCPUs, m.MemoryGiB)
+			desc += fmt.Sprintf(", %d vCPUs, %v GiB", m.VCPUs, m.MemoryGiB)
 		}
 		if m.HasGPU() {
 			desc += fmt.Sprintf(", %v x %s", m.GPUCount, m.GPUModel)

@@ -990,7 +990,7 @@ var genParams = [...]Param{
 	{Name: "PartitionName", Scope: ScopeGlobal, Kind: KindLine, ParserType: "S_P_ARRAY", Status: StatusLine, FirstSeen: V2205, PresentIn: 0xff, Repeatable: 0xff, Unknown: UnknownWarn, Documented: true, Note: "partition line (sub-keys in partition.tsv)"},
 	{Name: "PluginDir", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "PlugStackConfig", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
-	{Name: "Port", Scope: ScopeNode, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
+	{Name: "Port", Scope: ScopeNode, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, IntTokens: true, IntMin: 1, IntMax: 65535, Documented: true},
 	{Name: "Port", Scope: ScopeFrontend, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusRemoved, FirstSeen: V2205, RemovedIn: V2505, PresentIn: 0x1f, Unknown: UnknownWarn},
 	{Name: "PowerAction", Scope: ScopeGlobal, Kind: KindLine, ParserType: "S_P_ARRAY", Status: StatusLine, FirstSeen: V2605, PresentIn: 0x80, Repeatable: 0x80, Unknown: UnknownWarn, Documented: true, Note: "power action line (sub-keys in other_lines.tsv); 26.05+"},
 	{Name: "PowerDownOnIdle", Scope: ScopePartition, Kind: KindBool, ParserType: "S_P_BOOLEAN", Status: StatusActive, FirstSeen: V2302, PresentIn: 0xfe, Unknown: UnknownWarn, Documented: true, NotInheritedFromDefault: true},

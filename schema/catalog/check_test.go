@@ -616,3 +616,19 @@ func TestParseArg(t *testing.T) {
 		}
 	}
 }
+
+// TestNodePort: slurmctld reads a node's Port with atoi and exits on one
+// outside 1..65535 (node_conf.c expand_nodeline_info; "Invalid Port NONE"
+// on 26.05, issue 26).
+func TestNodePort(t *testing.T) {
+	var cases []valueCase
+	for _, v := range []Version{V2205, V2411, V2605} {
+		cases = append(cases,
+			valueCase{ScopeNode, "Port", v, "6818", clean, ""},
+			valueCase{ScopeNode, "Port", v, "65535", clean, ""},
+			valueCase{ScopeNode, "Port", v, "NONE", errs, "write an integer from 1 to 65535"},
+			valueCase{ScopeNode, "Port", v, "0", errs, ""},
+			valueCase{ScopeNode, "Port", v, "65536", errs, ""})
+	}
+	runValueCases(t, cases)
+}

@@ -290,7 +290,14 @@ func (c *checker) unknownHint(tok string) string {
 		hint += "Valid in " + c.v.String() + ": " + list
 	}
 	if p.IntTokens {
-		hint += " or an integer"
+		switch {
+		case hint != "":
+			hint += " or an integer"
+		case p.IntMax >= 0:
+			hint = fmt.Sprintf("write an integer from %d to %d", p.IntMin, p.IntMax)
+		default:
+			hint = fmt.Sprintf("write an integer from %d", p.IntMin)
+		}
 	}
 	return hint
 }

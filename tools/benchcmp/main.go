@@ -95,6 +95,9 @@ func run(cfg config) error {
 	if r.rssKB, err = peakRSS(lint(d.gen1000)); err != nil {
 		return err
 	}
+	if r.hostileKB, err = hostileRSS(cfg.slurmspec, cfg.work); err != nil {
+		return err
+	}
 	if r.init, r.inits, err = initTrace(lint(d.seed)); err != nil {
 		return err
 	}

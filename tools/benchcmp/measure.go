@@ -89,17 +89,8 @@ func ms(d time.Duration) string { return fmt.Sprintf("%.1f ms", float64(d)/1e6) 
 // peakRSS runs the command under /usr/bin/time -v and returns its maximum
 // resident set size in KiB.
 func peakRSS(argv []string) (int, error) {
-	cmd := exec.Command("/usr/bin/time", append([]string{"-v"}, argv...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Run(); err != nil {
-		return 0, fmt.Errorf("/usr/bin/time -v %s: %v\n%s", strings.Join(argv, " "), err, stderr.String())
-	}
-	m := regexp.MustCompile(`Maximum resident set size \(kbytes\): (\d+)`).FindSubmatch(stderr.Bytes())
-	if m == nil {
-		return 0, fmt.Errorf("no peak RSS in /usr/bin/time output")
-	}
-	return strconv.Atoi(string(m[1]))
+	kb, _, err := peakRSSExit(argv, 0)
+	return kb, err
 }
 
 // initTrace runs the command with GODEBUG=inittrace=1 several times and

@@ -20,10 +20,16 @@ type results struct {
 	seed, big, scale, many [2]stats
 	findings, findScale    [2]stats
 	rssKB                  int
+	hostileKB              []int // peak RSS of lint over hostileCounts CUE files
 	init                   time.Duration
 	inits                  []string
 	heavy                  []string // modules the lint path must not link
 }
+
+// hostileMaxRSS is the target for the peak RSS of lint over hostile CUE
+// files, in bytes: one evaluation's heap bound (load.CUEMaxHeap, 512 MiB)
+// and the rest of the process, whatever the number of files.
+const hostileMaxRSS = 1e9
 
 func verdict(ok bool) string {
 	if ok {
@@ -52,6 +58,14 @@ func format(m machine, r results, d data, cfg config) string {
 	row("text output with findings: 2000 pools / 1000 pools", r.findScale, "≤ 2.5", ratio(r.findScale[0], r.findScale[1]) <= 2.5)
 	fmt.Fprintf(&b, "\nPeak RSS of `slurmspec lint` on the 1000-pool spec (`/usr/bin/time -v`): **%.1f MB** (target ≤ 150 MB: %s).\n",
 		float64(r.rssKB)*1024/1e6, verdict(r.rssKB*1024 <= 150e6))
+	var rss []string
+	ok := true
+	for i, kb := range r.hostileKB {
+		rss = append(rss, fmt.Sprintf("%d: **%.1f MB**", hostileCounts[i], float64(kb)*1024/1e6))
+		ok = ok && kb*1024 <= hostileMaxRSS
+	}
+	fmt.Fprintf(&b, "\nPeak RSS of `slurmspec lint DIR` on a directory of hostile CUE files (each %d bytes, `%s`; one evaluated and abandoned, the rest refused unevaluated), by number of files: %s (target ≤ %.1f GB: %s).\n",
+		len(hostileCUE), strings.TrimSpace(hostileCUE[strings.IndexByte(hostileCUE, '\n')+1:]), strings.Join(rss, ", "), hostileMaxRSS/1e9, verdict(ok))
 	fmt.Fprintf(&b, "\n`GODEBUG=inittrace=1 slurmspec lint seed.json`: package initialisers total **%.2f ms** (median of 9); largest: %s.\n",
 		float64(r.init)/1e6, strings.Join(r.inits, ", "))
 	if len(r.heavy) == 0 {

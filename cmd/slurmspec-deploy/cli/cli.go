@@ -22,6 +22,7 @@ import (
 	"github.com/slurmspec/slurmspec/cmd/internal/cmdtree"
 	"github.com/slurmspec/slurmspec/compiler/buildinfo"
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -91,7 +92,7 @@ func RunContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	e := env{stdin: stdin, stdout: stdout, stderr: stderr}
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(e.stderr, "slurmspec-deploy: internal error: %v\n%s", r, debug.Stack())
+			fmt.Fprintf(e.stderr, "slurmspec-deploy: internal error: %s\n%s", escape.Text(fmt.Sprint(r)), debug.Stack())
 			code = exitUsage
 		}
 	}()
@@ -101,14 +102,17 @@ func RunContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 	if err == nil {
 		return exitOK
 	}
+	// Every error is printed here, escaped: it may hold file names,
+	// arguments and flag values (cobra's own errors too), which must not
+	// forge output lines (compiler/escape).
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(e.stderr, "slurmspec-deploy: %s\n", ee.msg)
+			fmt.Fprintf(e.stderr, "slurmspec-deploy: %s\n", escape.Text(ee.msg))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(e.stderr, "slurmspec-deploy: %v\n", err)
+	fmt.Fprintf(e.stderr, "slurmspec-deploy: %s\n", escape.Text(err.Error()))
 	return exitUsage
 }
 
@@ -253,7 +257,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	}
 	switch o {
 	case opDestroy:
-		fmt.Fprintf(e.stdout, "Destroying stack %s: cluster %s\n", f.stack, m.ClusterName())
+		fmt.Fprintf(e.stdout, "Destroying stack %s: cluster %s\n", escape.Text(f.stack), escape.Text(m.ClusterName()))
 		if err := st.Destroy(ctx); err != nil {
 			return interrupted(ctx, e, f, "destroy", failed("destroy failed: %v", err))
 		}
@@ -269,7 +273,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 		if len(adopted) > 0 {
 			fmt.Fprintf(e.stdout, "Imported from Google Cloud: %s\n", strings.Join(adopted, ", "))
 		}
-		fmt.Fprintf(e.stdout, "Stack %s is refreshed from Google Cloud.\n", f.stack)
+		fmt.Fprintf(e.stdout, "Stack %s is refreshed from Google Cloud.\n", escape.Text(f.stack))
 		return nil
 	case opPreview:
 		needsYes, reason, err := impact(ctx, e, st, res, m, f.stack)
@@ -317,7 +321,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	if err != nil {
 		return interrupted(ctx, e, f, "up", failed("up failed: %v", err))
 	}
-	fmt.Fprintf(e.stdout, "Stack %s is up: %s\n", f.stack, changeSummary(changes))
+	fmt.Fprintf(e.stdout, "Stack %s is up: %s\n", escape.Text(f.stack), changeSummary(changes))
 	return nil
 }
 
@@ -416,7 +420,7 @@ func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, 
 		for _, p := range res.Cluster.NodePools {
 			pools = append(pools, p.ID.Value)
 		}
-		fmt.Fprintf(e.stdout, "Update impact: stack %s has no cluster yet; up creates cluster %s with node pools %s.\n\n", stack, m.ClusterName(), strings.Join(pools, ", "))
+		fmt.Fprintf(e.stdout, "Update impact: stack %s has no cluster yet; up creates cluster %s with node pools %s.\n\n", escape.Text(stack), escape.Text(m.ClusterName()), escape.Text(strings.Join(pools, ", ")))
 		return false, "", nil
 	}
 	version := res.Settings.SlurmVersion()
@@ -426,14 +430,14 @@ func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, 
 	}
 	oldSet, oldName, err := artifacts.RenderDeployed(inputs, version)
 	if err != nil {
-		fmt.Fprintf(e.stdout, "Update impact: unknown: the cluster stack %s deployed cannot be rendered (%v).\n\n", stack, err)
+		fmt.Fprintf(e.stdout, "Update impact: unknown: the cluster stack %s deployed cannot be rendered (%s).\n\n", escape.Text(stack), escape.Text(err.Error()))
 		return true, "the update's impact is unknown", nil
 	}
 	report, err := diff.CompareWith(oldSet, newSet, diff.Options{SlurmVersion: version, OldName: oldName, NewName: m.ClusterName()})
 	if err != nil {
 		return false, "", err
 	}
-	fmt.Fprintf(e.stdout, "Update impact on stack %s (deployed -> %s):\n", stack, res.File)
+	fmt.Fprintf(e.stdout, "Update impact on stack %s (deployed -> %s):\n", escape.Text(stack), escape.Text(res.File))
 	if err := report.Text(e.stdout); err != nil {
 		return false, "", err
 	}

@@ -8,10 +8,10 @@ import (
 	"testing"
 )
 
-// TestDiffExitCodes: diff exits 1 without classifying when a side has
-// errors (the new side always; the old side when it does not compile), 2
-// when a side cannot be read, and compares an old side that compiles
-// despite errors.
+// TestDiffExitCodes: diff exits 2 without classifying when a side has
+// errors (the new side always; the old side when it does not compile) or
+// cannot be read, so that 1 always means changes shown in the report, and
+// compares an old side that compiles despite errors.
 func TestDiffExitCodes(t *testing.T) {
 	example := "../../../examples/a4-training.yaml"
 	src, err := os.ReadFile(example)
@@ -34,9 +34,9 @@ func TestDiffExitCodes(t *testing.T) {
 		stderr   string
 	}{
 		{example, example, exitOK, "no changes", ""},
-		{example, badValue, exitFindings, "", "badvalue.yaml: not compared: 1 error"},
-		{example, broken, exitFindings, "", "broken.yaml: not compared: 2 errors"},
-		{broken, example, exitFindings, "", "broken.yaml: not compared: 2 errors"},
+		{example, badValue, exitUsage, "", "badvalue.yaml: not compared: 1 error"},
+		{example, broken, exitUsage, "", "broken.yaml: not compared: 2 errors"},
+		{broken, example, exitUsage, "", "broken.yaml: not compared: 2 errors"},
 		{badValue, example, exitFindings, "partition train MaxTime", "[invalid-config-value]"},
 		{example, filepath.Join(dir, "missing.yaml"), exitUsage, "", "cannot be compared"},
 	} {

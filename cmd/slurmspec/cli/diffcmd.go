@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -32,14 +33,21 @@ flagged. A partition key that falls back to the global one is compared by
 the value Slurm uses (partition, global, Slurm's default).
 
 A spec with errors is not compared: its findings are printed on standard
-error and diff exits 1 (with --strict, warnings too). Only an OLD side
+error and diff exits 2 (with --strict, warnings too). Only an OLD side
 that still compiles is compared despite errors (a rule may have become
 stricter since it was committed); its findings are printed.
 
-Exit status: 0 no change, 1 changes or a spec with errors, 2 usage or I/O
-error. With --fail-on IMPACT, changes exit 1 only when one has at least
+Exit status, as diff(1)'s: 0 no change, 1 changes (the report says which),
+2 trouble: a spec with errors, usage or I/O error. Exit 1 never comes
+with an empty report. With --fail-on IMPACT, changes exit 1 only when one has at least
 that impact (in-place, reconfigure, restart, replace (any replacement),
-replace-pool, replace-cluster).`
+replace-pool, replace-cluster).
+
+--detailed-exitcode gives terraform plan's convention instead: 0 no
+change, 2 changes (with --fail-on, changes of at least that impact), 1
+any error (a spec with errors, usage, I/O), which is always explained on
+standard error. Give it before any mistake on the command line: an
+option that cannot be parsed stops the parsing there.`
 
 // diffFormats are the names diff --format takes.
 var diffFormats = []string{"text", "markdown", "json"}
@@ -51,15 +59,29 @@ func newDiffCmd(e env) *cobra.Command {
 		failOn  string
 		oldName string
 		newName string
+		links   linkFlag
+		// detailed is --detailed-exitcode: 0 no change, 2 changes, 1 error.
+		detailed bool
 	)
+	// changed is what diff returns for changes, mapped to 2 when detailed.
+	changed := &exitError{code: exitFindings}
 	cmd := &cobra.Command{
 		Use:   "diff OLD NEW",
 		Short: "Show what a spec change does to slurm.conf and the cluster",
 		Long:  diffHelp,
 		Example: `  slurmspec diff origin/main:cluster.yaml cluster.yaml
   slurmspec diff --format markdown --fail-on replace origin/main:cluster.yaml cluster.yaml`,
-		Args: cobra.ExactArgs(2),
-		RunE: func(cmd *cobra.Command, args []string) error {
+		Args: func(cmd *cobra.Command, args []string) error {
+			if err := cobra.ExactArgs(2)(cmd, args); err != nil {
+				return detailedExit(&exitError{code: exitUsage, msg: err.Error()}, nil, detailed)
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) (err error) {
+			defer func() { err = detailedExit(err, changed, detailed) }()
+			if err := links.file("--config", opt.ConfigFile); err != nil {
+				return err
+			}
 			p, err := newPipeline(opt)
 			if err != nil {
 				return err
@@ -79,6 +101,13 @@ func newDiffCmd(e env) *cobra.Command {
 			}[outFmt]
 			if write == nil {
 				return usageError("--format must be %s, not %q", strings.Join(diffFormats, ", "), outFmt)
+			}
+			for _, arg := range args {
+				if _, isRef := gitRef(arg); !isRef {
+					if err := links.file("", arg); err != nil {
+						return err
+					}
+				}
 			}
 			sch, err := newSchema()
 			if err != nil {
@@ -122,9 +151,13 @@ func newDiffCmd(e env) *cobra.Command {
 			case failOn != "" && report.MaxImpact() < threshold:
 				return nil
 			}
-			return &exitError{code: exitFindings}
+			return changed
 		},
 	}
+	cmd.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return detailedExit(&exitError{code: exitUsage, msg: err.Error()}, nil, detailed)
+	})
+	cmd.Flags().BoolVar(&detailed, "detailed-exitcode", false, "exit as terraform plan -detailed-exitcode does: 0 no change, 2 changes, 1 error")
 	opt.RegisterFlags(cmd.Flags())
 	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: text, markdown (a PR comment) or json")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 only for changes with at least this impact (e.g. replace)")
@@ -132,7 +165,26 @@ func newDiffCmd(e env) *cobra.Command {
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", fixedCompletion(impacts()...))
 	cmd.Flags().StringVar(&oldName, "old-name", "", "resource name of the old cluster, when its spec has none")
 	cmd.Flags().StringVar(&newName, "new-name", "", "resource name of the new cluster, when its spec has none")
+	links.register(cmd.Flags())
 	return cmd
+}
+
+// detailedExit maps diff's result to --detailed-exitcode's convention
+// when detailed is set: changes (the error changed) exit 2, and every
+// other error exits 1 with its message; without it, err is returned as
+// it is.
+func detailedExit(err error, changed *exitError, detailed bool) error {
+	switch {
+	case !detailed || err == nil:
+		return err
+	case changed != nil && err == changed:
+		return &exitError{code: 2}
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		return &exitError{code: 1, msg: ee.msg}
+	}
+	return &exitError{code: 1, msg: err.Error()}
 }
 
 // settingsOf returns the settings of one side of a diff: those of the
@@ -184,10 +236,10 @@ func readSide(ctx context.Context, p *pipeline.Pipeline, sch *schema.Schema, arg
 // renderSide checks one side and renders it for version. It returns the
 // rendered set and the cluster's resource name when the spec states one.
 // A side that cannot be read is a usage error (exit 2). A side with errors
-// is not compared: its findings are printed and diff exits 1, as lint
-// would. The one exception is an old side that still compiles: a rule may
-// have become stricter since it was written, and the change that fixes it
-// deserves its diff; its findings are printed.
+// is not compared: its findings are printed and diff exits 2, as for any
+// trouble (1 is for changes). The one exception is an old side that still
+// compiles: a rule may have become stricter since it was written, and the
+// change that fixes it deserves its diff; its findings are printed.
 func renderSide(arg string, r *pipeline.Result, version string, isNew bool, e env) (render.Set, string, error) {
 	switch {
 	case r.IOError:
@@ -195,7 +247,8 @@ func renderSide(arg string, r *pipeline.Result, version string, isNew bool, e en
 		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("%s: cannot be compared: %s", arg, r.Summary())}
 	case r.Cluster == nil || isNew && r.Failed():
 		printResult(e.stderr, r)
-		return nil, "", &exitError{code: exitFindings, msg: fmt.Sprintf("%s: not compared: %s (see slurmspec lint)", arg, r.Summary())}
+		// Not exitFindings: diff's 1 means changes, shown in the report.
+		return nil, "", &exitError{code: exitUsage, msg: fmt.Sprintf("%s: not compared: %s (see slurmspec lint)", arg, r.Summary())}
 	case r.Diags.HasErrors():
 		printResult(e.stderr, r)
 	}

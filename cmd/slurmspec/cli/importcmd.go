@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/compiler"
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/render/importconf"
 )
 
@@ -23,6 +24,7 @@ func newImportCmd(e env) *cobra.Command {
 	var (
 		gres, out, scripts string
 		opt                importconf.Options
+		links              linkFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "import SLURM.CONF",
@@ -34,6 +36,9 @@ func newImportCmd(e env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := (compiler.Identity{Project: opt.Project, Region: opt.Region, ClusterID: opt.ClusterID}).Check(); err != nil {
 				return usageError("%v", err)
+			}
+			if err := importPaths(&links, args[0], gres, opt.IncludeDir, scripts); err != nil {
+				return err
 			}
 			conf, err := importconf.ReadInput(args[0])
 			if err != nil {
@@ -51,7 +56,7 @@ func newImportCmd(e env) *cobra.Command {
 				return &exitError{code: exitUsage, msg: fmt.Sprintf("%s: %v", args[0], err)}
 			}
 			for _, n := range notes {
-				fmt.Fprintf(e.stderr, "%s: %s\n", filepath.ToSlash(args[0]), noteText(n))
+				fmt.Fprintf(e.stderr, "%s: %s\n", escape.Text(filepath.ToSlash(args[0])), escape.Text(noteText(n)))
 			}
 			if out == "" {
 				_, err = e.stdout.Write(spec)
@@ -60,7 +65,7 @@ func newImportCmd(e env) *cobra.Command {
 			if err := os.WriteFile(out, spec, 0o644); err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
-			fmt.Fprintf(e.stdout, "wrote %s (%d notes)\n", out, len(notes))
+			fmt.Fprintf(e.stdout, "wrote %s (%d notes)\n", escape.Text(out), len(notes))
 			return nil
 		},
 	}
@@ -71,7 +76,37 @@ func newImportCmd(e env) *cobra.Command {
 	cmd.Flags().StringVar(&opt.ClusterID, "cluster-id", "", "cluster id (default: slurm.conf's ClusterName)")
 	cmd.Flags().StringVar(&opt.Project, "project", "", "Google Cloud project for the spec's name")
 	cmd.Flags().StringVar(&opt.Region, "region", "", "region for the spec's name")
+	links.register(cmd.Flags())
 	return cmd
+}
+
+// importPaths refuses input paths that pass through symbolic links
+// (linkFlag): the slurm.conf and --gres files (whose own last element the
+// reader refuses), and the --include-dir and --scripts-dir directories
+// with the prolog.d and epilog.d directories the import reads in the
+// latter.
+func importPaths(links *linkFlag, conf, gres, includeDir, scripts string) error {
+	if err := links.file("", conf); err != nil {
+		return err
+	}
+	if gres != "" {
+		if err := links.file("--gres", gres); err != nil {
+			return err
+		}
+	}
+	if includeDir != "" {
+		if err := links.dir("--include-dir", includeDir); err != nil {
+			return err
+		}
+	}
+	if scripts != "" {
+		for _, d := range []string{scripts, filepath.Join(scripts, "prolog.d"), filepath.Join(scripts, "epilog.d")} {
+			if err := links.dir("--scripts-dir", d); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func noteText(n importconf.Note) string {

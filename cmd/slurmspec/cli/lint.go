@@ -2,6 +2,8 @@ package cli
 
 import (
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -16,18 +18,28 @@ import (
 
 const lintHelp = `Check specs against the schema and every lint rule.
 
-Arguments are spec files or directories. A file named is linted as a
+Arguments are spec files or directories; with none, the current directory
+(as golangci-lint and tflint do). A file named is linted as a
 spec. A directory is searched for specs: .json, .jsonc, .yaml, .yml and
-.cue files with a top-level nodePools or orchestratorSpec key (in the
-first 64 KiB), skipping hidden directories, symbolic links, what
-.gitignore ignores, .slurmspec.yaml, directories slurmspec rendered, and
-what .slurmspec.yaml's exclude patterns name; its include patterns name
-specs the content test misses. A directory with no spec is an error.
+.cue files with a top-level nodePools or orchestratorSpec key (the
+loader decides when the first 64 KiB do not show one), skipping hidden
+directories, symbolic links, FIFOs and devices, what .gitignore ignores
+(unless git tracks it), .slurmspec.yaml, directories slurmspec rendered,
+and what .slurmspec.yaml's exclude patterns name; its include patterns
+name specs the content test misses. How many files were skipped as not
+specs, and how many entries as not regular files, is said on standard
+error; --verbose names each. A directory with no spec is an error.
 With --only-specs, named files that are not specs by the same tests are
 skipped (the pre-commit hook passes every changed file). "-" reads
 standard input: JSON when it begins with "{" (after a byte order mark
 and comments), else give --input-format. Files are linted concurrently
 and reported in a stable order.
+
+No path given (an argument, --config) may pass through a symbolic link
+below the working directory or inside a repository's work tree (a link
+in a pull request can point outside the checkout): name the real path,
+or pass --follow-symlinks. A spec file that is itself a link is never
+read; name the file it points to.
 
 Each finding is printed as "file:line:col: severity: message [rule-id]"
 with the source line, the spec path and a hint, and each file ends with
@@ -47,19 +59,28 @@ func newLintCmd(e env) *cobra.Command {
 		rf        reportFlags
 		onl       onlineFlags
 		onlySpecs bool
+		verbose   bool
+		links     linkFlag
 	)
 	cmd := &cobra.Command{
-		Use:   "lint FILE|DIR...",
+		Use:   "lint [FILE|DIR...]",
 		Short: "Check specs and report every problem",
 		Long:  lintHelp,
-		Example: `  slurmspec lint examples/seed.jsonc
+		Example: `  slurmspec lint                      # the specs under the current directory
+  slurmspec lint examples/seed.jsonc
   slurmspec lint --strict --disable placeholder clusters/
   cat cluster.json | slurmspec lint -
   slurmspec lint --format sarif --output slurmspec.sarif clusters/
   slurmspec lint --quiet --fail-on warning clusters/
   slurmspec lint --online cluster.yaml   # also check the Filestore instances with the API`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := links.file("--config", opt.ConfigFile); err != nil {
+				return err
+			}
+			if len(args) == 0 {
+				args = []string{"."}
+			}
 			p, err := newPipeline(opt)
 			if err != nil {
 				return err
@@ -74,9 +95,9 @@ func newLintCmd(e env) *cobra.Command {
 			if _, err := rf.colour(e, e.stdout); err != nil {
 				return err
 			}
-			files, err := expandArgs(p, args, onlySpecs)
+			files, err := expandArgs(p, args, expandOptions{onlySpecs: onlySpecs, verbose: verbose, links: links, notes: e.stderr})
 			if err != nil {
-				return &exitError{code: exitUsage, msg: err.Error()}
+				return err
 			}
 			// Every spec's project config is read before any output, so a
 			// bad one is a usage error, not half a report.
@@ -175,9 +196,19 @@ func newLintCmd(e env) *cobra.Command {
 	}
 	opt.RegisterFlags(cmd.Flags())
 	rf.register(cmd)
+	links.register(cmd.Flags())
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "name each file a directory search skipped (not a spec, or not a regular file)")
 	cmd.Flags().BoolVar(&onlySpecs, "only-specs", false, "skip named files that are not specs instead of linting them (for the pre-commit hook, which passes every changed YAML and JSON file)")
 	onl.register(cmd)
 	return cmd
+}
+
+// expandOptions are what expandArgs needs besides the arguments.
+type expandOptions struct {
+	onlySpecs bool      // the pre-commit hook's --only-specs
+	verbose   bool      // name each file skipped, not only count them
+	links     linkFlag  // --follow-symlinks
+	notes     io.Writer // standard error, for what was skipped
 }
 
 // expandArgs turns file and directory arguments into the list of files to
@@ -185,7 +216,13 @@ func newLintCmd(e env) *cobra.Command {
 // named on the command line is linted as given, unless onlySpecs (the
 // pre-commit hook's --only-specs) lets discover.Keep drop it; a directory
 // yields the specs under it, in lexical order, and none is a usage error.
-func expandArgs(p *pipeline.Pipeline, args []string, onlySpecs bool) ([]string, error) {
+// No argument may pass through a symbolic link (linkFlag): an argument
+// that is itself a link to a directory is refused, one to anything else
+// is linted as a file, which the loader refuses, naming it (with
+// --follow-symlinks a linked directory is searched). What was skipped is said on
+// notes: how many files were not specs and how many entries were not
+// regular files, or with verbose each of them.
+func expandArgs(p *pipeline.Pipeline, args []string, eo expandOptions) ([]string, error) {
 	opt := discover.Options{
 		ConfigName:   lint.ProjectConfigFile,
 		OutputMarker: output.Manifest,
@@ -198,16 +235,30 @@ func expandArgs(p *pipeline.Pipeline, args []string, onlySpecs bool) ([]string, 
 			return discover.Patterns{Dir: filepath.Dir(pc.Path), Include: pc.Include, Exclude: pc.Exclude}, nil
 		},
 	}
-	var files []string
+	var files, skippedNamed []string
 	for _, arg := range args {
+		if arg == "-" {
+			files = append(files, arg)
+			continue
+		}
+		if err := eo.links.file("", arg); err != nil {
+			return nil, err
+		}
 		st, err := os.Stat(arg)
-		if arg == "-" || err != nil || !st.IsDir() {
-			if arg != "-" && onlySpecs {
+		if lst, lerr := os.Lstat(arg); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 && !eo.links.follow {
+			if err == nil && st.IsDir() {
+				return nil, linkError("", arg, arg)
+			}
+			st, err = lst, nil // never searched: the loader refuses it
+		}
+		if err != nil || !st.IsDir() {
+			if eo.onlySpecs {
 				keep, err := discover.Keep(arg, opt)
 				if err != nil {
-					return nil, err
+					return nil, &exitError{code: exitUsage, msg: err.Error()}
 				}
 				if !keep {
+					skippedNamed = append(skippedNamed, arg)
 					continue
 				}
 			}
@@ -216,14 +267,69 @@ func expandArgs(p *pipeline.Pipeline, args []string, onlySpecs bool) ([]string, 
 		}
 		res, err := discover.Dir(arg, opt)
 		if err != nil {
-			return nil, err
+			return nil, &exitError{code: exitUsage, msg: err.Error()}
+		}
+		for _, n := range res.Notes {
+			fmt.Fprintf(eo.notes, "slurmspec: note: %s\n", shownPath(n))
 		}
 		if len(res.Specs) == 0 {
-			return nil, noSpecsError(arg, res)
+			if eo.verbose {
+				skippedNotes(eo, arg, res)
+			}
+			return nil, &exitError{code: exitUsage, msg: noSpecsError(arg, res).Error()}
 		}
+		skippedNotes(eo, arg, res)
 		files = append(files, res.Specs...)
 	}
+	switch {
+	case len(skippedNamed) == 0:
+	case eo.verbose:
+		for _, f := range skippedNamed {
+			fmt.Fprintf(eo.notes, "slurmspec: note: %s: skipped: not a spec\n", shownPath(f))
+		}
+	default:
+		n := len(skippedNamed)
+		fmt.Fprintf(eo.notes, "slurmspec: note: %s skipped as %s (--verbose names them)\n", plural(n, "named file"), pick(n, "not a spec", "not specs"))
+	}
 	return files, nil
+}
+
+// skippedNotes says what a directory search skipped.
+func skippedNotes(eo expandOptions, dir string, res discover.Result) {
+	if eo.verbose {
+		for _, f := range res.NotSpecs {
+			fmt.Fprintf(eo.notes, "slurmspec: note: %s: skipped: not a spec (no top-level nodePools or orchestratorSpec key)\n", shownPath(f))
+		}
+		for _, s := range res.NotRegular {
+			fmt.Fprintf(eo.notes, "slurmspec: note: %s: skipped: %s, not a regular file\n", shownPath(s.Path), s.Kind)
+		}
+		return
+	}
+	if n := len(res.NotSpecs); n > 0 {
+		fmt.Fprintf(eo.notes, "slurmspec: note: %s: %s skipped as %s (--verbose names them)\n", shownPath(dir), plural(n, "file"), pick(n, "not a spec", "not specs"))
+	}
+	if n := len(res.NotRegular); n > 0 {
+		fmt.Fprintf(eo.notes, "slurmspec: note: %s: %s skipped as %s: links, FIFOs and devices are not opened (--verbose names them)\n", shownPath(dir), plural(n, "entry", "entries"), pick(n, "not a regular file", "not regular files"))
+	}
+}
+
+// pick is one when n is 1, else many.
+func pick(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// plural is "1 file", "2 files" (or the plural form given).
+func plural(n int, one string, many ...string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	if len(many) > 0 {
+		return fmt.Sprintf("%d %s", n, many[0])
+	}
+	return fmt.Sprintf("%d %ss", n, one)
 }
 
 // noSpecsError says why a directory yielded no spec.

@@ -2,10 +2,12 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"path"
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
@@ -32,6 +34,7 @@ func newRenderCmd(e env) *cobra.Command {
 		out   string
 		check bool
 		dopt  pulumimodel.Options
+		links linkFlag
 	)
 	cmd := &cobra.Command{
 		Use:   "render FILE -o DIR",
@@ -43,6 +46,12 @@ func newRenderCmd(e env) *cobra.Command {
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usageError("render needs an output directory: -o DIR")
+			}
+			if err := links.file("", args[0]); err != nil {
+				return err
+			}
+			if err := links.file("--config", opt.ConfigFile); err != nil {
+				return err
 			}
 			r, err := analyseOne(opt, args[0], e)
 			if err != nil {
@@ -67,17 +76,19 @@ func newRenderCmd(e env) *cobra.Command {
 					return &exitError{code: exitUsage, msg: err.Error()}
 				}
 				if len(diff) > 0 {
-					_, _ = e.stdout.Write(diff)
+					// The diff shows the rendered scripts, from the spec: no line
+					// may read as a workflow command (escape.Block).
+					_, _ = io.WriteString(e.stdout, escape.Block(string(diff)))
 					return &exitError{code: exitFindings, msg: out + " is stale: run " + rerunCommand(cmd, args[0], out)}
 				}
-				fmt.Fprintf(e.stdout, "%s is up to date\n", out)
+				fmt.Fprintf(e.stdout, "%s is up to date\n", escape.Text(out))
 				return nil
 			}
 			if err := output.Write(out, set); err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
 			for _, a := range set {
-				fmt.Fprintf(e.stdout, "wrote %s\n", path.Join(out, a.Path))
+				fmt.Fprintf(e.stdout, "wrote %s\n", escape.Text(path.Join(out, a.Path)))
 			}
 			return nil
 		},
@@ -86,5 +97,6 @@ func newRenderCmd(e env) *cobra.Command {
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output directory (replaced as a whole)")
 	cmd.Flags().BoolVar(&check, "check", false, "write nothing; exit 1 with a diff if the output directory is stale")
 	dopt.RegisterFlags(cmd.Flags())
+	links.register(cmd.Flags())
 	return cmd
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/cmd/internal/cmdtree"
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 )
 
@@ -64,7 +65,7 @@ func Main() int {
 func run(args []string, e env) (code int) {
 	defer func() {
 		if r := recover(); r != nil {
-			fmt.Fprintf(e.stderr, "slurmspec: internal error: %v\n%s", r, debug.Stack())
+			fmt.Fprintf(e.stderr, "slurmspec: internal error: %s\n%s", escape.Text(fmt.Sprint(r)), debug.Stack())
 			code = exitUsage
 		}
 	}()
@@ -74,15 +75,33 @@ func run(args []string, e env) (code int) {
 	if err == nil {
 		return exitOK
 	}
+	// Every error is printed here, escaped: it may hold file names,
+	// arguments and flag values (cobra's own errors too), which must not
+	// forge output lines (compiler/escape).
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintf(e.stderr, "slurmspec: %s\n", ee.msg)
+			fmt.Fprintf(e.stderr, "slurmspec: %s\n", errorText(ee.msg))
 		}
 		return ee.code
 	}
-	fmt.Fprintf(e.stderr, "slurmspec: %v\n", err)
+	fmt.Fprintf(e.stderr, "slurmspec: %s\n", errorText(err.Error()))
 	return exitUsage
+}
+
+// hintBreak starts a hint on a line of its own in an error message.
+const hintBreak = "\n  hint: "
+
+// errorText escapes an error message for printing (compiler/escape),
+// keeping the line breaks before its hints: every line printed starts
+// with "slurmspec: " or "  hint: ", so no part can start a workflow
+// command or forge a line of its own.
+func errorText(msg string) string {
+	parts := strings.Split(msg, hintBreak)
+	for i, p := range parts {
+		parts[i] = escape.Text(p)
+	}
+	return strings.Join(parts, hintBreak)
 }
 
 func newRootCmd(e env) *cobra.Command {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
 	"github.com/slurmspec/slurmspec/deploy/sandbox"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -55,6 +56,7 @@ const exitSandbox = 125
 // sandboxFlags are the flags of up and run.
 type sandboxFlags struct {
 	spec          pipeline.Options
+	links         linkFlag
 	nodes         int
 	preemptExempt time.Duration
 	calcPeriod    int
@@ -66,6 +68,7 @@ type sandboxFlags struct {
 func (f *sandboxFlags) register(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	f.spec.RegisterFlags(fs)
+	f.links.register(fs)
 	fs.IntVar(&f.nodes, "nodes", 1, "stand-in slurmd daemons for each compute node pool (its first N rendered nodes)")
 	fs.DurationVar(&f.preemptExempt, "preempt-exempt-time", 0, "what-if: set PreemptExemptTime, such as 1s (stated when used)")
 	fs.IntVar(&f.calcPeriod, "priority-calc-period", 0, "what-if: set PriorityCalcPeriod, in minutes, at least 1 (stated when used)")
@@ -184,6 +187,12 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	if f.nodes < 1 {
 		return nil, usageError("--nodes must be at least 1")
 	}
+	if err := f.links.file("", file); err != nil {
+		return nil, err
+	}
+	if err := f.links.file("--config", f.spec.ConfigFile); err != nil {
+		return nil, err
+	}
 	ts := sandbox.TimeScale{
 		PreemptExemptTime:     f.preemptExempt,
 		PreemptExemptTimeSet:  cmd.Flags().Changed("preempt-exempt-time"),
@@ -220,7 +229,7 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 		return nil, usageError("%v", err)
 	}
 	if note != "" {
-		fmt.Fprintf(out, "sandbox: %s\n", note)
+		fmt.Fprintf(out, "sandbox: %s\n", escape.Text(note))
 	}
 	settings.Lint.SlurmVersion = version
 
@@ -274,7 +283,7 @@ func newSandboxStatusCmd(e env, d *sandboxDir) *cobra.Command {
 			}
 			st, err := sandbox.Read(dir)
 			if errors.Is(err, sandbox.ErrNoSandbox) {
-				fmt.Fprintf(e.stdout, "no sandbox is running (no state in %s)\n", dir)
+				fmt.Fprintf(e.stdout, "no sandbox is running (no state in %s)\n", escape.Text(dir))
 				return &exitError{code: exitFindings}
 			}
 			if err != nil {
@@ -413,7 +422,7 @@ sandbox could not start or stop.`,
 			}
 			argv := args[1:]
 			c := st.HostCommand(argv)
-			fmt.Fprintf(e.stderr, "sandbox: running %s with the sandbox's environment\n", strings.Join(argv, " "))
+			fmt.Fprintf(e.stderr, "sandbox: running %s with the sandbox's environment\n", escape.Text(strings.Join(argv, " ")))
 			runErr := runForeground(c, e)
 			if err := sandbox.Down(dir, e.stderr); err != nil {
 				return &exitError{code: exitSandbox, msg: err.Error()}

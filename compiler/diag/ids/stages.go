@@ -61,6 +61,8 @@ func Stages() []Entry {
 			Doc: "The renderer refuses characters that would split a line or token, and keys the service manages.\n"},
 		{ID: "render-managed", Stage: Render, Severity: diag.Error, Summary: "The renderer refuses a slurm.conf key the service manages",
 			Doc: "The reserved-key lint rule reports the same keys with more context; the renderer checks again, so that no rule configuration (--disable, a project config's disable: or severity:) can let one through. Remove the key: the service sets it.\n"},
+		{ID: "render-machine-type", Stage: Render, Severity: diag.Error, Summary: "A node pool's machine type has no vCPUs and memory in slurmspec's catalog",
+			Doc: "Every NodeName line needs CPUs and RealMemory, which the renderer takes from its machine catalog; for a machine type the catalog lacks it would write neither, and Slurm would schedule one CPU and 1 MiB per node. Fix the machine type (the hint names the closest one), or give CPUs and RealMemory (and Gres for GPUs) in the pool's nodeSets entry.\n"},
 		{ID: "render-deploy", Stage: Render, Severity: diag.Error, Summary: "The Pulumi project cannot be written for this spec",
 			Doc: "The request body does not match the provider's inputs, or the deploy flags are incomplete.\n"},
 		{ID: "internal-error", Stage: Internal, Severity: diag.Error, Summary: "slurmspec failed internally",

@@ -15,9 +15,11 @@ import (
 // TestLooksLikeSpecAgreesWithTheParsers checks the content test against
 // the real parsers: for every JSON, YAML and CUE file of the repository
 // (examples, goldens, fixtures, workflows, hook definitions) and every such
-// file inside the testscript archives, LooksLikeSpec says "spec" exactly
-// when the loaded document's top level has a nodePools or orchestratorSpec
-// key. Files the loader cannot parse have no oracle and are left out.
+// file inside the testscript archives, the content test (LooksLikeSpec,
+// then the loader for what it misses) says "spec" exactly when the loaded
+// document's top level has a nodePools or orchestratorSpec key, and
+// LooksLikeSpec alone never says "spec" when it has not. Files the loader
+// cannot parse have no oracle and are left out.
 func TestLooksLikeSpecAgreesWithTheParsers(t *testing.T) {
 	root, err := filepath.Abs("../../..")
 	if err != nil {
@@ -83,8 +85,11 @@ func TestLooksLikeSpecAgreesWithTheParsers(t *testing.T) {
 		} else {
 			others++
 		}
-		if got := LooksLikeSpec(f.data[:min(len(f.data), PrefixSize)]); got != want {
-			t.Errorf("%s: LooksLikeSpec = %v, the parsed document says %v", f.name, got, want)
+		if got := specContent(f.name, f.data); got != want {
+			t.Errorf("%s: specContent = %v, the parsed document says %v", f.name, got, want)
+		}
+		if LooksLikeSpec(f.data[:min(len(f.data), PrefixSize)]) && !want {
+			t.Errorf("%s: LooksLikeSpec = true, the parsed document says false", f.name)
 		}
 	}
 	t.Logf("%d specs and %d other documents agree; %d files do not parse", specs, others, unparsed)

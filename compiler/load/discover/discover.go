@@ -10,16 +10,19 @@
 //   - under a directory: it is not in a hidden directory, not a symbolic
 //     link, FIFO or device, and not ignored by .gitignore (inside a git
 //     repository: .git/info/exclude and every .gitignore from the
-//     repository root down, with git's pattern rules);
+//     repository root down, with git's pattern rules) unless the git
+//     index tracks it (git never ignores a tracked file);
 //   - it matches no exclude pattern of the project configuration;
 //   - it matches an include pattern, or its first PrefixSize bytes look
 //     like a spec (LooksLikeSpec: a top-level nodePools or
-//     orchestratorSpec key).
+//     orchestratorSpec key), or the loader reads it into a document with
+//     such a key (isSpecContent).
 //
 // Nothing is followed: a symbolic link to a directory is not entered, a
 // symbolic link to a file is not read, and a FIFO is never opened. Files
-// are read only as far as PrefixSize, directories only as far as
-// MaxEntries entries.
+// are read only as far as the loader's size limit, directories only as
+// far as MaxEntries entries. What a walk skips as not a spec, and the
+// links and special files it does not open, are listed in its Result.
 package discover
 
 import (
@@ -76,11 +79,30 @@ type Result struct {
 	// Candidates counts the files with a spec extension that .gitignore
 	// does not ignore (the specs among them included).
 	Candidates int
+	// NotSpecs are the candidates that are not specs (neither their
+	// content nor an include pattern makes them one), shown as Specs
+	// are; files an exclude pattern names are not among them.
+	NotSpecs []string
+	// NotRegular are the entries skipped without being opened because
+	// they are neither regular files nor directories: every symbolic
+	// link, and each FIFO, socket or device with a spec extension.
+	NotRegular []Skipped
+	// Notes say what the walk could not do as it should (a git index it
+	// cannot read).
+	Notes []string
 	// Why says, when Specs is empty, why root itself yielded nothing
 	// beyond "no file looks like a spec" ("it is ignored by .gitignore",
 	// "it is a rendered output directory", "an exclude pattern names it");
 	// "" otherwise.
 	Why string
+}
+
+// Skipped is an entry a walk did not open.
+type Skipped struct {
+	// Path is shown as Specs are.
+	Path string
+	// Kind is what it is: "a symbolic link", "a FIFO" (load.FileKind).
+	Kind string
 }
 
 // Dir finds the specs under the directory root.
@@ -98,10 +120,11 @@ func dir(root string, opt Options, maxEntries int) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("reading %s: %w", root, err)
 	}
-	w := &walker{opt: opt, compiled: map[string]*compiled{}, left: maxEntries, limit: maxEntries}
+	w := &walker{opt: opt, compiled: map[string]*compiled{}, left: maxEntries, limit: maxEntries, top: abs}
+	ignored := scope.excluded()
 	switch {
-	case scope.excluded():
-		return Result{Why: "it is ignored by .gitignore"}, nil
+	case ignored && !scope.trackedBelow():
+		return Result{Why: "it is ignored by .gitignore", Notes: scope.notes()}, nil
 	case opt.OutputMarker != "" && exists(filepath.Join(abs, opt.OutputMarker)):
 		return Result{Why: "it is a directory slurmspec rendered (it holds " + opt.OutputMarker + ")"}, nil
 	}
@@ -110,9 +133,10 @@ func dir(root string, opt Options, maxEntries int) (Result, error) {
 	} else if c.excludes(abs, true) {
 		return Result{Why: "an exclude pattern of the project config names it"}, nil
 	}
-	if err := w.walk(abs, root, scope); err != nil {
+	if err := w.walk(abs, root, scope, ignored); err != nil {
 		return Result{}, fmt.Errorf("reading %s: %w", root, err)
 	}
+	w.res.Notes = scope.notes()
 	return w.res, nil
 }
 
@@ -166,14 +190,17 @@ func inRendered(file, marker string) bool {
 type walker struct {
 	opt      Options
 	compiled map[string]*compiled
-	left     int // directory entries the walk may still list
-	limit    int // and all it may list
+	top      string // the directory searched
+	left     int    // directory entries the walk may still list
+	limit    int    // and all it may list
 	res      Result
 }
 
-// walk searches the directory abs, shown as shown.
-func (w *walker) walk(abs, shown string, scope *ignoreScope) error {
-	entries, err := w.readDir(abs)
+// walk searches the directory abs, shown as shown. In a directory
+// .gitignore ignores (ignored), only what the git index tracks is
+// looked at.
+func (w *walker) walk(abs, shown string, scope *ignoreScope, ignored bool) error {
+	entries, err := w.readDir(abs, abs == w.top)
 	if err != nil {
 		return err
 	}
@@ -193,26 +220,38 @@ func (w *walker) walk(abs, shown string, scope *ignoreScope) error {
 		fileAbs, fileShown := filepath.Join(abs, name), filepath.Join(shown, name)
 		switch {
 		case t.IsDir():
-			if strings.HasPrefix(name, ".") || scope.ignores(name, true) || c.excludes(fileAbs, true) {
+			if strings.HasPrefix(name, ".") || c.excludes(fileAbs, true) {
+				continue
+			}
+			subIgnored := ignored || scope.ignores(name, true)
+			if subIgnored && !scope.trackedUnder(name) {
 				continue
 			}
 			sub, err := scope.descend(name)
 			if err != nil {
 				return err
 			}
-			if err := w.walk(fileAbs, fileShown, sub); err != nil {
+			if err := w.walk(fileAbs, fileShown, sub, subIgnored); err != nil {
 				return err
 			}
 		case t.IsRegular() && load.IsSpecFile(name) && name != w.opt.ConfigName:
-			// Regular files only: a symbolic link, FIFO or device in a
-			// checkout is skipped, never opened.
-			if scope.ignores(name, false) {
+			if (ignored || scope.ignores(name, false)) && !scope.tracks(name) {
 				continue
 			}
 			w.res.Candidates++
-			if w.isSpec(c, fileAbs) {
+			switch {
+			case w.isSpec(c, fileAbs):
 				w.res.Specs = append(w.res.Specs, fileShown)
+			case !c.excludes(fileAbs, false):
+				w.res.NotSpecs = append(w.res.NotSpecs, fileShown)
 			}
+		case !t.IsRegular() && (t&fs.ModeSymlink != 0 || load.IsSpecFile(name)):
+			// A symbolic link, FIFO or device in a checkout is skipped,
+			// never opened, and named in the result.
+			if (ignored || scope.ignores(name, false)) && !scope.tracks(name) {
+				continue
+			}
+			w.res.NotRegular = append(w.res.NotRegular, Skipped{Path: fileShown, Kind: load.FileKind(t)})
 		}
 	}
 	return nil
@@ -220,9 +259,15 @@ func (w *walker) walk(abs, shown string, scope *ignoreScope) error {
 
 // readDir lists a directory in lexical order, counting its entries
 // against MaxEntries as they are read (a directory of millions of entries
-// is refused without listing it whole).
-func (w *walker) readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := os.Open(dir)
+// is refused without listing it whole). A directory below the one
+// searched (not top) is opened without following a symbolic link, so
+// that one swapped in after its parent was listed is not entered.
+func (w *walker) readDir(dir string, top bool) ([]fs.DirEntry, error) {
+	open := load.OpenDir
+	if top {
+		open = os.Open // named by the user, checked by the caller
+	}
+	f, err := open(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -254,11 +299,7 @@ func (w *walker) isSpec(c *compiled, abs string) bool {
 	case c.includes(abs):
 		return true
 	}
-	prefix, err := load.ReadPrefix(abs, PrefixSize)
-	if err != nil {
-		return true
-	}
-	return LooksLikeSpec(prefix)
+	return isSpecContent(abs)
 }
 
 // patterns returns the compiled patterns for the files of dir.

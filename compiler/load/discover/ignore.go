@@ -28,6 +28,9 @@ type ignoreScope struct {
 	// left is what the walk may still read of ignore files, shared by
 	// every scope of the walk.
 	left *int
+	// index is the repository's git index, read when first needed and
+	// shared by every scope of the walk.
+	index *tracked
 	// above is set while the scope is built down to the directory
 	// searched: the ignore files read are above it, and must belong to us
 	// or root.
@@ -56,7 +59,7 @@ func newIgnoreScope(dir string) (*ignoreScope, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &ignoreScope{root: root, scope: gitignore.NewScope(append(base, own...)), left: &left, above: above}
+	s := &ignoreScope{root: root, scope: gitignore.NewScope(append(base, own...)), left: &left, index: &tracked{root: root}, above: above}
 	rel, err := filepath.Rel(root, dir)
 	if err != nil {
 		return nil, fmt.Errorf("find repository root: %w", err)
@@ -84,7 +87,33 @@ func (s *ignoreScope) descend(name string) (*ignoreScope, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &ignoreScope{root: s.root, rel: rel, scope: scope, left: s.left, above: s.above}, nil
+	return &ignoreScope{root: s.root, rel: rel, scope: scope, left: s.left, index: s.index, above: s.above}, nil
+}
+
+// tracks reports whether the git index tracks the file name of the
+// scope's directory.
+func (s *ignoreScope) tracks(name string) bool {
+	return s != nil && s.index.has(append(append([]string(nil), s.rel...), name))
+}
+
+// trackedUnder reports whether the git index tracks a file below the
+// subdirectory name.
+func (s *ignoreScope) trackedUnder(name string) bool {
+	return s != nil && s.index.under(append(append([]string(nil), s.rel...), name))
+}
+
+// trackedBelow reports whether the git index tracks a file below the
+// scope's own directory.
+func (s *ignoreScope) trackedBelow() bool {
+	return s != nil && s.index.under(s.rel)
+}
+
+// notes says what the walk could not do (a git index it could not read).
+func (s *ignoreScope) notes() []string {
+	if s == nil || s.index.note == "" {
+		return nil
+	}
+	return []string{s.index.note}
 }
 
 // excluded reports whether the directory of the scope is ignored.

@@ -31,6 +31,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/buildinfo"
 	"github.com/slurmspec/slurmspec/compiler/diag/ids"
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
@@ -162,6 +163,6 @@ func fail(stdout, stderr io.Writer, e *online.Error) int {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	_ = enc.Encode(ErrorReport{Version: format.JSONVersion, Error: ErrorJSON{Kind: e.Kind.String(), Message: e.Msg}})
-	fmt.Fprintf(stderr, "%s: %s\n", online.HelperName, e.Msg)
+	fmt.Fprintf(stderr, "%s: %s\n", online.HelperName, escape.Text(e.Msg)) // the message may hold a file name or an argument
 	return ExitError
 }
