@@ -275,3 +275,81 @@ func TestReadmeInstallsReleasedVersions(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmePreCommitPin follows the README's pre-commit set-up with the
+// real pre-commit, in a repository whose history has no tag (as the
+// project's before its first release): its .pre-commit-config.yaml, the
+// first YAML block after the "## pre-commit" heading with the repository
+// URL pointing to a local git repository holding .pre-commit-hooks.yaml,
+// then `pre-commit autoupdate --bleeding-edge` as the README says. rev must
+// become that repository's commit (full SHA), and both hooks must still be
+// found at it.
+func TestReadmePreCommitPin(t *testing.T) {
+	if _, err := exec.LookPath("pre-commit"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("pre-commit is not installed (apt-get install pre-commit)")
+		}
+		t.Skip("pre-commit is not installed (apt-get install pre-commit)")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## pre-commit\n")
+	if !ok {
+		t.Fatal("README.md has no ## pre-commit section")
+	}
+	_, block, ok := strings.Cut(section, "```yaml\n")
+	block, _, ok2 := strings.Cut(block, "```")
+	if !ok || !ok2 || !strings.Contains(block, "repo: https://github.com/slurmspec/slurmspec\n") {
+		t.Fatalf("README.md, pre-commit: no YAML block with the repository:\n%s", block)
+	}
+	if !strings.Contains(section, "pre-commit autoupdate --bleeding-edge") {
+		t.Error("README.md, pre-commit: does not say `pre-commit autoupdate --bleeding-edge`")
+	}
+	hooksYAML, err := os.ReadFile("../../.pre-commit-hooks.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	env := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
+		"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1", "PRE_COMMIT_HOME=" + filepath.Join(dir, "cache")}
+	run := func(wd string, name string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(name, args...)
+		cmd.Dir = wd
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	hooks, user := filepath.Join(dir, "hooks"), filepath.Join(dir, "user")
+	config := strings.Replace(block, "https://github.com/slurmspec/slurmspec", hooks, 1)
+	for path, data := range map[string]string{
+		filepath.Join(hooks, ".pre-commit-hooks.yaml"): string(hooksYAML),
+		filepath.Join(user, ".pre-commit-config.yaml"): config,
+	} {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, repo := range []string{hooks, user} {
+		run(repo, "git", "init", "-q")
+		run(repo, "git", "add", "-A")
+		run(repo, "git", "commit", "-q", "-m", "init")
+	}
+	rev := strings.TrimSpace(run(hooks, "git", "rev-parse", "HEAD"))
+	run(user, "pre-commit", "autoupdate", "--bleeding-edge")
+	got, err := os.ReadFile(filepath.Join(user, ".pre-commit-config.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !regexp.MustCompile(`(?m)^\s+rev: ` + rev + `\b`).Match(got) {
+		t.Errorf("after pre-commit autoupdate --bleeding-edge, rev is not %s:\n%s", rev, got)
+	}
+}
