@@ -37,8 +37,8 @@ install:
 	@for h in $(HELPERS); do echo "$(GO) -C $$h install ."; $(GO) -C $$h install . || exit 1; done
 
 # A release (docs/releasing.md): at the commit tagged VERSION, the three
-# binaries for linux and darwin, amd64 and arm64, with VERSION stamped into
-# each (even under -buildvcs=false), packed into dist/VERSION/ with
+# binaries for linux, amd64 and arm64 (not darwin yet: docs/releasing.md),
+# with VERSION stamped into each (even under -buildvcs=false), packed into dist/VERSION/ with
 # SHA256SUMS. PLATFORMS="linux/amd64" builds fewer; DIST=DIR writes elsewhere.
 release:
 	@test -n "$(VERSION)" || { echo "make release VERSION=vX.Y.Z (docs/releasing.md)"; exit 2; }

@@ -2,8 +2,9 @@
 # Builds a release: release.sh VERSION (make release VERSION=vX.Y.Z), run at
 # the commit tagged VERSION in a clean checkout. docs/releasing.md.
 #
-# For each platform in PLATFORMS (default: linux and darwin, amd64 and
-# arm64) it builds slurmspec, slurmspec-online and slurmspec-deploy with
+# For each platform in PLATFORMS (default: linux/amd64 and linux/arm64;
+# slurmspec does not build for darwin yet: render/output writes with
+# Linux's renameat2, deploy/localslurm uses Linux namespaces) it builds slurmspec, slurmspec-online and slurmspec-deploy with
 # CGO_ENABLED=0, -trimpath, -buildvcs=false and VERSION stamped at link
 # time (compiler/buildinfo: every binary's --version prints it), and packs
 # them with LICENSE and README.md into
@@ -32,7 +33,7 @@ git tag --points-at HEAD | grep -qxF -- "$version" ||
 	die "the checkout has uncommitted changes: a release is built from the tagged commit only"
 
 dist=${DIST:-dist/$version}
-platforms=${PLATFORMS:-linux/amd64 linux/arm64 darwin/amd64 darwin/arm64}
+platforms=${PLATFORMS:-linux/amd64 linux/arm64}
 [ ! -e "$dist" ] || die "$dist exists: remove it or set DIST"
 mkdir -p "$dist"
 dist=$(cd "$dist" && pwd)
