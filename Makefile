@@ -18,7 +18,7 @@ DEMO_OUT  ?= out
 MODULES   := $(sort $(dir $(shell find . -name go.mod -not -path './.git/*' -not -path '*/testdata/*')))
 HELPERS   := cmd/slurmspec-online cmd/slurmspec-deploy
 
-.PHONY: all build install test check tidy demo generate docs bench fuzz pulumi-cli rootfs fidelity release clean
+.PHONY: all build install test test-fast test-report check tidy demo generate docs bench fuzz pulumi-cli rootfs fidelity release clean
 
 all: build
 
@@ -71,11 +71,29 @@ fidelity:
 	$(GO) run ./deploy/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -mode $(FIDELITY_MODE) -doc $(FIDELITY_DOC)
 
 # The whole test suite: formatting, vet, staticcheck and every Go test of
-# every module (unit, testscript goldens, generated-code freshness, real
-# Slurm when the packages are installed — with CI=true a missing
-# prerequisite fails).
+# every module (unit, testscript goldens, generated-code freshness) with
+# -race, and the real-Slurm tests (SLURMSPEC_REAL_SLURM=1: a missing
+# prerequisite fails), their releases side by side. Two packages run
+# without -race, alongside the rest: .ci/test.sh says which and why.
 test: check
-	@for m in $(MODULES); do echo "== $$m"; (cd $$m && $(GO) test -race -count=1 -timeout 75m ./...) || exit 1; done
+	bash .ci/test.sh full
+
+# The inner loop: every Go test but the real-Slurm ones
+# (SLURMSPEC_REAL_SLURM=0), without -race, keeping go test's cache
+# (TEST_FLAGS=-count=1 for a cold run; docs/performance.md, "Test suite").
+test-fast:
+	bash .ci/test.sh fast
+
+# make test's Go tests with go test -json into bin/test-json/, then a table
+# per package (wall time of each top-level test, slowest first) into
+# bin/test-report.md: where the suite's time goes (docs/performance.md).
+TEST_JSON := bin/test-json
+test-report:
+	rm -rf $(TEST_JSON)
+	start=$$(date +%s); bash .ci/test.sh full $(TEST_JSON); status=$$?; \
+		echo "wall $$(( $$(date +%s) - start )) s"; \
+		$(GO) run ./tools/testreport -wall $$(( $$(date +%s) - start )) $(TEST_JSON)/*.json > bin/test-report.md; \
+		cat bin/test-report.md; exit $$status
 
 # gofmt, then in every module: go mod tidy leaves go.mod and go.sum alone,
 # go vet, staticcheck.
@@ -135,7 +153,7 @@ fuzz:
 # BENCH_WAIT=10m waits up to that long for a load average below 1.5.
 CUE_VERSION := v0.17.1
 CUE         := $(TOOLBIN)/cue
-BENCH_PKGS  ?= ./compiler/load/ ./schema/... ./compiler/ ./lint/ ./lint/format/ ./render/ ./cmd/slurmspec/cli/
+BENCH_PKGS  ?= ./compiler/load/ ./schema/... ./compiler/ ./lint/ ./lint/rules/ ./lint/format/ ./render/ ./cmd/slurmspec/cli/
 BENCHTIME   ?= 1s
 BENCH_WAIT  ?= 0
 BENCH_OUT   := bin/bench.txt

@@ -51,6 +51,10 @@ type ProjectConfig struct {
 	// file is a spec whatever its content; an excluded file or directory
 	// is never searched, and Exclude wins.
 	Include, Exclude []string
+	// Accounting is the accounting file (schema/accounting) of the specs
+	// the configuration covers: the accounting key, written relative to
+	// the configuration's directory, joined to it; "" when not set.
+	Accounting string
 }
 
 // projectFile is the YAML shape of ProjectConfig.
@@ -60,6 +64,7 @@ type projectFile struct {
 	SlurmVersion string            `yaml:"slurmVersion"`
 	Include      []string          `yaml:"include"`
 	Exclude      []string          `yaml:"exclude"`
+	Accounting   string            `yaml:"accounting"`
 }
 
 // LoadProjectConfig reads and checks a project configuration file. It
@@ -82,7 +87,7 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil && !errors.Is(err, io.EOF) {
-		return pc, fmt.Errorf("project config %s: %w (known keys: disable, severity, slurmVersion, include, exclude)", path, err)
+		return pc, fmt.Errorf("project config %s: %w (known keys: disable, severity, slurmVersion, include, exclude, accounting)", path, err)
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
@@ -123,6 +128,13 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 	}
 	pc.Include, problems = patterns("include", raw.Include, problems)
 	pc.Exclude, problems = patterns("exclude", raw.Exclude, problems)
+	if raw.Accounting != "" {
+		if filepath.IsAbs(raw.Accounting) || !load.IsSpecFile(raw.Accounting) {
+			problems = append(problems, fmt.Sprintf("accounting: %q: want a .yaml, .yml, .json, .jsonc or .cue file relative to the configuration", raw.Accounting))
+		} else {
+			pc.Accounting = filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Accounting))
+		}
+	}
 	if len(problems) > 0 {
 		return pc, fmt.Errorf("project config %s:\n  %s", path, strings.Join(problems, "\n  "))
 	}

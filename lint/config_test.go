@@ -322,3 +322,15 @@ func TestProjectConfigNotRegular(t *testing.T) {
 		t.Errorf("a 2 MiB config: %v", err)
 	}
 }
+
+func TestProjectConfigAccounting(t *testing.T) {
+	pc, err := lint.ParseProjectConfig(filepath.Join("repo", ".slurmspec.yaml"), []byte("accounting: acct/teams.yaml\n"))
+	if err != nil || pc.Accounting != filepath.Join("repo", "acct", "teams.yaml") {
+		t.Errorf("accounting: got %q, %v", pc.Accounting, err)
+	}
+	for _, bad := range []string{"/etc/teams.yaml", "teams.txt"} {
+		if _, err := lint.ParseProjectConfig("x.yaml", []byte("accounting: "+bad+"\n")); err == nil || !strings.Contains(err.Error(), "accounting:") {
+			t.Errorf("accounting: %s: got %v", bad, err)
+		}
+	}
+}

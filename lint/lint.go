@@ -15,6 +15,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/schema/accounting"
 )
 
 // Rule is one lint rule.
@@ -38,6 +39,9 @@ type Rule struct {
 type Options struct {
 	// SlurmVersion is the Slurm release series the spec targets ("26.05").
 	SlurmVersion string
+	// Accounting is the spec's accounting file, nil when it has none
+	// (or it has errors, which its loading reported).
+	Accounting *accounting.File
 }
 
 // Pass is what a rule's Check receives: the cluster, and a way to report.

@@ -78,7 +78,7 @@ func TestExampleWorkflowDiffExitStatus(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-				"SPEC=cluster.yaml", "FAIL_ON="+c.failOn, "BASE_REF=main",
+				"SPEC=cluster.yaml", "FAIL_ON="+c.failOn, "BASE_REF=main", "RUNNER_TEMP="+dir,
 				"GITHUB_OUTPUT="+filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY="+filepath.Join(dir, "summary"),
 				"GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
 				"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
@@ -102,7 +102,7 @@ func TestExampleWorkflowDiffExitStatus(t *testing.T) {
 				t.Fatalf("the diff step failed: %v\n%s", err, out)
 			}
 			output, _ := os.ReadFile(filepath.Join(dir, "output"))
-			if got := strings.TrimSpace(string(output)); got != "code="+c.code {
+			if got := strings.TrimSpace(string(output)); !strings.HasPrefix(got+"\n", "code="+c.code+"\n") {
 				t.Fatalf("step output %q, want code=%s", got, c.code)
 			}
 			comment, _ := os.ReadFile(filepath.Join(dir, "slurmspec-diff.md"))

@@ -3,7 +3,6 @@ package fidelity
 import (
 	"bufio"
 	"context"
-	"errors"
 	"os"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
+	"github.com/slurmspec/slurmspec/deploy/localslurm/slurmtest"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
@@ -21,9 +21,18 @@ const (
 	sampleN    = 12
 )
 
+// requirePrereqs runs the test only when the real-Slurm tests are asked
+// for and this host can run the oracle's cluster of release rel
+// (slurmtest.Require).
+func requirePrereqs(t *testing.T, rel string) {
+	t.Helper()
+	slurmtest.Require(t, func() error {
+		return localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true})
+	})
+}
+
 // TestSampleOnRealSlurm runs the oracle's fixed sample on every release
-// (skipped with one line when the host cannot run it, a failure under
-// CI=true). It fails on a false negative that testdata/known-false-negatives.txt
+// (a real-Slurm test: see slurmtest). It fails on a false negative that testdata/known-false-negatives.txt
 // does not list for the release: a lint-clean spec that slurmctld refuses
 // or logs an error for. Known ones are logged, to be fixed in the rules or
 // the catalog and then removed from the list; false-positive candidates
@@ -32,17 +41,8 @@ func TestSampleOnRealSlurm(t *testing.T) {
 	known := readKnown(t)
 	for _, rel := range localslurm.Releases() {
 		t.Run(rel, func(t *testing.T) {
-			if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
-				msg := err.Error()
-				var pe *localslurm.PrereqError
-				if errors.As(err, &pe) {
-					msg = pe.Summary()
-				}
-				if os.Getenv("CI") == "true" {
-					t.Fatalf("fidelity: CI=true and %s", msg)
-				}
-				t.Skipf("fidelity: %s", msg)
-			}
+			t.Parallel() // the releases side by side: their clusters share nothing
+			requirePrereqs(t, rel)
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			rep, err := Run(ctx, Options{Release: rel, Seed: sampleSeed, N: sampleN})
@@ -122,12 +122,7 @@ func knownFor(known map[string]string, rel string, c Case) string {
 // be a false-positive candidate).
 func TestVerdicts(t *testing.T) {
 	const rel = "22.05"
-	if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("fidelity: CI=true and %v", err)
-		}
-		t.Skipf("fidelity: %v", err)
-	}
+	requirePrereqs(t, rel)
 	g := func(sc catalog.Scope, k, v string) Setting { return Setting{Scope: sc, Key: k, Value: v} }
 	cases := []Case{
 		{Index: 0, Settings: []Setting{g(catalog.ScopeGlobal, "MaxJobCount", "12345")}},
@@ -171,17 +166,8 @@ func TestVerdicts(t *testing.T) {
 func TestBuildVerdictOnRealSlurm(t *testing.T) {
 	for _, rel := range []string{"24.11", "26.05"} {
 		t.Run(rel, func(t *testing.T) {
-			if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
-				msg := err.Error()
-				var pe *localslurm.PrereqError
-				if errors.As(err, &pe) {
-					msg = pe.Summary()
-				}
-				if os.Getenv("CI") == "true" {
-					t.Fatalf("fidelity: CI=true and %s", msg)
-				}
-				t.Skipf("fidelity: %s", msg)
-			}
+			t.Parallel() // the releases side by side: their clusters share nothing
+			requirePrereqs(t, rel)
 			cases := []Case{
 				{Index: 0, Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/s2n"}}},
 				{Index: 1, Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "TLSType", Value: "tls/none"}}},

@@ -122,6 +122,10 @@ type Cluster struct {
 
 	stopOnce sync.Once
 	stopErr  error
+
+	// afterHolder, when set (by a test), runs in Stop once the namespace
+	// holder is gone, before the last sweep of the namespace.
+	afterHolder func()
 }
 
 // Start starts munged, optionally MariaDB and slurmdbd, slurmctld, and the

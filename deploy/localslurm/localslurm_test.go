@@ -11,25 +11,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/slurmspec/slurmspec/deploy/localslurm/slurmtest"
 )
 
-// requirePrereqs skips the test with one line when the host cannot run a
-// real Slurm, except under CI=true, where that is a failure.
+// requirePrereqs runs the test only when the real-Slurm tests are asked
+// for and the host can run o (slurmtest.Require).
 func requirePrereqs(t *testing.T, o Options) {
 	t.Helper()
-	err := PrereqsFor(o)
-	if err == nil {
-		return
-	}
-	msg := err.Error()
-	var pe *PrereqError
-	if errors.As(err, &pe) {
-		msg = pe.Summary()
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("localslurm: CI=true and %s", msg)
-	}
-	t.Skipf("localslurm: %s", msg)
+	slurmtest.Require(t, func() error { return PrereqsFor(o) })
 }
 
 // testLog sends the harness's progress to the test log.

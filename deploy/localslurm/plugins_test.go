@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slurmspec/slurmspec/deploy/localslurm/slurmtest"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
@@ -208,24 +209,16 @@ func diffPlugins(listed, shipped []pluginRow) []string {
 }
 
 // requireRoot returns the root file system a release runs from ("/" for
-// the host's Slurm). When it is not there, the test is skipped with one
-// line, or fails under CI=true.
+// the host's Slurm), when the real-Slurm tests are asked for and it is
+// there (slurmtest.Require).
 func requireRoot(t *testing.T, series string) string {
 	t.Helper()
-	root, err := resolveRoot(series)
-	if err == nil {
-		return root
-	}
-	msg := err.Error()
-	var pe *PrereqError
-	if errors.As(err, &pe) {
-		msg = pe.Summary()
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("localslurm: CI=true and %s", msg)
-	}
-	t.Skipf("localslurm: %s", msg)
-	return ""
+	var root string
+	slurmtest.Require(t, func() (err error) {
+		root, err = resolveRoot(series)
+		return err
+	})
+	return root
 }
 
 // TestDebianPluginsMatchPackages checks schema/catalog/data/
@@ -233,8 +226,8 @@ func requireRoot(t *testing.T, series string) string {
 // (the host's Slurm and the root file systems of .ci/build-rootfs.sh), the
 // *.so files in the Slurm plugin directory, the installed package that owns
 // each (dpkg's file lists) and its version (dpkg's status) must be the
-// release's rows of the list, row for row. A release whose root is not
-// there is skipped with one line, or fails under CI=true.
+// release's rows of the list, row for row. It runs with the real-Slurm
+// tests (slurmtest): asked for, a release whose root is not there fails.
 func TestDebianPluginsMatchPackages(t *testing.T) {
 	listed, err := readPluginTSV(pluginsTSV)
 	if err != nil {
@@ -378,8 +371,8 @@ func libraryAlternatives(p string) (map[string][]string, error) {
 // not marked NotShipped, and names the package that really ships it
 // (Package, "" for slurm-wlm-basic-plugins); a value whose library the
 // root lacks is marked NotShipped, but for the "none" plugins, which
-// Slurm has built in from 23.11. A release whose root is not there is
-// skipped with one line, or fails under CI=true.
+// Slurm has built in from 23.11. A real-Slurm test (slurmtest): asked
+// for, a release whose root is not there fails.
 func TestCatalogPluginsOnRealRoots(t *testing.T) {
 	for _, series := range Releases() {
 		t.Run(series, func(t *testing.T) {

@@ -97,12 +97,13 @@ func TestResolveRoot(t *testing.T) {
 // runs the release asked for (slurmctld -V in the namespace, scontrol show
 // config's SLURM_VERSION), that slurmctld logged no error, that the
 // release's slurmdbd (on the host's MariaDB) answers sacctmgr, that a job
-// runs, and that Stop leaves nothing behind. A release whose
-// root file system is not built is skipped with one line, or fails under
-// CI=true.
+// runs, and that Stop leaves nothing behind. A real-Slurm test
+// (slurmtest): asked for, a release whose root file system is not built
+// fails.
 func TestReleasesOnRealSlurm(t *testing.T) {
 	for _, series := range Releases() {
 		t.Run(series, func(t *testing.T) {
+			t.Parallel() // the releases side by side: their clusters share nothing
 			o := Options{Release: series, Accounting: true, StandIns: []string{"seed-a4-0"}, Log: testLog{t}}
 			requirePrereqs(t, o)
 			o.Dir = renderedDir(t, nil, filepath.Join(t.TempDir(), "prolog.log"))

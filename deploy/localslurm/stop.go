@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -28,6 +30,17 @@ func (c *Cluster) stop() error {
 		}
 	}
 	if c.holder != nil {
+		// Keep the namespace alive until the last sweep is done: once its
+		// last process is gone the kernel frees it, and may give its id to
+		// a namespace made next (another cluster's, of this process or
+		// another), whose holder the last sweep would then kill (seen with
+		// clusters started side by side: "namespace holder: EOF"). An open
+		// file of the namespace holds it.
+		if c.ns != "" && !c.holder.exited() {
+			if f, err := os.Open(filepath.Join("/proc", strconv.Itoa(c.holder.pid()), "ns", "mnt")); err == nil {
+				defer f.Close()
+			}
+		}
 		if c.ns != "" && !c.holder.exited() {
 			if err := killNamespace(c.ns, c.holder.pid()); err != nil {
 				errs = append(errs, err)
@@ -35,6 +48,9 @@ func (c *Cluster) stop() error {
 		}
 		if err := c.holder.terminate(c.opts.StopTimeout); err != nil {
 			errs = append(errs, err)
+		}
+		if c.afterHolder != nil {
+			c.afterHolder()
 		}
 		// A last sweep once the holder is gone: a process that entered the
 		// namespace after the first sweep (seen once: one process left

@@ -15,6 +15,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/cmd/slurmspec/cli"
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
+	"github.com/slurmspec/slurmspec/deploy/localslurm/slurmtest"
 	"github.com/slurmspec/slurmspec/deploy/sandbox"
 )
 
@@ -40,23 +41,11 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// requirePrereqs skips the test with one line when this host cannot run a
-// real Slurm, except under CI=true, where that is a failure.
+// requirePrereqs runs the test only when the real-Slurm tests are asked
+// for and this host can run a real Slurm (slurmtest.Require).
 func requirePrereqs(t *testing.T) {
 	t.Helper()
-	err := localslurm.Prereqs()
-	if err == nil {
-		return
-	}
-	msg := err.Error()
-	var pe *localslurm.PrereqError
-	if errors.As(err, &pe) {
-		msg = pe.Summary()
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("sandbox: CI=true and %s", msg)
-	}
-	t.Skipf("sandbox: %s", msg)
+	slurmtest.Require(t, localslurm.Prereqs)
 }
 
 // result is one run of the command line.

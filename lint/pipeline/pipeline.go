@@ -39,6 +39,7 @@ import (
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/lint/suppress"
 	"github.com/slurmspec/slurmspec/schema"
+	"github.com/slurmspec/slurmspec/schema/accounting"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
@@ -145,6 +146,9 @@ type Settings struct {
 	Project lint.ProjectConfig
 	// Strict makes warnings fail the spec.
 	Strict bool
+	// accountingFile is the spec's accounting file ("" for none); set
+	// per spec file by AnalyseFileWith (accountingFor).
+	accountingFile string
 }
 
 // SlurmVersion is the release series the spec is checked and rendered for.
@@ -220,6 +224,9 @@ type Result struct {
 	IOError bool
 	// Settings are the settings the spec was analysed with.
 	Settings *Settings
+	// Accounting is the spec's accounting file when it has one and the
+	// file has no error.
+	Accounting *accounting.File
 	// Suppressed are the findings the spec's suppression comments
 	// silenced (not in Diags).
 	Suppressed []suppress.Suppressed
@@ -261,6 +268,7 @@ func (p *Pipeline) Analyse(sch *schema.Schema, file string, stdin io.Reader) (*R
 
 // AnalyseFileWith is Analyse with the given settings.
 func (p *Pipeline) AnalyseFileWith(sch *schema.Schema, file string, stdin io.Reader, s *Settings) *Result {
+	s = accountingFor(file, s)
 	return p.AnalyseWith(sch, file, s, func(opt load.Options) (*load.Document, diag.List) {
 		opt.Stdin = stdin
 		return load.File(file, opt)
@@ -299,7 +307,14 @@ func (p *Pipeline) analyse(sch *schema.Schema, file string, s *Settings, read fu
 	if sound {
 		r.Cluster = c
 	}
-	r.Diags = append(r.Diags, lint.Run(c, p.rules, s.Lint)...).Sort()
+	cfg := s.Lint
+	if s.accountingFile != "" {
+		var al diag.List
+		r.Accounting, al = accounting.Load(s.accountingFile)
+		r.Diags = append(r.Diags, al...)
+		cfg = withAccounting(cfg, r.Accounting)
+	}
+	r.Diags = append(r.Diags, lint.Run(c, p.rules, cfg)...).Sort()
 	return r
 }
 

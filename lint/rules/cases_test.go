@@ -13,6 +13,9 @@ type ruleCase struct {
 	// file and text, when set, replace spec: a whole spec file (JSON, or
 	// YAML the spec builder cannot produce).
 	file, text string
+	// acct, when set, is the spec's accounting file (YAML), with markers
+	// of its own (acct_cases_test.go).
+	acct string
 }
 
 const (

@@ -117,13 +117,13 @@ func stripMarkers(text string) (string, []string) {
 // compile runs lint/pipeline's compile-only path (load, schema, compile)
 // on a spec file's text, failing the test on any error: test specs must be
 // valid up to lint.
-func compile(t *testing.T, file, text string) *ir.Cluster {
+func compile(t testing.TB, file, text string) *ir.Cluster {
 	t.Helper()
 	return compileAs(t, file, text, compiler.Identity{ClusterID: "c"})
 }
 
 // compileAs is compile with an explicit identity.
-func compileAs(t *testing.T, file, text string, id compiler.Identity) *ir.Cluster {
+func compileAs(t testing.TB, file, text string, id compiler.Identity) *ir.Cluster {
 	t.Helper()
 	sch, err := compiledSchema()
 	if err != nil {
@@ -171,7 +171,7 @@ func positions(l diag.List, rule string) []string {
 	var out []string
 	for _, d := range l {
 		if d.Rule == rule {
-			out = append(out, fmt.Sprintf("%d:%d", d.Pos.Line, d.Pos.Col))
+			out = append(out, filePrefix(d.Pos.File)+fmt.Sprintf("%d:%d", d.Pos.Line, d.Pos.Col))
 		}
 	}
 	sort.Strings(out)

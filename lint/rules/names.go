@@ -31,10 +31,14 @@ var PartitionQOSUnknown = &lint.Rule{
 		"missing one is fatal (\"Partition … has an invalid qos\", \"… invalid AllowQOS\"; seen on 26.05). "+
 		"Before 25.11 a missing QOS= is fatal only when AccountingStorageEnforce has qos or all (seen on 22.05 "+
 		"and 24.11), otherwise the partition runs without it; missing AllowQos/DenyQos entries are dropped "+
-		"with an error, and an AllowQos of only missing QOS admits no job (warnings).",
+		"with an error, and an AllowQos of only missing QOS admits no job (warnings). With an accounting file, which "+
+		"declares the QOS, accounting-partition-name checks these names instead.",
 		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {QOS: high}}",
 		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {QOS: normal}}\n# then: sacctmgr add qos high; scontrol update PartitionName=urgent QOS=high"),
 	Check: func(p *lint.Pass) {
+		if p.Options.Accounting != nil {
+			return // the accounting file declares the QOS: accounting-partition-name
+		}
 		e := effective(p)
 		// 25.11 made a missing QOS fatal whatever AccountingStorageEnforce
 		// says, for QOS= and for AllowQos/DenyQos (read_config.c).

@@ -52,6 +52,16 @@ func All() []*lint.Rule {
 		AccountingTRESType,
 		PartitionQOSUnknown,
 
+		// The accounting file (schema/accounting) with the spec.
+		AccountingPartitionName,
+		AccountingReference,
+		AccountCycle,
+		QOSPreemptCycle,
+		AccountingTRESUntracked,
+		AccountingEnforceNoUser,
+		QOSPriorityUnweighted,
+		FairshareWithoutMultifactor,
+
 		// Resource selection, memory, GRES and nodes (S, N).
 		MemoryNotTracked,
 		MemoryDefaultMissing,

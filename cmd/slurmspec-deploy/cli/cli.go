@@ -249,6 +249,14 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 		return refused("destroy deletes cluster %s and every resource of stack %s: pass --yes", m.ClusterName(), f.stack)
 	}
 	if err := pre.Err(); err != nil {
+		// One line a miss: the error printer keeps a message on one line.
+		var pe *driver.PreflightError
+		if errors.As(err, &pe) && len(pe.Misses) > 1 {
+			for _, miss := range pe.Misses {
+				fmt.Fprintf(e.stderr, "slurmspec-deploy: missing: %s\n", escape.Text(miss))
+			}
+			return failed("%d prerequisites are missing (listed above)", len(pe.Misses))
+		}
 		return failed("%v", err)
 	}
 	st, err := driver.Open(ctx, m, cfg, o == opPreview || o == opUp)

@@ -82,7 +82,13 @@ func TestRefusals(t *testing.T) {
 			t.Setenv("PULUMI_BACKEND_URL", "file://"+t.TempDir())
 			t.Setenv("PULUMI_CONFIG_PASSPHRASE", "")
 			t.Setenv("PULUMI_CONFIG_PASSPHRASE_FILE", "")
-		}, args: []string{"preview", "--stack", "s", spec}, code: 2, want: "2 prerequisites are missing:\n  - the pulumi CLI is not on PATH"},
+		}, args: []string{"preview", "--stack", "s", spec}, code: 2, want: "slurmspec-deploy: missing: the pulumi CLI is not on PATH: install it (https://www.pulumi.com/docs/iac/download-install/), or build it with .ci/build-pulumi.sh and put its bin directory on PATH\nslurmspec-deploy: missing: stacks in file://"},
+		{name: "every miss counted", setup: func(t *testing.T) {
+			t.Setenv("PATH", t.TempDir())
+			t.Setenv("PULUMI_BACKEND_URL", "file://"+t.TempDir())
+			t.Setenv("PULUMI_CONFIG_PASSPHRASE", "")
+			t.Setenv("PULUMI_CONFIG_PASSPHRASE_FILE", "")
+		}, args: []string{"preview", "--stack", "s", spec}, code: 2, want: "slurmspec-deploy: 2 prerequisites are missing (listed above)\n"},
 		{name: "no cloud token", setup: func(t *testing.T) {
 			fakePulumi(t)
 			t.Setenv("PULUMI_BACKEND_URL", "https://api.pulumi.com")

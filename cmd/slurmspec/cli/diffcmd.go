@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -47,7 +49,13 @@ replace-pool, replace-cluster).
 change, 2 changes (with --fail-on, changes of at least that impact), 1
 any error (a spec with errors, usage, I/O), which is always explained on
 standard error. Give it before any mistake on the command line: an
-option that cannot be parsed stops the parsing there.`
+option that cannot be parsed stops the parsing there.
+
+--output FILE writes the report to FILE instead of standard output, with
+lint's rules: FILE is replaced atomically once the report is complete
+(also when diff exits 1 for changes), and refused when it is a symlink,
+passes through one below the working directory, is one of the specs, or
+lies inside a directory render writes.`
 
 // diffFormats are the names diff --format takes.
 var diffFormats = []string{"text", "markdown", "json"}
@@ -62,6 +70,7 @@ func newDiffCmd(e env) *cobra.Command {
 		links   linkFlag
 		// detailed is --detailed-exitcode: 0 no change, 2 changes, 1 error.
 		detailed bool
+		outPath  string
 	)
 	// changed is what diff returns for changes, mapped to 2 when detailed.
 	changed := &exitError{code: exitFindings}
@@ -70,7 +79,8 @@ func newDiffCmd(e env) *cobra.Command {
 		Short: "Show what a spec change does to slurm.conf and the cluster",
 		Long:  diffHelp,
 		Example: `  slurmspec diff origin/main:cluster.yaml cluster.yaml
-  slurmspec diff --format markdown --fail-on replace origin/main:cluster.yaml cluster.yaml`,
+  slurmspec diff --format markdown --fail-on replace origin/main:cluster.yaml cluster.yaml
+  slurmspec diff --format markdown --output "$RUNNER_TEMP/diff.md" origin/main:cluster.yaml cluster.yaml`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if err := cobra.ExactArgs(2)(cmd, args); err != nil {
 				return detailedExit(&exitError{code: exitUsage, msg: err.Error()}, nil, detailed)
@@ -94,12 +104,7 @@ func newDiffCmd(e env) *cobra.Command {
 				}
 				threshold = t
 			}
-			write := map[string]func(*diff.Report) error{
-				"text":     func(r *diff.Report) error { return r.Text(e.stdout) },
-				"markdown": func(r *diff.Report) error { return r.Markdown(e.stdout) },
-				"json":     func(r *diff.Report) error { return r.JSON(e.stdout) },
-			}[outFmt]
-			if write == nil {
+			if !slices.Contains(diffFormats, outFmt) {
 				return usageError("--format must be %s, not %q", strings.Join(diffFormats, ", "), outFmt)
 			}
 			for _, arg := range args {
@@ -108,6 +113,18 @@ func newDiffCmd(e env) *cobra.Command {
 						return err
 					}
 				}
+			}
+			var out io.Writer = e.stdout
+			var report *reportFile
+			if cmd.Flags().Changed("output") {
+				if err := notAnInput(outPath, args); err != nil {
+					return usageError("%v", err)
+				}
+				if report, err = createReport(outPath); err != nil {
+					return usageError("%v", err)
+				}
+				defer report.abort() // a no-op after commit
+				out = report
 			}
 			sch, err := newSchema()
 			if err != nil {
@@ -138,17 +155,22 @@ func newDiffCmd(e env) *cobra.Command {
 			if newName != "" {
 				dopt.NewName = newName
 			}
-			report, err := diff.CompareWith(sets[0], sets[1], dopt)
+			result, err := diff.CompareWith(sets[0], sets[1], dopt)
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
-			if err := write(report); err != nil {
+			if err := writeDiff(out, result, outFmt); err != nil {
 				return &exitError{code: exitUsage, msg: fmt.Sprintf("writing output: %v", err)}
 			}
+			if report != nil {
+				if err := report.commit(); err != nil {
+					return &exitError{code: exitUsage, msg: err.Error()}
+				}
+			}
 			switch {
-			case !report.HasChanges():
+			case !result.HasChanges():
 				return nil
-			case failOn != "" && report.MaxImpact() < threshold:
+			case failOn != "" && result.MaxImpact() < threshold:
 				return nil
 			}
 			return changed
@@ -160,6 +182,8 @@ func newDiffCmd(e env) *cobra.Command {
 	cmd.Flags().BoolVar(&detailed, "detailed-exitcode", false, "exit as terraform plan -detailed-exitcode does: 0 no change, 2 changes, 1 error")
 	opt.RegisterFlags(cmd.Flags())
 	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: text, markdown (a PR comment) or json")
+	cmd.Flags().StringVar(&outPath, "output", "", "write the report to `FILE` (replaced atomically; never through a symlink) instead of standard output")
+	_ = cmd.MarkFlagFilename("output")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 only for changes with at least this impact (e.g. replace)")
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(diffFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", fixedCompletion(impacts()...))
@@ -185,6 +209,17 @@ func detailedExit(err error, changed *exitError, detailed bool) error {
 		return &exitError{code: 1, msg: ee.msg}
 	}
 	return &exitError{code: 1, msg: err.Error()}
+}
+
+// writeDiff writes the report in one of diffFormats.
+func writeDiff(w io.Writer, r *diff.Report, format string) error {
+	switch format {
+	case "markdown":
+		return r.Markdown(w)
+	case "json":
+		return r.JSON(w)
+	}
+	return r.Text(w)
 }
 
 // settingsOf returns the settings of one side of a diff: those of the

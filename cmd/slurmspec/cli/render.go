@@ -12,6 +12,7 @@ import (
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
+	"github.com/slurmspec/slurmspec/render/sacctmgr"
 )
 
 const renderHelp = `Render the files a cluster runs with into an output directory:
@@ -22,6 +23,8 @@ const renderHelp = `Render the files a cluster runs with into an output director
   cluster.json          the canonical API request body
   pulumi/Pulumi.yaml    a Pulumi YAML project deploying it (when project and
                         region are known: from the spec's name or flags)
+  accounting/apply.sh   the sacctmgr script of the spec's accounting file
+                        (docs/accounting.md), when it has one
 
 Nothing is written unless the spec has no errors. The output directory is
 replaced as a whole and atomically; slurmspec refuses a directory holding
@@ -69,6 +72,9 @@ func newRenderCmd(e env) *cobra.Command {
 				r.Diags = l
 				printResult(e.stderr, r)
 				return &exitError{code: exitFindings, msg: "not rendered"}
+			}
+			if r.Accounting != nil {
+				set = sacctmgr.With(set, r.Accounting)
 			}
 			if check {
 				diff, err := output.Check(out, set)

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/schema"
+	"github.com/slurmspec/slurmspec/schema/accounting"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
@@ -17,6 +18,8 @@ Slurm parameter catalog that lint uses.
   --format cue          CUE, for cue vet -d '#Cluster'
   --slurm-version V     the Slurm release whose slurm.conf keys and values the
                         config maps accept (default: the newest)
+  --accounting          the schema of the accounting file instead
+                        (docs/accounting.md; CUE: cue vet -d '#Accounting')
 
 Both state the shape, types, enums, patterns and ranges, and for each config
 map the keys of its scope in that release with their value constraints
@@ -28,7 +31,10 @@ of one value or between fields, and warnings, are lint's.`
 var schemaFormats = []string{"jsonschema", "cue"}
 
 func newSchemaCmd(e env) *cobra.Command {
-	var format, version string
+	var (
+		format, version string
+		acct            bool
+	)
 	cmd := &cobra.Command{
 		Use:   "schema",
 		Short: "Export the spec schema as JSON Schema or CUE",
@@ -46,10 +52,14 @@ func newSchemaCmd(e env) *cobra.Command {
 				}
 			}
 			var err error
-			switch format {
-			case "jsonschema":
+			switch {
+			case acct && format == "jsonschema":
+				out, err = accounting.JSONSchema()
+			case acct && format == "cue":
+				out = accounting.CUESource()
+			case format == "jsonschema":
 				out, err = schema.JSONSchemaFor(v)
-			case "cue":
+			case format == "cue":
 				out, err = schema.CUESourceFor(v)
 			default:
 				return usageError("--format must be %s, not %q", strings.Join(schemaFormats, " or "), format)
@@ -63,6 +73,7 @@ func newSchemaCmd(e env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", schemaFormats[0], strings.Join(schemaFormats, " or "))
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(schemaFormats...))
+	cmd.Flags().BoolVar(&acct, "accounting", false, "export the schema of the accounting file (docs/accounting.md)")
 	cmd.Flags().StringVar(&version, "slurm-version", "", "the Slurm release whose slurm.conf keys and values the schema states (default: the newest)")
 	return cmd
 }

@@ -53,6 +53,8 @@ func Stages() []Entry {
 			Doc: "Pool ids are 1-32 lowercase letters, digits or hyphens; partition ids may also hold _. Both start with a letter and end with a letter or digit, because they become Slurm names.\n"},
 		{ID: "schema-script", Stage: Schema, Severity: diag.Error, Summary: "A prolog or epilog script contains NUL bytes",
 			Doc: "Scripts are text files; remove the NUL bytes.\n"},
+		{ID: "accounting-schema", Stage: Schema, Severity: diag.Error, Summary: "The accounting file does not follow its schema",
+			Doc: "The accounting file (docs/accounting.md) declares qos, accounts and users with the fields of schema/accounting/accounting.cue. Account and QOS names are 1-64 lowercase letters, digits, _, . and -, starting with a letter or digit: sacctmgr lowercases them, so a capital letter would name something else in a partition's AllowAccounts or QOS=; quotes, commas, = and white space break sacctmgr's command line. User names are Linux user names.\n"},
 		{ID: "cluster-identity", Stage: Compile, Severity: diag.Error, Summary: "The cluster's project, region or id is unknown or malformed",
 			Doc: "The identity comes from the spec's name, or from --project, --region and --cluster-id when the spec has none.\n"},
 		{ID: "render-identity", Stage: Render, Severity: diag.Error, Summary: "The rendered files need the cluster's identity",

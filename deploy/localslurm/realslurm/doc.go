@@ -18,6 +18,15 @@
 //     they once disagreed, the lint finding's severity matches what
 //     slurmctld of each release does (refuses, logs an error, or accepts).
 //
-// Without root or the Slurm packages the tests skip with one line naming what
-// is missing; with CI=true they fail instead.
+// Every real-Slurm test, and each release's subtest, runs in parallel
+// (t.Parallel), up to go test's -parallel at once (make test: 3, the three
+// releases side by side): each cluster has its own work directory, free
+// ports, MUNGE socket, MariaDB data directory and socket, and private
+// mount and UTS namespace (deploy/localslurm), so that clusters running
+// side by side share nothing. Within a release the cases run one after
+// another, as before.
+//
+// They run only when asked for (SLURMSPEC_REAL_SLURM=1, which make test
+// sets; see deploy/localslurm/slurmtest), and then fail, not skip, without
+// root or the Slurm packages, naming what is missing.
 package realslurm

@@ -68,9 +68,11 @@ func corpusSpecs(t *testing.T) []spec {
 // displays some values differently, each difference explained where it is
 // allowed (noneShownNull, powerSaveShown).
 func TestImportCorpusOnSlurm(t *testing.T) {
+	t.Parallel()
 	specs := corpusSpecs(t)
 	for _, release := range localslurm.Releases() {
 		t.Run(release, func(t *testing.T) {
+			t.Parallel()
 			requirePrereqsFor(t, release)
 			for _, s := range specs {
 				t.Run(subtestName(s.name), func(t *testing.T) { importedOnSlurm(t, s, release) })

@@ -42,6 +42,7 @@ orchestratorSpec:
 // beside it; with the DefMemPerGPU the rule's hint gives, both run, each
 // with that much memory.
 func TestMemoryDefault(t *testing.T) {
+	t.Parallel()
 	requirePrereqs(t)
 	a4, ok := machines.Default().Lookup("a4-highgpu-8g")
 	if !ok {

@@ -59,11 +59,14 @@ func jobNode(t *testing.T, c *ir.Cluster) string {
 // not lint clean are left out, except those whose only errors for the
 // release are keys it lacks: its slurmctld must refuse those. Specs that
 // give Slurm the same slurm.conf (comments aside) and scripts run once per
-// release. A release this host cannot run is skipped with one line (a
-// failure under CI=true).
+// release. Asked for (slurmtest), a release this host cannot run fails.
 func TestSpecsOnSlurm(t *testing.T) {
+	t.Parallel()
 	for _, release := range localslurm.Releases() {
-		t.Run(release, func(t *testing.T) { testSpecsOn(t, release) })
+		t.Run(release, func(t *testing.T) {
+			t.Parallel()
+			testSpecsOn(t, release)
+		})
 	}
 }
 
@@ -321,6 +324,7 @@ for i in 0 1 2 3 4 5 6 7; do echo "GPU $i: NVIDIA B200 (UUID: GPU-localslurm-$i)
 // that lists 8 B200s is bind-mounted over /usr/local/sbin (in the default
 // PATH of Slurm 22.05's prolog); the prolog itself runs as rendered.
 func TestPreemptionRequeuesLowerTier(t *testing.T) {
+	t.Parallel()
 	requirePrereqs(t)
 	const from, to = `PreemptExemptTime: "00:10:00"`, `PreemptExemptTime: "00:00:01"`
 	example := exampleSpec(t, "a4-training.yaml")
@@ -525,6 +529,7 @@ func renderedDiff(a, b render.Set) []string {
 //     the renderer numbers the files counting down: the first script is the
 //     highest number.
 func TestPrologEpilogRunInListOrder(t *testing.T) {
+	t.Parallel()
 	requirePrereqs(t)
 	c := compileSpec(t, testSpec(t, "realslurm/prolog-order.yaml"))
 	if c.cluster == nil || c.diags.HasErrors() {
@@ -604,6 +609,7 @@ func TestPrologEpilogRunInListOrder(t *testing.T) {
 // own fatal line, so the suite can fail; and the lint rule, enabled,
 // reports exactly that spec.
 func TestRefusedBySlurmctld(t *testing.T) {
+	t.Parallel()
 	requirePrereqs(t)
 	const rule = "preempt-suspend-needs-gang"
 	s := testSpec(t, "realslurm/preempt-suspend-no-gang.yaml")

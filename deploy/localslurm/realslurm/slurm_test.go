@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/deploy/localslurm"
+	"github.com/slurmspec/slurmspec/deploy/localslurm/slurmtest"
 )
 
 // Bounds on every wait, so that a broken cluster fails the suite quickly.
@@ -25,9 +26,9 @@ const (
 	jobTimeout     = 45 * time.Second
 )
 
-// requirePrereqs skips the test with one line when this host cannot run a
-// real Slurm with accounting and stand-in nodes, except under CI=true,
-// where that is a failure.
+// requirePrereqs runs the test only when the real-Slurm tests are asked
+// for and this host can run a real Slurm with accounting and stand-in
+// nodes (slurmtest.Require).
 func requirePrereqs(t *testing.T) {
 	t.Helper()
 	requirePrereqsFor(t, "")
@@ -36,19 +37,9 @@ func requirePrereqs(t *testing.T) {
 // requirePrereqsFor is requirePrereqs for a release ("" for the host's).
 func requirePrereqsFor(t *testing.T, release string) {
 	t.Helper()
-	err := localslurm.PrereqsFor(localslurm.Options{Release: release, Accounting: true})
-	if err == nil {
-		return
-	}
-	msg := err.Error()
-	var pe *localslurm.PrereqError
-	if errors.As(err, &pe) {
-		msg = pe.Summary()
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("realslurm: CI=true and %s", msg)
-	}
-	t.Skipf("realslurm: %s", msg)
+	slurmtest.Require(t, func() error {
+		return localslurm.PrereqsFor(localslurm.Options{Release: release, Accounting: true})
+	})
 }
 
 // testLog sends the harness's progress to the test log.

@@ -97,8 +97,10 @@ func TestSchedulerPassArgRanges(t *testing.T) {
 	const value = "batch_sched_delay=-1,build_queue_timeout=99,default_queue_depth=-1,sched_max_job_start=-1"
 	wants := []string{"Invalid batch_sched_delay: -1", "Invalid build_queue_time: 99",
 		"ignoring SchedulerParameters: default_queue_depth value of -1", "Invalid sched_max_job_start: -1"}
+	t.Parallel()
 	for _, release := range localslurm.Releases() {
 		t.Run(release, func(t *testing.T) {
+			t.Parallel()
 			requirePrereqsFor(t, release)
 			s := truthSpec(truthCase{config: sched(value)})
 			all := compileSpecVersion(t, s, release)

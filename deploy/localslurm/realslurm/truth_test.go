@@ -168,8 +168,10 @@ var truthCases = []truthCase{
 // to (all, or those its only field names), linted and rendered for that
 // release (testTruth).
 func runTruthCases(t *testing.T, cases []truthCase) {
+	t.Parallel()
 	for _, release := range localslurm.Releases() {
 		t.Run(release, func(t *testing.T) {
+			t.Parallel()
 			requirePrereqsFor(t, release)
 			for _, c := range cases {
 				if len(c.only) > 0 && !slices.Contains(c.only, release) {

@@ -1,0 +1,61 @@
+package pipeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/schema/accounting"
+)
+
+// accountingFor returns the settings of the spec file with its accounting
+// file: the project config's accounting key, else the file beside the spec
+// by convention (accounting.Beside). A spec in memory (AnalyseBytes, a git
+// revision) has none.
+func accountingFor(file string, s *Settings) *Settings {
+	name := s.Project.Accounting
+	if name == "" {
+		name = accounting.Beside(file)
+	}
+	if name == "" {
+		return s
+	}
+	out := *s
+	out.accountingFile = relative(name)
+	return &out
+}
+
+// relative returns name relative to the working directory when it is
+// below it, as positions are best shown; name otherwise.
+func relative(name string) string {
+	if !filepath.IsAbs(name) {
+		return name
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return name
+	}
+	rel, err := filepath.Rel(wd, name)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return name
+	}
+	return rel
+}
+
+// withAccounting returns the lint configuration of a spec whose accounting
+// file loaded as f: nil when the file has errors, and then the QOS the
+// partitions name are not known either way, so partition-qos-unknown does
+// not run (its findings would be consequences of the file's errors).
+func withAccounting(cfg lint.Config, f *accounting.File) lint.Config {
+	cfg.Accounting = f
+	if f == nil {
+		disabled := make(map[string]bool, len(cfg.Disabled)+1)
+		for id, off := range cfg.Disabled {
+			disabled[id] = off
+		}
+		disabled["partition-qos-unknown"] = true
+		cfg.Disabled = disabled
+	}
+	return cfg
+}

@@ -1,0 +1,89 @@
+package rules_test
+
+import (
+	"testing"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/lint/rules"
+	"github.com/slurmspec/slurmspec/schema/accounting"
+)
+
+// acctFile is the name of a case's accounting file in positions.
+const acctFile = "spec.accounting.yaml"
+
+// filePrefix marks the positions of findings in the accounting file.
+func filePrefix(file string) string {
+	if file == acctFile {
+		return "acct:"
+	}
+	return ""
+}
+
+// allCases are the cases of every rule: the spec's and the accounting
+// file's.
+func allCases() []ruleCase { return append(append([]ruleCase(nil), cases...), accountingCases...) }
+
+// caseAccounting loads a case's accounting file; nil when it has none.
+func caseAccounting(t *testing.T, text string) (*accounting.File, []string) {
+	t.Helper()
+	if text == "" {
+		return nil, nil
+	}
+	text, want := stripMarkers(text)
+	for i := range want {
+		want[i] = "acct:" + want[i]
+	}
+	f, l := accounting.LoadBytes(acctFile, []byte(text))
+	if f == nil {
+		t.Fatalf("accounting file refused:\n%s\n%s", l, numbered(text))
+	}
+	return f, want
+}
+
+// lintTextWith is lintText with an accounting file.
+func lintTextWith(t *testing.T, file, text, version string, acct *accounting.File) diag.List {
+	t.Helper()
+	c := compile(t, file, text)
+	return lint.Run(c, rules.All(), lint.Config{Options: lint.Options{SlurmVersion: version, Accounting: acct}}).Sort()
+}
+
+const (
+	acctTeams  = "qos:\n  - {name: high, priority: 0}\n  - {name: scavenger}\naccounts:\n  - {name: research}\n  - {name: vision, parent: research}\nusers:\n  - {name: alice, defaultAccount: vision}\n"
+	enforce    = "AccountingStorageEnforce: \"associations,limits,qos\""
+	qosPreempt = "PreemptType: preempt/qos\nPreemptMode: REQUEUE"
+)
+
+var accountingCases = []ruleCase{
+	{rule: "accounting-partition-name", acct: acctTeams, spec: spec{Config: enforce,
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {QOS: »urgent, AllowQos: »\"high,low\", AllowAccounts: »\"vision,nlp\", DenyAccounts: »ops}}\n- {id: batch, nodePoolIds: [cpu], config: {DenyQos: »Other}}", Default: "urgent"}},
+	{rule: "accounting-partition-name", name: "declared", acct: acctTeams, spec: spec{Config: enforce,
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {QOS: high, AllowQos: \"High,normal\", AllowAccounts: \"vision,root\", DenyQos: scavenger}}\n- {id: batch, nodePoolIds: [cpu], config: {AllowAccounts: ALL}}", Default: "urgent"}},
+	// partition-qos-unknown gives way to the accounting file.
+	{rule: "partition-qos-unknown", name: "accounting file", acct: acctTeams, spec: spec{Config: enforce, Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {QOS: high}}"}},
+
+	{rule: "accounting-reference", acct: "qos:\n  - {name: high, preempt: [»low]}\n  - {name: »high}\naccounts:\n  - {name: vision, parent: »research, qos: [»gold], defaultQos: »high}\n  - {name: »root}\nusers:\n  - {name: alice, defaultAccount: »vison, accounts: [vision], partitions: [»gpu], qos: [normal], defaultQos: »high}\n"},
+	{rule: "accounting-reference", acct: acctTeams + "  - {name: bob, defaultAccount: research, accounts: [vision], partitions: [debug], qos: [high, normal], defaultQos: high}\n"},
+
+	{rule: "account-cycle", acct: "accounts:\n  - {name: a, parent: »b}\n  - {name: b, parent: »c}\n  - {name: c, parent: »a}\n  - {name: d, parent: »d}\n  - {name: e, parent: a}\n"},
+	{rule: "account-cycle", acct: acctTeams},
+
+	{rule: "qos-preempt-cycle", spec: spec{Config: qosPreempt}, acct: "qos:\n  - {name: high, preempt: [»low, »high]}\n  - {name: low, preempt: [»high]}\n"},
+	{rule: "qos-preempt-cycle", name: "self without preempt/qos", acct: "qos:\n  - {name: high, preempt: [low, »high]}\n  - {name: low, preempt: [high]}\n"},
+	{rule: "qos-preempt-cycle", spec: spec{Config: qosPreempt}, acct: "qos:\n  - {name: high, preempt: [low, mid]}\n  - {name: mid, preempt: [low]}\n  - {name: low}\n"},
+
+	{rule: "accounting-tres-untracked", acct: "qos:\n  - {name: high, limits: {MaxTRESPerUser: »\"cpu=64,gres/gpu=8\", GrpTRES: »\"license/matlab=2\"}}\naccounts:\n  - {name: a, limits: {MaxTRES: »\"gres/gpu:b200=8\"}}\n"},
+	{rule: "accounting-tres-untracked", spec: spec{Config: "AccountingStorageTRES: \"gres/gpu,license/matlab\""}, acct: "qos:\n  - {name: high, limits: {MaxTRESPerUser: \"cpu=64,gres/gpu=8,mem=1T\", GrpTRES: \"license/matlab=2\"}}\naccounts:\n  - {name: a, limits: {MaxTRES: \"gres/gpu:b200=8\"}}\n"},
+
+	{rule: "accounting-enforce-no-user", spec: spec{Config: enforce}, acct: "»accounts:\n  - {name: research}\n"},
+	{rule: "accounting-enforce-no-user", spec: spec{Config: "AccountingStorageEnforce: associations"}, acct: acctTeams},
+	{rule: "accounting-enforce-no-user", name: "not enforced", acct: "accounts:\n  - {name: research}\n"},
+
+	{rule: "qos-priority-unweighted", acct: "qos:\n  - {name: high, priority: »1000}\n  - {name: low, priority: 0}\n"},
+	{rule: "qos-priority-unweighted", name: "basic", spec: spec{Config: "PriorityType: priority/basic\nPriorityWeightQOS: \"100\""}, acct: "qos:\n  - {name: high, priority: »1000}\n"},
+	{rule: "qos-priority-unweighted", spec: spec{Config: "PriorityType: priority/multifactor\nPriorityWeightQOS: \"10000\""}, acct: "qos:\n  - {name: high, priority: 1000}\n"},
+
+	{rule: "fairshare-without-multifactor", spec: spec{Config: "PriorityType: priority/basic"}, acct: "accounts:\n  - {name: research, fairshare: »10}\nusers:\n  - {name: alice, defaultAccount: research, fairshare: »2}\n"},
+	{rule: "fairshare-without-multifactor", acct: "accounts:\n  - {name: research, fairshare: 10}\n"},
+	{rule: "fairshare-without-multifactor", name: "22.05 default", version: "22.05", acct: "accounts:\n  - {name: research, fairshare: »10}\n"},
+}
