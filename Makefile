@@ -18,7 +18,7 @@ DEMO_OUT  ?= out
 MODULES   := $(sort $(dir $(shell find . -name go.mod -not -path './.git/*' -not -path '*/testdata/*')))
 HELPERS   := cmd/slurmspec-online cmd/slurmspec-deploy
 
-.PHONY: all build install test test-fast test-report check tidy demo generate docs bench fuzz pulumi-cli rootfs fidelity clean
+.PHONY: all build install test test-fast test-report check tidy demo generate docs bench fuzz pulumi-cli rootfs fidelity release clean
 
 all: build
 
@@ -35,6 +35,14 @@ build:
 install:
 	$(GO) install ./cmd/slurmspec
 	@for h in $(HELPERS); do echo "$(GO) -C $$h install ."; $(GO) -C $$h install . || exit 1; done
+
+# A release (docs/releasing.md): at the commit tagged VERSION, the three
+# binaries for linux, amd64 and arm64 (not darwin yet: docs/releasing.md),
+# with VERSION stamped into each (even under -buildvcs=false), packed into dist/VERSION/ with
+# SHA256SUMS. PLATFORMS="linux/amd64" builds fewer; DIST=DIR writes elsewhere.
+release:
+	@test -n "$(VERSION)" || { echo "make release VERSION=vX.Y.Z (docs/releasing.md)"; exit 2; }
+	PLATFORMS="$(PLATFORMS)" DIST="$(DIST)" bash .ci/release.sh $(VERSION)
 
 # go mod tidy in every module.
 tidy:
@@ -164,4 +172,4 @@ $(CUE):
 	GOBIN=$(TOOLBIN) $(GO) install cuelang.org/go/cmd/cue@$(CUE_VERSION)
 
 clean:
-	rm -rf bin $(DEMO_OUT)
+	rm -rf bin dist $(DEMO_OUT)

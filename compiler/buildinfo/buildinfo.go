@@ -10,6 +10,17 @@ import (
 	"strings"
 )
 
+// stamped is the release version set at link time by the release build
+// (docs/releasing.md, `make release VERSION=vX.Y.Z`):
+//
+//	-ldflags "-X github.com/slurmspec/slurmspec/compiler/buildinfo.stamped=vX.Y.Z"
+//
+// Empty in every other build. It is a link-time constant: nothing assigns
+// it at run time. When set it is the module version every binary reports,
+// whatever the Go toolchain recorded (a release build uses -buildvcs=false
+// and -trimpath, which record "(devel)").
+var stamped string
+
 // Build is what the Go toolchain recorded about a build
 // (runtime/debug.ReadBuildInfo).
 type Build struct {
@@ -52,7 +63,18 @@ func Of(bi *debug.BuildInfo, ok bool) Build {
 }
 
 // Current is the running binary's build.
-func Current() Build { return Of(debug.ReadBuildInfo()) }
+func Current() Build {
+	return stamp(Of(debug.ReadBuildInfo()), stamped)
+}
+
+// stamp returns v with its module version replaced by version, the
+// release version stamped at link time, when that is set.
+func stamp(v Build, version string) Build {
+	if version != "" {
+		v.Module = version
+	}
+	return v
+}
 
 // String is the module version, followed for a build from a checkout by
 // "(commit REV" (12 hex digits), ", modified" and ")".

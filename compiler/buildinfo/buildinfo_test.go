@@ -43,3 +43,19 @@ func TestOf(t *testing.T) {
 		})
 	}
 }
+
+// TestStamp: a version stamped at link time (make release) is the module
+// version whatever the toolchain recorded; unset, the recorded one stays.
+func TestStamp(t *testing.T) {
+	devel := Build{Module: "(devel)"}
+	if got := stamp(devel, "v1.2.3").String(); got != "v1.2.3" {
+		t.Errorf("stamped over (devel): %q, want v1.2.3", got)
+	}
+	vcs := Build{Module: "v1.2.3", Revision: "0123456789abcdef0123456789abcdef01234567"}
+	if got := stamp(vcs, "v1.2.3").String(); got != "v1.2.3 (commit 0123456789ab)" {
+		t.Errorf("stamped with VCS settings: %q", got)
+	}
+	if got := stamp(devel, "").String(); got != "(devel)" {
+		t.Errorf("not stamped: %q, want (devel)", got)
+	}
+}
