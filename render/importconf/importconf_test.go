@@ -419,7 +419,7 @@ func TestTwoGPUTypesOnOneNode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const want = "Gres=gpu:h100:8,gpu:a100:2 puts two GPU types on one node, and a machine type has one GPU model: the pool's machine type is matched on the first, gpu:h100:8, and gpu:a100:2 is dropped; give those GPUs node pools of their own"
+	const want = "Gres=gpu:h100:8,gpu:a100:2 puts more than one GPU type on a node, and a machine type has one GPU model: the pool's machine type is matched on the first, gpu:h100:8, and gpu:a100:2 is dropped; give those GPUs node pools of their own"
 	found := false
 	for _, n := range notes {
 		if n.Line == 3 && n.Kind == NoteChoice && n.Message == want {
