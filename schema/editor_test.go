@@ -54,7 +54,9 @@ func nodeModules(t *testing.T, pkg string) (node, dir string) {
 
 // TestJSONSchemaWithAjv: ajv (2020-12 mode) and santhosh-tekuri/jsonschema
 // give the same verdict on the examples, on broken specs and on slurm.conf
-// entries of every kind.
+// entries of every kind; so does ajv in its default, strict mode with the
+// strict flavour (StrictJSON, schema --strict), which it compiles without
+// an error or a warning.
 func TestJSONSchemaWithAjv(t *testing.T) {
 	node, mods := nodeModules(t, "ajv")
 	b, err := JSONSchema()
@@ -79,6 +81,8 @@ func TestJSONSchemaWithAjv(t *testing.T) {
 		func(m map[string]any) { m["nodePoolz"] = []any{} },
 		func(m map[string]any) { delete(m, "nodePools") },
 		func(m map[string]any) { pool(m)["provisioningModel"] = "SPOTT" },
+		func(m map[string]any) { pool(m)["provisioning_model"] = "SPOTT" },
+		func(m map[string]any) { slurm(m)["config"] = map[string]any{"preempttype": "preempt/bogus"} },
 		func(m map[string]any) { pool(m)["scalingSpec"].(map[string]any)["maxNodeCount"] = "4" },
 		func(m map[string]any) { m["labels"] = map[string]any{"team": "ML"} },
 		func(m map[string]any) { m["labels"] = map[string]any{"équipe": "ml"} },
@@ -87,17 +91,44 @@ func TestJSONSchemaWithAjv(t *testing.T) {
 		breakIt(m)
 		docs = append(docs, m)
 	}
+	verdicts, warnings := ajvVerdicts(t, node, mods, b, docs, "{strict: false, allErrors: true}")
+	if len(warnings) > 0 {
+		t.Errorf("ajv warned: %q", warnings)
+	}
+	sameVerdicts(t, docs, verdicts)
+
+	// The --strict flavour, in ajv's default (strict) mode: it compiles
+	// without an error or a warning, and gives the same verdicts.
+	strict, err := StrictJSON(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdicts, warnings = ajvVerdicts(t, node, mods, strict, docs, "{}")
+	if len(warnings) > 0 {
+		t.Errorf("ajv in strict mode warned about the strict schema: %q", warnings)
+	}
+	sameVerdicts(t, docs, verdicts)
+}
+
+// ajvVerdicts compiles schema with ajv's 2020-12 validator, constructed
+// with the options opts (a JavaScript object literal) and a logger that
+// collects its warnings, and validates each of docs. An error compiling
+// the schema fails the test.
+func ajvVerdicts(t *testing.T, node, mods string, schema []byte, docs []any, opts string) (verdicts []bool, warnings []string) {
+	t.Helper()
 	dir := t.TempDir()
-	input, _ := json.Marshal(map[string]any{"schema": json.RawMessage(b), "docs": docs})
+	input, _ := json.Marshal(map[string]any{"schema": json.RawMessage(schema), "docs": docs})
 	if err := os.WriteFile(filepath.Join(dir, "in.json"), input, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	script := `
 const Ajv2020 = require(process.argv[2] + "/ajv/dist/2020").default;
 const input = JSON.parse(require("fs").readFileSync(process.argv[3], "utf8"));
-const ajv = new Ajv2020({strict: false, allErrors: true});
+const warnings = [];
+const logger = {log() {}, warn(...a) { warnings.push(a.join(" ")); }, error(...a) { warnings.push(a.join(" ")); }};
+const ajv = new Ajv2020(Object.assign(` + opts + `, {logger}));
 const validate = ajv.compile(input.schema);
-console.log(JSON.stringify(input.docs.map(d => validate(d))));
+console.log(JSON.stringify({verdicts: input.docs.map(d => validate(d)), warnings}));
 `
 	if err := os.WriteFile(filepath.Join(dir, "check.js"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
@@ -106,10 +137,20 @@ console.log(JSON.stringify(input.docs.map(d => validate(d))));
 	if err != nil {
 		t.Fatalf("ajv: %v\n%s", err, out)
 	}
-	var verdicts []bool
-	if err := json.Unmarshal(out, &verdicts); err != nil || len(verdicts) != len(docs) {
+	var res struct {
+		Verdicts []bool
+		Warnings []string
+	}
+	if err := json.Unmarshal(out, &res); err != nil || len(res.Verdicts) != len(docs) {
 		t.Fatalf("ajv printed %s (%v)", out, err)
 	}
+	return res.Verdicts, res.Warnings
+}
+
+// sameVerdicts checks ajv's verdicts on docs against
+// santhosh-tekuri/jsonschema's with the exported schema.
+func sameVerdicts(t *testing.T, docs []any, verdicts []bool) {
+	t.Helper()
 	s := compileJSONSchema(t)
 	valid := 0
 	for i, d := range docs {

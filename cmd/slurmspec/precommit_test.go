@@ -167,6 +167,11 @@ func TestPreCommitHook(t *testing.T) {
 	if err == nil || !strings.Contains(out, want) {
 		t.Errorf("pre-commit (language: system) on a broken spec: %v\n%s", err, out)
 	}
+	// Both hooks fail; the finding is printed once, by lint (README.md,
+	// pre-commit).
+	if n := strings.Count(out, want); n != 1 || !strings.Contains(out, "slurmspec: not checked: clusters/train.yaml has 1 error") {
+		t.Errorf("pre-commit (language: system) on a broken spec printed the finding %d times, or no 'not checked' line:\n%s", n, out)
+	}
 	if err := os.WriteFile(filepath.Join(user, ".pre-commit-config.yaml"), []byte(config), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
@@ -73,6 +74,7 @@ func (im *importer) globals(f *slurmconf.File) error {
 		baseline[strings.ToLower(s.Key)] = s.Value
 	}
 	index := map[string]int{}
+	var same []string // settings equal to the managed baseline, left out
 	for i, p := range f.Global {
 		line := f.GlobalLines[i]
 		lower := strings.ToLower(p.Key)
@@ -89,6 +91,8 @@ func (im *importer) globals(f *slurmconf.File) error {
 			}
 			if v, inBase := baseline[strings.ToLower(canon)]; !inBase || v != value || !strings.EqualFold(canon, p.Key) {
 				im.note(line, "%s=%s dropped: %s", p.Key, p.Value, k.Reason)
+			} else {
+				same = append(same, p.Key+"="+p.Value)
 			}
 			continue
 		}
@@ -128,6 +132,7 @@ func (im *importer) globals(f *slurmconf.File) error {
 			added = append(added, s.Key+"="+s.Value)
 		case im.config[j].Value == s.Value && !im.scan.userConfig[im.config[j].line]:
 			drop[j] = true
+			same = append(same, im.config[j].Key+"="+im.config[j].Value)
 		}
 	}
 	var kept []kv
@@ -138,6 +143,9 @@ func (im *importer) globals(f *slurmconf.File) error {
 	}
 	im.config = kept
 	sortKVs(im.config)
+	if len(same) > 0 {
+		im.note(0, "left out as the managed baseline, which the service writes with the same values: %s", strings.Join(same, " "))
+	}
 	if len(added) > 0 {
 		im.choice(0, "the service adds defaults slurm.conf does not set: %s; set them in slurmSpec.config to keep other values", strings.Join(added, " "))
 	}
@@ -289,7 +297,8 @@ func sortKVs(kvs []kv) {
 }
 
 // scripts imports Prolog and Epilog: from Options.ScriptsDir when given,
-// else as notes.
+// else from the files of the same names in Options.IncludeDir
+// (includedScripts), else as notes.
 func (im *importer) scripts(f *slurmconf.File) error {
 	for _, k := range []struct {
 		key, dir string
@@ -301,8 +310,12 @@ func (im *importer) scripts(f *slurmconf.File) error {
 		if !ok {
 			continue
 		}
+		if im.opt.ScriptsDir == "" && im.opt.IncludeDir != "" {
+			*k.out = im.includedScripts(line, k.key, v, k.field)
+			continue
+		}
 		if im.opt.ScriptsDir == "" {
-			im.note(line, "%s=%s is a path, not a script: put the text of the scripts it runs into %s", k.key, v, k.field)
+			im.note(line, "%s=%s is a path, not a script: put the text of the scripts it runs into %s, or name the directory holding them with --include-dir (or --scripts-dir for render's prolog.d and epilog.d)", k.key, v, k.field)
 			continue
 		}
 		dir := filepath.Join(im.opt.ScriptsDir, k.dir)
@@ -363,4 +376,48 @@ func readScripts(dir string) ([]string, error) {
 	}
 	slices.Reverse(out) // os.ReadDir sorts by name
 	return out, nil
+}
+
+// includedScripts reads the programs a Prolog or Epilog value (key=value,
+// a comma-separated list of paths, which Slurm runs in order) names from
+// the files of the same base names in Options.IncludeDir, as Include lines
+// are followed. A path with a glob, or a file that is not there or cannot
+// be read, is noted and left out; each script read is a choice the header
+// lists, since the service runs it as a bash script.
+func (im *importer) includedScripts(line int, key, value, field string) []string {
+	var texts, read []string
+	for _, path := range strings.Split(value, ",") {
+		path = strings.TrimSpace(path)
+		if path == "" {
+			continue
+		}
+		if len(texts) == maxScripts {
+			im.note(line, "%s=%s: only the first %d programs are read (the bound of a scripts directory)", key, value, maxScripts)
+			break
+		}
+		name := filepath.Base(path)
+		if strings.ContainsAny(name, "*?[") || name == "." || name == ".." || name == "/" {
+			im.note(line, "%s=%s: %s names no one file the import can look up in %s; put the text of the scripts it runs into %s", key, value, path, im.opt.IncludeDir, field)
+			continue
+		}
+		file := filepath.Join(im.opt.IncludeDir, name)
+		b, err := ReadInput(file)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			im.note(line, "%s=%s: %s is not in the include directory %s; put its text into %s", key, value, name, im.opt.IncludeDir, field)
+			continue
+		case err != nil:
+			im.note(line, "%s=%s: %s not read (%v); put its text into %s", key, value, file, err, field)
+			continue
+		case strings.IndexByte(string(b), 0) >= 0:
+			im.note(line, "%s=%s: %s is not a script (it holds a NUL byte); put the text of the script into %s", key, value, file, field)
+			continue
+		}
+		texts = append(texts, string(b))
+		read = append(read, file)
+	}
+	if len(texts) > 0 {
+		im.choice(line, "%s=%s: %s read from %s into %s, which the service installs as %s and runs with bash", key, value, diag.Plural(len(texts), "script"), strings.Join(read, ", "), field, managedGlob(key))
+	}
+	return texts
 }

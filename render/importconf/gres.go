@@ -18,6 +18,9 @@ type gresSpec struct {
 	Count int
 	// Other lists the entries that are not GPUs, or that could not be read.
 	Other []string
+	// OtherTypes lists the GPU entries of a type other than the first's:
+	// a machine type has one GPU model.
+	OtherTypes []string
 }
 
 // parseGres reads a node's Gres= value for its GPUs, with
@@ -34,7 +37,7 @@ func (im *importer) parseGres(line int, v string) gresSpec {
 			g.Other = append(g.Other, e.Raw)
 		case g.Count > 0 && !strings.EqualFold(g.Type, e.Type):
 			// Two GPU types on one node: no machine type has that.
-			g.Other = append(g.Other, e.Raw)
+			g.OtherTypes = append(g.OtherTypes, e.Raw)
 		default:
 			g.Type, g.Count = e.Type, g.Count+int(e.Count)
 		}

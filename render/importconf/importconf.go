@@ -259,7 +259,7 @@ func run(conf []byte, gres []byte, opt Options) (spec []byte, report []Note, _ *
 		case inc.Err != nil && im.opt.IncludeDir != "":
 			im.note(inc.Num, "Include %s not followed (%v): import the included file's settings by hand (the service rejects Include)", inc.Path, inc.Err)
 		default:
-			im.note(inc.Num, "Include %s not followed: import the included file's settings by hand, or name its directory as the include directory (the service rejects Include)", inc.Path)
+			im.note(inc.Num, "Include %s not followed: name the directory holding %s with --include-dir, or import its settings by hand (the service rejects Include)", inc.Path, filepath.Base(inc.Path))
 		}
 	}
 	im.scan = scan(conf)

@@ -71,8 +71,8 @@ func TestForeignConf(t *testing.T) {
 		{4, "SlurmctldHost=head01(10.0.0.1) dropped: the service sets the cluster's identity"},
 		{3, "ClusterName=Research-01 is not a valid cluster id"},
 		{7, "StateSaveLocation=/data/slurm/state dropped"},
-		{8, "Include /etc/slurm/site.conf not followed"},
-		{16, "Prolog=/etc/slurm/prolog.sh is a path, not a script"},
+		{8, "Include /etc/slurm/site.conf not followed: name the directory holding site.conf with --include-dir"},
+		{16, "Prolog=/etc/slurm/prolog.sh is a path, not a script: put the text of the scripts it runs into prologBashScripts, or name the directory holding them with --include-dir"},
 		{18, `MailProg="/usr/bin/mail -s" dropped`},
 		{19, "SuspendProgram=/opt/slurm/suspend.sh dropped: the service provisions and releases nodes itself"},
 		{20, "FooBarBaz is not in the Slurm parameter catalog"},
@@ -85,6 +85,7 @@ func TestForeignConf(t *testing.T) {
 		{28, "no machine type in the catalog has 62 vCPUs, RealMemory=257000 and no GPUs"},
 		{28, "TODO-cpus-62-mem-257000"},
 		{29, "DownNodes line dropped: the service manages node state"},
+		{31, "State=UP of PartitionName=DEFAULT not copied into partitions GPU, cpu, debug: UP is the state of a partition that sets none"},
 		{32, `partition GPU becomes "gpu"`},
 		{33, `partition cpu has 2 of the 8 nodes of pool "gpu"`},
 		{35, "partition empty names nodes no NodeName line defines: nosuch1,nosuch2"},
@@ -92,6 +93,8 @@ func TestForeignConf(t *testing.T) {
 		{0, "the service adds defaults slurm.conf does not set: JobAcctGatherType=jobacct_gather/cgroup ReturnToService=2 SlurmctldParameters=cloud_dns"},
 		{0, `node pool "login" (1 node) is the loginNodePoolId; choose its machineType in place of TODO-choose-login-machine-type`},
 		{0, "homeDirectoryStorage is not in slurm.conf"},
+		// One note lists what is left out as equal to the managed baseline.
+		{0, "left out as the managed baseline, which the service writes with the same values: AuthType=auth/munge SlurmctldPort=6817 SelectType=select/cons_tres SelectTypeParameters=CR_Core_Memory ProctrackType=proctrack/cgroup"},
 	}
 	for _, w := range want {
 		found := false
@@ -106,8 +109,8 @@ func TestForeignConf(t *testing.T) {
 	}
 	for _, n := range notes {
 		for _, bad := range []string{"AuthType", "SlurmctldPort"} {
-			if strings.Contains(n.Message, bad) {
-				t.Errorf("note about %s, which equals the service's value: %s", bad, n)
+			if strings.Contains(n.Message, bad) && !strings.HasPrefix(n.Message, "left out as the managed baseline") {
+				t.Errorf("note about %s, which equals the service's value, besides the baseline's: %s", bad, n)
 			}
 		}
 	}
@@ -124,7 +127,7 @@ func TestForeignConf(t *testing.T) {
 		"      minNodeCount: 4\n      maxNodeCount: 8\n",
 		"machineType: TODO-cpus-62-mem-257000 # TODO: choose the machine type",
 		"defaultPartitionId: gpu\n",
-		"      - id: gpu\n        nodePoolIds: [gpu]\n        config:\n          MaxTime: 1-00:00:00\n          PriorityTier: \"10\"\n          State: UP\n",
+		"      - id: gpu\n        nodePoolIds: [gpu]\n        config:\n          MaxTime: 1-00:00:00\n          PriorityTier: \"10\"\n    ",
 		"      - id: cpu\n        nodePoolIds: [cpu, gpu]\n",
 		"      - id: debug\n        nodePoolIds: [gpu, cpu]\n        config:\n          MaxTime: \"30\"\n",
 		"      - nodePoolId: gpu\n        config:\n          Features: h100\n    config:",
@@ -169,8 +172,8 @@ func TestForeignConf(t *testing.T) {
 	for _, w := range []string{
 		"NodeName=research01-gpu-[0-3] CPUs=208 RealMemory=1860368 Gres=gpu:h100:8 Features=h100\n",
 		"NodeName=research01-gpu-[4-7] CPUs=208 RealMemory=1860368 Gres=gpu:h100:8 Features=h100 State=CLOUD\n",
-		"PartitionName=gpu Nodes=gpu Default=YES MaxTime=1-00:00:00 PriorityTier=10 State=UP\n",
-		"PartitionName=debug Nodes=gpu,cpu MaxTime=30 State=UP\n",
+		"PartitionName=gpu Nodes=gpu Default=YES MaxTime=1-00:00:00 PriorityTier=10\n",
+		"PartitionName=debug Nodes=gpu,cpu MaxTime=30\n",
 		"DefMemPerCPU=4096\n",
 	} {
 		if !strings.Contains(string(conf), w) {
@@ -341,7 +344,7 @@ func TestParseGres(t *testing.T) {
 		"gpu:a100:4(S:0-1)":        {Type: "a100", Count: 4},
 		"gpu:a100:2,gpu:a100:2":    {Type: "a100", Count: 4},
 		"gpu:l4:1,nvme:1":          {Type: "l4", Count: 1, Other: []string{"nvme:1"}},
-		"gpu:a100:1,gpu:h100:1":    {Type: "a100", Count: 1, Other: []string{"gpu:h100:1"}},
+		"gpu:a100:1,gpu:h100:1":    {Type: "a100", Count: 1, OtherTypes: []string{"gpu:h100:1"}},
 		"(null)":                   {},
 		"gpu:tesla:a:b":            {Other: []string{"gpu:tesla:a:b"}},
 		"gpu:a100:no_consume:4":    {Other: []string{"gpu:a100:no_consume:4"}},
@@ -404,5 +407,32 @@ func TestSanitize(t *testing.T) {
 		if got := sanitizePartitionID(in); got != want {
 			t.Errorf("sanitizePartitionID(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A node with two GPU types (Gres=gpu:h100:8,gpu:a100:2) is matched on the
+// first: a machine type has one GPU model. The second type is dropped,
+// and the header says so as a choice the import made.
+func TestTwoGPUTypesOnOneNode(t *testing.T) {
+	conf := "ClusterName=a\nGresTypes=gpu\nNodeName=g[1-2] CPUs=208 RealMemory=1860000 Gres=gpu:h100:8,gpu:a100:2\nPartitionName=p Nodes=g[1-2]\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "Gres=gpu:h100:8,gpu:a100:2 puts more than one GPU type on a node, and a machine type has one GPU model: the pool's machine type is matched on the first, gpu:h100:8, and gpu:a100:2 is dropped; give those GPUs node pools of their own"
+	found := false
+	for _, n := range notes {
+		if n.Line == 3 && n.Kind == NoteChoice && n.Message == want {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("no choice %q at line 3 in %v", want, notes)
+	}
+	if !strings.Contains(string(spec), "#   - slurm.conf:3: "+want+"\n") {
+		t.Errorf("the header does not list the dropped GPU type:\n%s", spec)
+	}
+	if !strings.Contains(string(spec), "machineType: TODO-choose-a3-") {
+		t.Errorf("the machine type is not matched on the 8 H100:\n%s", spec)
 	}
 }

@@ -225,6 +225,13 @@ func (im *importer) nodeLine(l slurmconf.Line, names []string) (hw hardware, clo
 		if len(g.Other) > 0 {
 			im.note(l.Num, "Gres entries %s not imported: the service writes Gres=gpu:MODEL:COUNT from the machine type", strings.Join(g.Other, ","))
 		}
+		if len(g.OtherTypes) > 0 {
+			first := "gpu:" + g.Type + ":" + strconv.Itoa(g.Count)
+			if g.Type == "" {
+				first = "gpu:" + strconv.Itoa(g.Count) + " (no type)"
+			}
+			im.choice(l.Num, "Gres=%s puts more than one GPU type on a node, and a machine type has one GPU model: the pool's machine type is matched on the first, %s, and %s is dropped; give those GPUs node pools of their own", v, first, strings.Join(g.OtherTypes, ","))
+		}
 		hw.GPUs, hw.GPUType = g.Count, g.Type
 		if g.Count > 0 && g.Type == "" && im.gres != nil && len(names) > 0 {
 			types, count := im.gres.forNode(names[0])

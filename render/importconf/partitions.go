@@ -2,6 +2,8 @@ package importconf
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/hostlist"
@@ -33,7 +35,9 @@ func sanitizePartitionID(s string) string {
 func (im *importer) partitions(f *slurmconf.File) error {
 	taken := map[string]bool{}
 	im.partID = map[string]string{}
-	for _, l := range withDefaults(f.Partitions, catalog.ScopePartition) {
+	inherited := inheritedPairs(f.Partitions)
+	upFrom := map[int][]string{} // DEFAULT line → partitions its State=UP is left out of
+	for i, l := range withDefaults(f.Partitions, catalog.ScopePartition) {
 		name := l.Name()
 		base := sanitizePartitionID(name)
 		id := base
@@ -45,6 +49,7 @@ func (im *importer) partitions(f *slurmconf.File) error {
 			im.choice(l.Num, "partition %s becomes %q (partition ids are lowercase letters, digits, _ and -): update job scripts that name it", name, id)
 		}
 		part := &partition{id: id}
+		upLine := 0 // the DEFAULT line whose State=UP is left out
 		if v, ok := l.Get("Nodes"); ok {
 			pools, err := im.partitionPools(l.Num, name, v)
 			if err != nil {
@@ -59,10 +64,15 @@ func (im *importer) partitions(f *slurmconf.File) error {
 				im.defPart = id
 			}
 		}
-		for _, p := range l.Pairs[1:] {
+		for j, p := range l.Pairs[1:] {
 			switch strings.ToLower(p.Key) {
 			case "nodes", "default":
 				continue
+			case "state":
+				if in := inherited[i]; j < in.n && in.upLine > 0 {
+					upLine = in.upLine
+					continue
+				}
 			}
 			if pair, ok := im.configPair(catalog.ScopePartition, "PartitionName", l.Num, p.Key, p.Value); ok {
 				part.config = append(part.config, pair)
@@ -79,6 +89,17 @@ func (im *importer) partitions(f *slurmconf.File) error {
 		}
 		im.parts = append(im.parts, part)
 		im.partID[name] = id
+		if upLine > 0 {
+			upFrom[upLine] = append(upFrom[upLine], name)
+		}
+	}
+	for _, line := range slices.Sorted(maps.Keys(upFrom)) {
+		names := upFrom[line]
+		what := "partition " + names[0]
+		if len(names) > 1 {
+			what = "partitions " + strings.Join(names, ", ")
+		}
+		im.note(line, "State=UP of PartitionName=DEFAULT not copied into %s: UP is the state of a partition that sets none", what)
 	}
 	switch {
 	case len(im.parts) == 0:
@@ -182,4 +203,41 @@ func (im *importer) partitionPools(line int, name, value string) ([]string, erro
 func (im *importer) nodeHasFeature(p *pool, feature string) bool {
 	ns := &nodeSet{feature: feature}
 	return ns.has(&node{config: p.config})
+}
+
+// inherit is what a partition line takes from PartitionName=DEFAULT lines:
+// how many pairs (after the name), and the DEFAULT line whose State=UP it
+// takes (0 when none).
+type inherit struct{ n, upLine int }
+
+// inheritedPairs gives an inherit for each line withDefaults returns.
+func inheritedPairs(lines []slurmconf.Line) []inherit {
+	var defaults []slurmconf.Pair
+	var out []inherit
+	upLine := 0
+	for _, l := range lines {
+		if strings.EqualFold(l.Name(), "DEFAULT") {
+			for _, p := range l.Pairs[1:] {
+				defaults = setPair(defaults, p, catalog.ScopePartition)
+				if strings.EqualFold(p.Key, "State") {
+					upLine = 0
+					if strings.EqualFold(p.Value, "UP") {
+						upLine = l.Num
+					}
+				}
+			}
+			continue
+		}
+		in := inherit{}
+		for _, p := range defaults {
+			if !slices.ContainsFunc(l.Pairs[1:], func(q slurmconf.Pair) bool { return sameKey(catalog.ScopePartition, p.Key, q.Key) }) {
+				in.n++
+				if strings.EqualFold(p.Key, "State") {
+					in.upLine = upLine
+				}
+			}
+		}
+		out = append(out, in)
+	}
+	return out
 }

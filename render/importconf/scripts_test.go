@@ -3,6 +3,7 @@ package importconf
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -38,5 +39,51 @@ func TestImportedScriptsReadBack(t *testing.T) {
 		if got := back.OrchestratorSpec.SlurmSpec.PrologBashScripts; len(got) != 1 || got[0] != script {
 			t.Errorf("%q reads back as %q:\n%s", script, got, spec)
 		}
+	}
+}
+
+// Without --scripts-dir, Prolog= and Epilog= programs are read from the
+// files of the same names in the include directory, in the order of a
+// comma-separated list; one that is not there is a note.
+func TestImportScriptsFromIncludeDir(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"prolog.sh": "#!/bin/bash\necho first\n", "second.sh": "#!/bin/bash\necho second\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf := "ClusterName=a\nProlog=/etc/slurm/prolog.sh,/etc/slurm/second.sh\nEpilog=/etc/slurm/epilog.sh\nNodeName=a-c-0 CPUs=16 RealMemory=63216\nPartitionName=p Nodes=a-c-0\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{IncludeDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		OrchestratorSpec struct {
+			SlurmSpec struct {
+				Prolog []string `yaml:"prologBashScripts"`
+				Epilog []string `yaml:"epilogBashScripts"`
+			} `yaml:"slurmSpec"`
+		} `yaml:"orchestratorSpec"`
+	}
+	if err := yaml.Unmarshal(spec, &back); err != nil {
+		t.Fatalf("the spec does not read back: %v\n%s", err, spec)
+	}
+	s := back.OrchestratorSpec.SlurmSpec
+	if len(s.Prolog) != 2 || s.Prolog[0] != "#!/bin/bash\necho first\n" || s.Prolog[1] != "#!/bin/bash\necho second\n" || len(s.Epilog) != 0 {
+		t.Errorf("prologBashScripts %q, epilogBashScripts %q:\n%s", s.Prolog, s.Epilog, spec)
+	}
+	want := map[string]NoteKind{
+		"Prolog=/etc/slurm/prolog.sh,/etc/slurm/second.sh: 2 scripts read from " + filepath.Join(dir, "prolog.sh") + ", " + filepath.Join(dir, "second.sh") + " into prologBashScripts": NoteChoice,
+		"Epilog=/etc/slurm/epilog.sh: epilog.sh is not in the include directory " + dir + "; put its text into epilogBashScripts":                                                       NoteInfo,
+	}
+	for _, n := range notes {
+		for w, kind := range want {
+			if strings.HasPrefix(n.Message, w) && n.Kind == kind {
+				delete(want, w)
+			}
+		}
+	}
+	for w := range want {
+		t.Errorf("no note %q in %v", w, notes)
 	}
 }

@@ -17,8 +17,11 @@ const importHelp = `Turn an existing slurm.conf (and optionally its gres.conf) i
 Partitions, node sets and node pools are read from the PartitionName,
 NodeSet and NodeName lines; machine types are inferred from CPUs, RealMemory
 and GRES where the catalog allows (else a TODO the schema rejects); keys the
-service manages are dropped. The spec (YAML) goes to standard output or -o;
-everything that could not be carried over is listed on standard error.`
+service manages are dropped (those equal to the managed baseline in one
+note). Prolog and Epilog programs are read from --scripts-dir (prolog.d/,
+epilog.d/ as render writes them) or else from the files of the same names in
+--include-dir. The spec (YAML) goes to standard output or -o; everything
+that could not be carried over is listed on standard error.`
 
 func newImportCmd(e env) *cobra.Command {
 	var (

@@ -29,7 +29,9 @@ const renderHelp = `Render the files a cluster runs with into an output director
 Nothing is written unless the spec has no errors. The output directory is
 replaced as a whole and atomically; slurmspec refuses a directory holding
 files it did not write. With --check nothing is written: the command exits 1
-and prints a unified diff when the directory is not what the spec renders.`
+and prints a unified diff when the directory is not what the spec renders.
+--check prints none of the spec's findings, which are lint's to report: a
+spec with errors gives one line, "not checked: FILE has N errors".`
 
 func newRenderCmd(e env) *cobra.Command {
 	var (
@@ -60,10 +62,17 @@ func newRenderCmd(e env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			printResult(e.stderr, r)
+			// --check leaves the spec's findings to lint, which runs beside it
+			// (the pre-commit hooks, the CI workflow): one line instead of the
+			// same findings twice.
+			if !check || r.IOError {
+				printResult(e.stderr, r)
+			}
 			switch {
 			case r.IOError:
 				return &exitError{code: exitUsage}
+			case check && (r.Failed() || r.Cluster == nil):
+				return &exitError{code: exitFindings, msg: "not checked: " + args[0] + " has " + r.Summary() + " (slurmspec lint lists them)"}
 			case r.Failed() || r.Cluster == nil:
 				return &exitError{code: exitFindings, msg: "not rendered: " + r.Summary()}
 			}

@@ -16,6 +16,10 @@ Slurm parameter catalog that lint uses.
 
   --format jsonschema   JSON Schema (draft 2020-12) for editors: completion,
                         hover descriptions and inline errors
+  --strict              without the editors' keywords (markdownDescription,
+                        enumDescriptions, markdownEnumDescriptions,
+                        patternErrorMessage), which validators in strict
+                        mode refuse (ajv by default); validates the same
   --format cue          CUE, for cue vet -d '#Cluster'
   --slurm-version V     the Slurm release whose slurm.conf keys and values the
                         config maps accept (default: the slurmVersion of the
@@ -36,13 +40,14 @@ var schemaFormats = []string{"jsonschema", "cue"}
 func newSchemaCmd(e env) *cobra.Command {
 	var (
 		format, version string
-		acct            bool
+		acct, strict    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "schema",
 		Short: "Export the spec schema as JSON Schema or CUE",
 		Long:  schemaHelp,
 		Example: `  slurmspec schema --format jsonschema --slurm-version 24.11 > cluster.schema.json
+  slurmspec schema --format jsonschema --strict > cluster.strict.schema.json   # for ajv
   slurmspec schema --format cue > cluster.cue && cue vet -d '#Cluster' cluster.cue spec.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -70,6 +75,12 @@ func newSchemaCmd(e env) *cobra.Command {
 			default:
 				return usageError("--format must be %s, not %q", strings.Join(schemaFormats, " or "), format)
 			}
+			if err == nil && strict {
+				if format != "jsonschema" {
+					return usageError("--strict applies to --format jsonschema only")
+				}
+				out, err = schema.StrictJSON(out)
+			}
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
@@ -79,6 +90,7 @@ func newSchemaCmd(e env) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", schemaFormats[0], strings.Join(schemaFormats, " or "))
 	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(schemaFormats...))
+	cmd.Flags().BoolVar(&strict, "strict", false, "JSON Schema without the editors' keywords, for validators in strict mode (ajv's default)")
 	cmd.Flags().BoolVar(&acct, "accounting", false, "export the schema of the accounting file (docs/accounting.md)")
 	cmd.Flags().StringVar(&version, "slurm-version", "", "the Slurm release whose slurm.conf keys and values the schema states (default: the project config's slurmVersion, else "+catalog.DefaultTarget().Release.String()+")")
 	return cmd
