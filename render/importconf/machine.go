@@ -3,6 +3,7 @@ package importconf
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 	"sync"
 
@@ -73,6 +74,10 @@ func inferMachine(cat *machines.Catalog, hw hardware, hint string) (machineType,
 			best = append(best, m)
 		}
 	}
+	// Candidates that boot with the API's default boot disk (pd-ssd) come
+	// first: the imported pool sets no boot disk, so they work as written
+	// once chosen (c4a, c4d and other series boot only from Hyperdisk).
+	sort.SliceStable(best, func(i, j int) bool { return bootRank(best[i]) < bootRank(best[j]) })
 	desc := describe(hw)
 	switch {
 	case len(best) == 0:
@@ -107,6 +112,20 @@ func inferMachine(cat *machines.Catalog, hw hardware, hint string) (machineType,
 		notes = append(notes, fmt.Sprintf("the GPU type %s is not a catalog model; matched on the count", quoteOr(hw.GPUType, "(none)")))
 	}
 	return chosen.Type, strings.Join(notes, "; "), nil
+}
+
+// bootRank orders machine types by whether they boot from pd-ssd, the
+// API's default boot disk: 0 listed, 1 unknown, 2 not supported.
+func bootRank(m *machines.Machine) int {
+	if m.BootDisks == nil {
+		return 1
+	}
+	for _, d := range m.BootDisks {
+		if d.Name == "pd-ssd" {
+			return 0
+		}
+	}
+	return 2
 }
 
 func typeNames(ms []*machines.Machine) []string {

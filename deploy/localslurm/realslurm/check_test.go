@@ -401,6 +401,11 @@ func checkNodes(t *testing.T, cl *cluster, sp compiled) {
 					field = f
 				}
 				shown, got, ok := lookupFold(n, field)
+				if strings.EqualFold(field, "SocketsPerBoard") {
+					// scontrol shows Sockets (Boards × SocketsPerBoard) and
+					// Boards, not SocketsPerBoard.
+					shown, got, ok = socketsPerBoard(n)
+				}
 				switch {
 				case !ok:
 					t.Errorf("node %s: node set config %s=%s has no %s in scontrol show node", name, kv[0], kv[1], field)
@@ -414,4 +419,15 @@ func checkNodes(t *testing.T, cl *cluster, sp compiled) {
 			t.Errorf("pool %s: no node of %v is shown by scontrol show node, so its hardware and GRES are unchecked", pool.ID.Value, append(static, cloud...))
 		}
 	}
+}
+
+// socketsPerBoard derives a node's SocketsPerBoard from what scontrol show
+// node displays: Sockets divided by Boards.
+func socketsPerBoard(n map[string]string) (shown, value string, ok bool) {
+	sockets, err1 := strconv.Atoi(n["Sockets"])
+	boards, err2 := strconv.Atoi(n["Boards"])
+	if err1 != nil || err2 != nil || boards == 0 {
+		return "", "", false
+	}
+	return "Sockets/Boards", strconv.Itoa(sockets / boards), true
 }
