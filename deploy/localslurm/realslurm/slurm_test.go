@@ -331,6 +331,12 @@ func sameValue(want, got string) bool {
 	if m := unitSuffix.FindStringSubmatch(got); m != nil && strings.EqualFold(want, m[1]) {
 		return true
 	}
+	// scontrol shows a boolean key as YES or NO; the spec may say it in
+	// any spelling Slurm's boolean parser takes (a YAML true becomes
+	// "true").
+	if b, ok := slurmBool(want); ok && (strings.EqualFold(got, "YES") || strings.EqualFold(got, "NO")) {
+		return b == strings.EqualFold(got, "YES")
+	}
 	if m := userSuffix.FindStringSubmatch(got); m != nil && strings.EqualFold(want, m[1]) {
 		return true
 	}
@@ -423,4 +429,16 @@ func lookupFold(m map[string]string, key string) (string, string, bool) {
 		}
 	}
 	return "", "", false
+}
+
+// slurmBool reads a value as Slurm's boolean parser (S_P_BOOLEAN) does:
+// yes/true/up/1 and no/false/down/0, in any case.
+func slurmBool(s string) (value, ok bool) {
+	switch strings.ToLower(s) {
+	case "yes", "true", "up", "1":
+		return true, true
+	case "no", "false", "down", "0":
+		return false, true
+	}
+	return false, false
 }
