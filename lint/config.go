@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -143,9 +144,14 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 	pc.Include, problems = patterns("include", raw.Include, problems)
 	pc.Exclude, problems = patterns("exclude", raw.Exclude, problems)
 	if raw.Accounting != "" {
-		if filepath.IsAbs(raw.Accounting) || !load.IsSpecFile(raw.Accounting) {
+		switch {
+		case filepath.IsAbs(raw.Accounting) || !load.IsSpecFile(raw.Accounting):
 			problems = append(problems, fmt.Sprintf("accounting: %q: want a .yaml, .yml, .json, .jsonc or .cue file relative to the configuration", raw.Accounting))
-		} else {
+		case slices.Contains(strings.Split(filepath.ToSlash(raw.Accounting), "/"), ".."):
+			// The config is the repository's: ../ would let it name any
+			// file of the machine, whose lines a finding's excerpt prints.
+			problems = append(problems, fmt.Sprintf("accounting: %q: name a file in the configuration's directory or below it (no ..)", raw.Accounting))
+		default:
 			pc.Accounting = filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Accounting))
 		}
 	}

@@ -346,7 +346,7 @@ func TestProjectConfigAccounting(t *testing.T) {
 	if err != nil || pc.Accounting != filepath.Join("repo", "acct", "teams.yaml") {
 		t.Errorf("accounting: got %q, %v", pc.Accounting, err)
 	}
-	for _, bad := range []string{"/etc/teams.yaml", "teams.txt"} {
+	for _, bad := range []string{"/etc/teams.yaml", "teams.txt", "../../root/.config/gcloud/application_default_credentials.json", "acct/../../x.yaml"} {
 		if _, err := lint.ParseProjectConfig("x.yaml", []byte("accounting: "+bad+"\n")); err == nil || !strings.Contains(err.Error(), "accounting:") {
 			t.Errorf("accounting: %s: got %v", bad, err)
 		}

@@ -110,7 +110,16 @@ func Beside(spec string) string {
 
 // Load reads, checks and decodes an accounting file. The file is returned
 // only when the list holds no error.
+// A path that passes through a symbolic link is refused: the file is
+// named by the repository (by convention, or by .slurmspec.yaml), and a
+// linked directory could point outside it.
 func Load(name string) (*File, diag.List) {
+	if link := load.LinkOnPath(name); link != "" {
+		var l diag.List
+		l.Errorf(load.RuleIO, diag.Pos{File: name}, "", "name the accounting file by its real path, in the repository",
+			"accounting file %s passes through %s, a symbolic link; slurmspec does not follow links in paths a repository names", name, link)
+		return nil, l
+	}
 	doc, l := load.File(name, loadOptions())
 	return fromDoc(doc, l)
 }

@@ -1,6 +1,7 @@
 package accounting_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -122,5 +123,23 @@ func TestBeside(t *testing.T) {
 	}
 	if got := accounting.Beside("-"); got != "" {
 		t.Errorf("stdin: got %q", got)
+	}
+}
+
+// TestLoadRefusesLinkedDirectory: a linked directory on the accounting
+// file's path (a repository can commit acct -> /elsewhere) is refused, and
+// nothing behind it is read.
+func TestLoadRefusesLinkedDirectory(t *testing.T) {
+	outside, repo := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(outside, "teams.yaml"), []byte("SECRET: x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(repo, "acct")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(repo)
+	f, l := accounting.Load(filepath.Join("acct", "teams.yaml"))
+	if f != nil || len(l) != 1 || l[0].Rule != "load-io" || !strings.Contains(l[0].Message, "symbolic link") || strings.Contains(fmt.Sprint(l), "SECRET") {
+		t.Errorf("Load through a link: %v", l)
 	}
 }
