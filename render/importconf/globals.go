@@ -358,6 +358,7 @@ func readScripts(dir string) ([]string, error) {
 		return nil, fmt.Errorf("reading scripts: %w", err)
 	}
 	var out []string
+	total := 0 // the scripts together, as one input, at most MaxInputBytes
 	for _, e := range entries {
 		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".sh") {
 			continue
@@ -368,6 +369,9 @@ func readScripts(dir string) ([]string, error) {
 		b, err := ReadInput(filepath.Join(dir, e.Name()))
 		if err != nil {
 			return nil, fmt.Errorf("reading scripts: %w", err)
+		}
+		if total += len(b); total > MaxInputBytes {
+			return nil, fmt.Errorf("reading scripts: the scripts of %s take more than %d bytes together", dir, MaxInputBytes)
 		}
 		if strings.IndexByte(string(b), 0) >= 0 {
 			return nil, fmt.Errorf("script %s contains a NUL byte", filepath.Join(dir, e.Name()))
@@ -386,6 +390,7 @@ func readScripts(dir string) ([]string, error) {
 // lists, since the service runs it as a bash script.
 func (im *importer) includedScripts(line int, key, value, field string) []string {
 	var texts, read []string
+	total := 0 // the scripts read, together at most MaxInputBytes
 	for _, path := range strings.Split(value, ",") {
 		path = strings.TrimSpace(path)
 		if path == "" {
@@ -402,6 +407,13 @@ func (im *importer) includedScripts(line int, key, value, field string) []string
 		}
 		file := filepath.Join(im.opt.IncludeDir, name)
 		b, err := ReadInput(file)
+		if err == nil && total+len(b) > MaxInputBytes {
+			// The same file named 256 times would otherwise be read
+			// 256 times: the scripts together count as one input.
+			im.note(line, "%s=%s: the scripts named take more than %d bytes together; %s and the rest are not read: put their text into %s", key, value, MaxInputBytes, name, field)
+			break
+		}
+		total += len(b)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			im.note(line, "%s=%s: %s is not in the include directory %s; put its text into %s", key, value, name, im.opt.IncludeDir, field)

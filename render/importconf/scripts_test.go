@@ -87,3 +87,43 @@ func TestImportScriptsFromIncludeDir(t *testing.T) {
 		t.Errorf("no note %q in %v", w, notes)
 	}
 }
+
+// The scripts a Prolog= list names count together as one input: one
+// large file named over and over is read until MaxInputBytes, then noted,
+// not read 256 times (4 GiB); a scripts directory the same.
+func TestImportedScriptsAreBoundTogether(t *testing.T) {
+	dir := t.TempDir()
+	big := "#!/bin/bash\n" + strings.Repeat("# filler\n", (MaxInputBytes/2)/9)
+	if err := os.WriteFile(filepath.Join(dir, "big.sh"), []byte(big), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	conf := "ClusterName=a\nProlog=" + strings.TrimSuffix(strings.Repeat("/etc/slurm/big.sh,", 200), ",") + "\nNodeName=a-c-0 CPUs=16 RealMemory=63216\nPartitionName=p Nodes=a-c-0\n"
+	spec, notes, err := Import([]byte(conf), nil, Options{IncludeDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(spec) > 2*MaxInputBytes {
+		t.Errorf("the spec holds %d bytes of scripts", len(spec))
+	}
+	found := false
+	for _, n := range notes {
+		found = found || strings.Contains(n.Message, "take more than 16777216 bytes together")
+	}
+	if !found {
+		t.Errorf("no note about the scripts' total size in %v", notes)
+	}
+
+	sd := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(sd, "prolog.d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"a.sh", "b.sh", "c.sh"} {
+		if err := os.WriteFile(filepath.Join(sd, "prolog.d", name), []byte(big), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	conf = "ClusterName=a\nProlog=/etc/slurm/prolog.d/*\nNodeName=a-c-0 CPUs=16 RealMemory=63216\nPartitionName=p Nodes=a-c-0\n"
+	if _, _, err := Import([]byte(conf), nil, Options{ScriptsDir: sd}); err == nil || !strings.Contains(err.Error(), "together") {
+		t.Errorf("a scripts directory of 24 MiB: %v", err)
+	}
+}
