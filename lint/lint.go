@@ -7,10 +7,8 @@ package lint
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
-	"sync"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/diag/ids"
@@ -176,8 +174,6 @@ func runOne(r *Rule, p *Pass) {
 	r.Check(p)
 }
 
-var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`) })
-
 // Validate checks a rule list: ids well-formed and unique, summaries and
 // docs present, docs with a bad and a good example.
 func Validate(rules []*Rule) error {
@@ -185,7 +181,7 @@ func Validate(rules []*Rule) error {
 	seen := map[string]bool{}
 	for _, r := range rules {
 		switch {
-		case !idRe().MatchString(r.ID):
+		case !ids.WellFormed(r.ID):
 			problems = append(problems, fmt.Sprintf("rule id %q is not kebab-case", r.ID))
 		case seen[r.ID]:
 			problems = append(problems, fmt.Sprintf("rule id %q is used twice", r.ID))

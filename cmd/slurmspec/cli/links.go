@@ -51,16 +51,12 @@ func (f *linkFlag) dir(what, path string) error {
 
 // linkError is the usage error naming the link a path passes through.
 func linkError(what, path, link string) error {
-	subject := shownPath(path)
+	subject := escape.Text(path)
 	if what != "" {
 		subject = what + " " + subject
 	}
 	if strings.TrimRight(path, "/") == link {
 		return usageError("%s is a symbolic link; slurmspec does not follow links in paths it is given (one in a checkout can point outside it): name the real path, or pass --%s", subject, flagFollowSymlinks)
 	}
-	return usageError("%s passes through %s, a symbolic link; slurmspec does not follow links in paths it is given (one in a checkout can point outside it): name the real path, or pass --%s", subject, shownPath(link), flagFollowSymlinks)
+	return usageError("%s passes through %s, a symbolic link; slurmspec does not follow links in paths it is given (one in a checkout can point outside it): name the real path, or pass --%s", subject, escape.Text(link), flagFollowSymlinks)
 }
-
-// shownPath is escape.Text: a path as every message shows it, with the
-// characters that would forge or reorder output lines escaped.
-func shownPath(s string) string { return escape.Text(s) }

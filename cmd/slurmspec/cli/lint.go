@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/compiler/load/discover"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
@@ -270,7 +271,7 @@ func expandArgs(p *pipeline.Pipeline, args []string, eo expandOptions) ([]string
 			return nil, &exitError{code: exitUsage, msg: err.Error()}
 		}
 		for _, n := range res.Notes {
-			fmt.Fprintf(eo.notes, "slurmspec: note: %s\n", shownPath(n))
+			fmt.Fprintf(eo.notes, "slurmspec: note: %s\n", escape.Text(n))
 		}
 		if len(res.Specs) == 0 {
 			if eo.verbose {
@@ -285,7 +286,7 @@ func expandArgs(p *pipeline.Pipeline, args []string, eo expandOptions) ([]string
 	case len(skippedNamed) == 0:
 	case eo.verbose:
 		for _, f := range skippedNamed {
-			fmt.Fprintf(eo.notes, "slurmspec: note: %s: skipped: not a spec\n", shownPath(f))
+			fmt.Fprintf(eo.notes, "slurmspec: note: %s: skipped: not a spec\n", escape.Text(f))
 		}
 	default:
 		n := len(skippedNamed)
@@ -298,18 +299,18 @@ func expandArgs(p *pipeline.Pipeline, args []string, eo expandOptions) ([]string
 func skippedNotes(eo expandOptions, dir string, res discover.Result) {
 	if eo.verbose {
 		for _, f := range res.NotSpecs {
-			fmt.Fprintf(eo.notes, "slurmspec: note: %s: skipped: not a spec (no top-level nodePools or orchestratorSpec key)\n", shownPath(f))
+			fmt.Fprintf(eo.notes, "slurmspec: note: %s: skipped: not a spec (no top-level nodePools or orchestratorSpec key)\n", escape.Text(f))
 		}
 		for _, s := range res.NotRegular {
-			fmt.Fprintf(eo.notes, "slurmspec: note: %s: skipped: %s, not a regular file\n", shownPath(s.Path), s.Kind)
+			fmt.Fprintf(eo.notes, "slurmspec: note: %s: skipped: %s, not a regular file\n", escape.Text(s.Path), s.Kind)
 		}
 		return
 	}
 	if n := len(res.NotSpecs); n > 0 {
-		fmt.Fprintf(eo.notes, "slurmspec: note: %s: %s skipped as %s (--verbose names them)\n", shownPath(dir), plural(n, "file"), pick(n, "not a spec", "not specs"))
+		fmt.Fprintf(eo.notes, "slurmspec: note: %s: %s skipped as %s (--verbose names them)\n", escape.Text(dir), plural(n, "file"), pick(n, "not a spec", "not specs"))
 	}
 	if n := len(res.NotRegular); n > 0 {
-		fmt.Fprintf(eo.notes, "slurmspec: note: %s: %s skipped as %s: links, FIFOs and devices are not opened (--verbose names them)\n", shownPath(dir), plural(n, "entry", "entries"), pick(n, "not a regular file", "not regular files"))
+		fmt.Fprintf(eo.notes, "slurmspec: note: %s: %s skipped as %s: links, FIFOs and devices are not opened (--verbose names them)\n", escape.Text(dir), plural(n, "entry", "entries"), pick(n, "not a regular file", "not regular files"))
 	}
 }
 

@@ -150,6 +150,10 @@ func (c *Catalog) Select(keep func(Entry) bool) []string {
 
 var idRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9]*(-[a-z0-9]+)*$`) })
 
+// WellFormed reports whether id is a diagnostic id as every stage writes
+// one: kebab-case, lower-case letters and digits, starting with a letter.
+func WellFormed(id string) bool { return idRe().MatchString(id) }
+
 // Validate checks entries: ids kebab-case and unique, a known stage, a
 // summary of one line without a final period, a document, and a guard
 // only on an error-level lint rule.
@@ -158,7 +162,7 @@ func Validate(entries []Entry) error {
 	seen := map[string]bool{}
 	for _, e := range entries {
 		switch {
-		case !idRe().MatchString(e.ID):
+		case !WellFormed(e.ID):
 			problems = append(problems, fmt.Sprintf("id %q is not kebab-case", e.ID))
 		case seen[e.ID]:
 			problems = append(problems, fmt.Sprintf("id %q is used twice", e.ID))
