@@ -68,7 +68,7 @@ FIDELITY_SEED ?= 1
 FIDELITY_DOC  ?= docs/fidelity.md
 FIDELITY_MODE ?= random
 fidelity:
-	$(GO) run ./deploy/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -mode $(FIDELITY_MODE) -doc $(FIDELITY_DOC)
+	$(GO) run ./lab/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -mode $(FIDELITY_MODE) -doc $(FIDELITY_DOC)
 
 # The whole test suite: formatting, vet, staticcheck and every Go test of
 # every module (unit, testscript goldens, generated-code freshness) with

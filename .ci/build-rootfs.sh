@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # build-rootfs.sh builds a Debian root file system holding another Slurm
-# release, for deploy/localslurm to run its daemons in (chroot inside the
+# release, for lab/localslurm to run its daemons in (chroot inside the
 # harness's private mount namespace):
 #
 #   bash .ci/build-rootfs.sh 24.11    # Debian trixie   (Slurm 24.11.x)

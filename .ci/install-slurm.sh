@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# install-slurm.sh installs what deploy/localslurm needs to start a throwaway
+# install-slurm.sh installs what lab/localslurm needs to start a throwaway
 # single-host Slurm: Debian bookworm's Slurm 22.05, MUNGE and MariaDB, plus
 #   mailutils    /bin/mail, Slurm's default MailProg (else slurmctld logs
 #                "error: Configured MailProg is invalid")

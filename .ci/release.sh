@@ -4,7 +4,7 @@
 #
 # For each platform in PLATFORMS (default: linux/amd64 and linux/arm64;
 # slurmspec does not build for darwin yet: render/output writes with
-# Linux's renameat2, deploy/localslurm uses Linux namespaces) it builds slurmspec, slurmspec-online and slurmspec-deploy with
+# Linux's renameat2, lab/localslurm uses Linux namespaces) it builds slurmspec, slurmspec-online and slurmspec-deploy with
 # CGO_ENABLED=0, -trimpath, -buildvcs=false and VERSION stamped at link
 # time (compiler/buildinfo: every binary's --version prints it), and packs
 # them with LICENSE and README.md into

@@ -4,13 +4,13 @@
 #   bash .ci/test.sh full [DIR]   # make test: the real-Slurm tests too
 #   bash .ci/test.sh fast [DIR]   # make test-fast: everything else
 #
-# full sets SLURMSPEC_REAL_SLURM=1 (deploy/localslurm/slurmtest: the
+# full sets SLURMSPEC_REAL_SLURM=1 (lab/localslurm/slurmtest: the
 # real-Slurm tests run, and a missing prerequisite fails) and runs with
 # -race, but for the packages in NORACE, which run without -race alongside
 # the rest (docs/performance.md, "Test suite"): the race detector checks
 # only goroutines, and these packages start none of their own.
-# deploy/localslurm/realslurm's tests start Slurm daemons and wait on them
-# (the harness's goroutines are raced by deploy/localslurm's own tests,
+# lab/localslurm/realslurm's tests start Slurm daemons and wait on them
+# (the harness's goroutines are raced by lab/localslurm's own tests,
 # whose releases also run side by side); lint/rules' code starts no
 # goroutine, and its slowest test (TestExportedSchemasAgreeWithLint, CUE
 # evaluating every catalog value) took over 5 minutes a release under
@@ -44,7 +44,7 @@ main() {
 	GO=${GO:-go}
 	TIMEOUT=${TEST_TIMEOUT:-75m}
 	PARALLEL=${TEST_PARALLEL:-3}
-	NORACE=(github.com/slurmspec/slurmspec/deploy/localslurm/realslurm github.com/slurmspec/slurmspec/lint/rules)
+	NORACE=(github.com/slurmspec/slurmspec/lab/localslurm/realslurm github.com/slurmspec/slurmspec/lint/rules)
 
 	case "$mode" in
 	full)

@@ -22,6 +22,7 @@ var layers = map[string]int{
 	"lint":     2,
 	"render":   2,
 	"deploy":   3,
+	"lab":      3, // the local Slurm lab: harness, sandbox, fidelity oracle
 	"cmd":      4,
 	"tools":    5, // developer tools (benchcmp), never installed
 }

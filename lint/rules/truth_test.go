@@ -10,7 +10,7 @@ import (
 )
 
 // truthCase is a spec whose lint result was checked against real slurmctld
-// (deploy/localslurm/realslurm, truth_test.go): the rule must report it with
+// (lab/localslurm/realslurm, truth_test.go): the rule must report it with
 // this severity and a message holding msg, or, when rule is "", the spec
 // must lint without errors.
 type truthCase struct {

@@ -13,7 +13,7 @@ import (
 func FuzzParse(f *testing.F) {
 	f.Add([]byte("A=1\nNodeName=n[1-2] CPUs=2 # c\nPartitionName=p Nodes=n[1-2] Default=YES\n"))
 	f.Add([]byte("B=\"x y\"\nC=a\\#b\n"))
-	if data, err := os.ReadFile("../../deploy/localslurm/testdata/basic/slurm.conf"); err == nil {
+	if data, err := os.ReadFile("../../lab/localslurm/testdata/basic/slurm.conf"); err == nil {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -10,7 +10,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/cmd/internal/injecttest"
 	"github.com/slurmspec/slurmspec/deploy/dispatch"
-	"github.com/slurmspec/slurmspec/deploy/sandbox"
+	"github.com/slurmspec/slurmspec/lab/sandbox"
 )
 
 // TestNoForgedWorkflowCommands runs every command of slurmspec (the tree is

@@ -16,8 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/compiler/escape"
-	"github.com/slurmspec/slurmspec/deploy/localslurm"
-	"github.com/slurmspec/slurmspec/deploy/sandbox"
+	"github.com/slurmspec/slurmspec/lab/localslurm"
+	"github.com/slurmspec/slurmspec/lab/sandbox"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/schema"
 )

@@ -1,0 +1,123 @@
+// Command fidelity runs the differential oracle (lab/fidelity) on every
+// Slurm release this host runs and prints the table and the findings;
+// with -doc it rewrites the generated block of docs/fidelity.md. With
+// -mode related each case sets 2 to 4 keys of one family of related keys
+// (fidelity.GenerateRelated) instead of keys drawn over the whole catalog.
+//
+//	go run ./lab/fidelity/cmd/fidelity -n 300 -seed 1 -doc docs/fidelity.md
+//	go run ./lab/fidelity/cmd/fidelity -mode related -n 150 -seed 1 -releases 22.05
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/slurmspec/slurmspec/lab/fidelity"
+	"github.com/slurmspec/slurmspec/lab/localslurm"
+	"github.com/slurmspec/slurmspec/schema/catalog"
+)
+
+func main() {
+	n := flag.Int("n", 300, "generated specs per release")
+	seed := flag.Uint64("seed", 1, "generator seed")
+	releases := flag.String("releases", strings.Join(localslurm.Releases(), ","), "comma-separated Slurm release series")
+	doc := flag.String("doc", "", "Markdown file whose fidelity block to rewrite")
+	quiet := flag.Bool("q", false, "print only the table and findings")
+	mode := flag.String("mode", "random", "how cases are made: random (keys over the whole catalog) or related (keys of one family: a constraints.md row, a key of two scopes, a name prefix)")
+	only := flag.String("cases", "", "comma-separated case indexes to run of the n generated (a rerun of findings); empty runs all")
+	flag.Parse()
+	idx, err := parseIndexes(*only)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "fidelity: -cases:", err)
+		os.Exit(2)
+	}
+	if *mode != "random" && *mode != "related" {
+		fmt.Fprintf(os.Stderr, "fidelity: -mode %q: want random or related\n", *mode)
+		os.Exit(2)
+	}
+	if err := run(*n, *seed, strings.Split(*releases, ","), *doc, *quiet, *mode == "related", idx); err != nil {
+		fmt.Fprintln(os.Stderr, "fidelity:", err)
+		os.Exit(1)
+	}
+}
+
+func run(n int, seed uint64, releases []string, doc string, quiet, related bool, only map[int]bool) error {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	var reps []*fidelity.Report
+	for _, rel := range releases {
+		if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
+			return fmt.Errorf("release %s: %w", rel, err)
+		}
+		o := fidelity.Options{Release: rel, Seed: seed, N: n}
+		v, err := catalog.ParseVersion(rel)
+		if err != nil {
+			return fmt.Errorf("release %s: %w", rel, err)
+		}
+		o.Cases = pick(cases(v, seed, n, related), only)
+		if len(o.Cases) == 0 {
+			return fmt.Errorf("release %s: no case of the %d has an index of -cases", rel, n)
+		}
+		if !quiet {
+			o.Log = os.Stderr
+		}
+		rep, err := fidelity.Run(ctx, o)
+		if err != nil {
+			return err
+		}
+		reps = append(reps, rep)
+	}
+	text := fidelity.Table(reps) + "\n## Findings of this run\n" + fidelity.Findings(reps)
+	fmt.Println(text)
+	if doc != "" {
+		return fidelity.UpdateDoc(doc, text)
+	}
+	return nil
+}
+
+// cases returns the n cases of the seed for the release: related ones or
+// the random ones of fidelity.Generate.
+func cases(v catalog.Version, seed uint64, n int, related bool) []fidelity.Case {
+	if related {
+		return fidelity.GenerateRelated(catalog.Default(), v, seed, n)
+	}
+	return fidelity.Generate(catalog.Default(), v, seed, n)
+}
+
+// pick keeps the cases whose index is in only (all of them when only is
+// empty); each keeps its index, so a rerun names the cases as the full
+// run did.
+func pick(all []fidelity.Case, only map[int]bool) []fidelity.Case {
+	if len(only) == 0 {
+		return all
+	}
+	var out []fidelity.Case
+	for _, c := range all {
+		if only[c.Index] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// parseIndexes reads "3,17,42" into a set; "" is the empty set.
+func parseIndexes(s string) (map[int]bool, error) {
+	out := map[int]bool{}
+	if s == "" {
+		return out, nil
+	}
+	for _, f := range strings.Split(s, ",") {
+		i, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || i < 0 {
+			return nil, fmt.Errorf("%q is not a case index", f)
+		}
+		out[i] = true
+	}
+	return out, nil
+}
