@@ -1,0 +1,154 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The homes of shared facts and mechanisms (docs/architecture.md, "Homes
+// of shared facts"): each test below fails when a second implementation
+// of one of them appears outside its home.
+
+// goFile is one parsed hand-written, non-test Go file of the tree (every
+// module), with its path relative to the root.
+type goFile struct {
+	rel  string
+	fset *token.FileSet
+	file *ast.File
+}
+
+// treeFiles parses every non-test Go file under the repository root but
+// testdata and hidden directories.
+func treeFiles(t *testing.T) []goFile {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	var out []goFile
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || name == "testdata" || name == "vendor") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, path)
+		out = append(out, goFile{rel: filepath.ToSlash(rel), fset: fset, file: f})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 100 {
+		t.Fatalf("found only %d Go files under %s", len(out), root)
+	}
+	return out
+}
+
+// in reports whether rel is in one of the directories dirs.
+func in(rel string, dirs ...string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// callName returns "pkg.Func" for a call of a package-qualified function,
+// else "".
+func callName(c *ast.CallExpr) string {
+	sel, ok := c.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return ""
+	}
+	id, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return ""
+	}
+	return id.Name + "." + sel.Sel.Name
+}
+
+// stringArgs returns the values of a call's string literal arguments.
+func stringArgs(c *ast.CallExpr) []string {
+	var out []string
+	for _, a := range c.Args {
+		if lit, ok := a.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+			if s, err := strconv.Unquote(lit.Value); err == nil {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// seriesCapture is a regular expression's group that captures a Slurm
+// series, YY.MM: the regexp of a second series reader.
+var seriesCapture = regexp.MustCompile(`\(\\d\+\\\.\\d\+\)|\(\\d\\d\\\.\\d\\d\)|\(\[0-9\]\+\\\.\[0-9\]\+\)`)
+
+// TestOneSeriesReader: a Slurm version is read by catalog.ParseSeries
+// alone (schema/catalog/series.go). Elsewhere, no function splits a string
+// at "." and turns a piece into a number (as render/diff's
+// parseSeries and lab/sandbox's ChooseVersion did), and no regular
+// expression captures a YY.MM series (as lab/localslurm's seriesOf did).
+func TestOneSeriesReader(t *testing.T) {
+	for _, f := range treeFiles(t) {
+		if in(f.rel, "schema/catalog") {
+			continue
+		}
+		for _, decl := range f.file.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			splits, converts := false, false
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				c, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				switch name := callName(c); name {
+				case "strings.Split", "strings.SplitN", "strings.Cut", "strings.FieldsFunc", "strings.SplitSeq":
+					for _, s := range stringArgs(c) {
+						splits = splits || s == "."
+					}
+				case "strconv.Atoi", "strconv.ParseInt", "strconv.ParseUint", "fmt.Sscanf":
+					converts = true
+				}
+				return true
+			})
+			if splits && converts {
+				t.Errorf("%s: %s splits at \".\" and reads numbers, as a version reader does: use catalog.ParseSeries", f.fset.Position(fn.Pos()), fn.Name.Name)
+			}
+		}
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			c, ok := n.(*ast.CallExpr)
+			if !ok || !strings.HasPrefix(callName(c), "regexp.") {
+				return true
+			}
+			for _, s := range stringArgs(c) {
+				if seriesCapture.MatchString(s) {
+					t.Errorf("%s: regexp %q captures a release series: find the version's word and read it with catalog.ParseSeries", f.fset.Position(c.Pos()), s)
+				}
+			}
+			return true
+		})
+	}
+}
