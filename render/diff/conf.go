@@ -86,7 +86,9 @@ type conf struct {
 	nodes       map[string]attrs
 }
 
-var headerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#.*rendered by slurmspec for Slurm (\d[\d.]*\d)`) })
+var headerRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^#.*rendered by slurmspec for Slurm (\d[\d.]*\d)`)
+})
 
 // parseConf reads a rendered slurm.conf: comments are dropped, keys
 // canonicalised, and NodeName host lists expanded to single nodes.
