@@ -1,15 +1,20 @@
 package main
 
 import (
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // The homes of shared facts and mechanisms (docs/architecture.md, "Homes
@@ -150,5 +155,46 @@ func TestOneSeriesReader(t *testing.T) {
 			}
 			return true
 		})
+	}
+}
+
+// TestRootFSScriptReadsReleasesTSV: which Debian suite ships a release and
+// how the lab runs it is stated once, in schema/catalog/data/releases.tsv.
+// The Go code reads it through catalog.Version.Debian; .ci/build-rootfs.sh
+// reads the file with awk: what it would build (--list) is the catalog's
+// rootfs releases, and it names no suite itself.
+func TestRootFSScriptReadsReleasesTSV(t *testing.T) {
+	script := filepath.Join("..", "..", ".ci", "build-rootfs.sh")
+	out, err := exec.Command("bash", script, "--list").CombinedOutput()
+	if err != nil {
+		t.Fatalf("build-rootfs.sh --list: %v\n%s", err, out)
+	}
+	var want strings.Builder
+	suites := map[string]bool{}
+	for _, v := range catalog.Versions() {
+		d := v.Debian()
+		for _, w := range []string{d.Suite, d.Debootstrap} {
+			if w != "" {
+				suites[w] = true
+			}
+		}
+		if d.Lab == catalog.LabRootFS {
+			fmt.Fprintf(&want, "%s\t%s\t%s\n", v, d.Suite, d.Debootstrap)
+		}
+	}
+	if string(out) != want.String() {
+		t.Errorf("build-rootfs.sh --list:\n%s\nthe catalog's rootfs releases:\n%s", out, want.String())
+	}
+	src, err := os.ReadFile(script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(string(src), "\n") {
+		code, _, _ := strings.Cut(line, "#")
+		for _, w := range regexp.MustCompile(`[a-z]+`).FindAllString(code, -1) {
+			if suites[w] {
+				t.Errorf("%s:%d names Debian %s: read it from releases.tsv", script, i+1, w)
+			}
+		}
 	}
 }

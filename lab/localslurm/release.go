@@ -14,14 +14,19 @@ import (
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
-// Releases are the Slurm release series the harness can run: the host's
-// own (Debian bookworm, 22.05) and those of the root file systems that
-// .ci/build-rootfs.sh builds (Debian trixie, 24.11; Debian forky, 26.05).
-var releaseSeries = []string{"22.05", "24.11", "26.05"}
-
 // Releases returns the Slurm release series the harness knows how to run,
-// oldest first. Whether one can run on this host is PrereqsFor's answer.
-func Releases() []string { return append([]string(nil), releaseSeries...) }
+// oldest first: those data/releases.tsv gives a lab column
+// (catalog.LabVersions), the host's own (Debian bookworm, 22.05) and those
+// of the root file systems that .ci/build-rootfs.sh builds (Debian trixie,
+// 24.11; Debian forky, 26.05). Whether one can run on this host is
+// PrereqsFor's answer.
+func Releases() []string {
+	var out []string
+	for _, v := range catalog.LabVersions() {
+		out = append(out, v.String())
+	}
+	return out
+}
 
 // Release says which Slurm a cluster runs.
 type Release struct {
@@ -107,12 +112,10 @@ func resolveRoot(series string) (string, error) {
 	if series == "" {
 		return "/", nil
 	}
-	known := false
-	for _, s := range releaseSeries {
-		known = known || s == series
-	}
-	if !known {
-		return "", fmt.Errorf("localslurm: unknown Slurm release %q (known: %s)", series, strings.Join(releaseSeries, ", "))
+	v, err := catalog.ParseVersion(series)
+	deb := v.Debian()
+	if err != nil || v.String() != series || deb.Lab == catalog.LabNone {
+		return "", fmt.Errorf("localslurm: unknown Slurm release %q (known: %s)", series, strings.Join(Releases(), ", "))
 	}
 	if series == hostSeries().String() {
 		return "/", nil
@@ -125,11 +128,11 @@ func resolveRoot(series string) (string, error) {
 		if !errors.Is(err, os.ErrNotExist) {
 			return "", fmt.Errorf("localslurm: Slurm %s root file system: %w", series, err)
 		}
-		if series == releaseSeries[0] {
+		if deb.Lab == catalog.LabHost {
 			// No root file system is built for the host's own release.
 			return "", &PrereqError{Missing: []Missing{{
 				What:    "Slurm " + series,
-				Detail:  "is not the host's Slurm (" + orNone(hostSeries().String()) + "): it comes from Debian bookworm's packages (.ci/install-slurm.sh)",
+				Detail:  "is not the host's Slurm (" + orNone(hostSeries().String()) + "): it comes from Debian " + deb.Suite + "'s packages (.ci/install-slurm.sh)",
 				Package: "slurmctld",
 			}}}
 		}

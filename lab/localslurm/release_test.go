@@ -79,8 +79,10 @@ func TestResolveRoot(t *testing.T) {
 	if r, err := resolveRoot(""); err != nil || r != "/" {
 		t.Errorf(`resolveRoot("") = %q, %v; want the host`, r, err)
 	}
-	if _, err := resolveRoot("23.02"); err == nil {
-		t.Error("resolveRoot accepted a release it cannot run")
+	for _, s := range []string{"23.02", "24.11.5", "27.05", "x"} {
+		if _, err := resolveRoot(s); err == nil || !strings.Contains(err.Error(), "unknown Slurm release") {
+			t.Errorf("resolveRoot(%q) = %v, want an unknown release", s, err)
+		}
 	}
 	for _, s := range []string{"24.11", "26.05"} {
 		if s == hostSeries().String() {
