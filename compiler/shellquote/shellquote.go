@@ -26,7 +26,8 @@ func bare(s string) bool {
 }
 
 // Word returns s as one word of a POSIX sh script (dash, bash, zsh, ksh):
-// as is when bare, else in single quotes, each ' written as '\”. Every
+// as is when bare, else in single quotes, in which each quote is closed,
+// escaped with a backslash and reopened. Every
 // byte but NUL stands for itself between single quotes, so the shell reads
 // s back exactly. A NUL byte, which no shell word can hold (a shell's
 // strings end at one), is left out.
