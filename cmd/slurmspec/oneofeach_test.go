@@ -198,3 +198,33 @@ func TestRootFSScriptReadsReleasesTSV(t *testing.T) {
 		}
 	}
 }
+
+// TestOneShellQuoter: a word is quoted for a shell by compiler/shellquote
+// alone. Elsewhere, no string literal holds the single-quote escape '\''
+// or opens bash's $'...', and nothing calls mvdan.cc/sh's syntax.Quote (a
+// word one helper printed bare, another quoted, a third let an escape
+// sequence through).
+func TestOneShellQuoter(t *testing.T) {
+	for _, f := range treeFiles(t) {
+		if in(f.rel, "compiler/shellquote") {
+			continue
+		}
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if n.Kind != token.STRING {
+					return true
+				}
+				s, err := strconv.Unquote(n.Value)
+				if err == nil && (strings.Contains(s, `'\''`) || s == "$'") {
+					t.Errorf("%s: %s quotes a shell word: use compiler/shellquote", f.fset.Position(n.Pos()), n.Value)
+				}
+			case *ast.CallExpr:
+				if callName(n) == "syntax.Quote" {
+					t.Errorf("%s: syntax.Quote quotes a shell word: use compiler/shellquote", f.fset.Position(n.Pos()))
+				}
+			}
+			return true
+		})
+	}
+}
