@@ -200,7 +200,7 @@ func TestRootFSScriptReadsReleasesTSV(t *testing.T) {
 }
 
 // TestOneShellQuoter: a word is quoted for a shell by compiler/shellquote
-// alone. Elsewhere, no string literal holds the single-quote escape '\''
+// alone. Elsewhere, no string literal holds the single-quote escape '\”
 // or opens bash's $'...', and nothing calls mvdan.cc/sh's syntax.Quote (a
 // word one helper printed bare, another quoted, a third let an escape
 // sequence through).
