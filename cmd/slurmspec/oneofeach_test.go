@@ -201,9 +201,9 @@ func TestRootFSScriptReadsReleasesTSV(t *testing.T) {
 
 // TestOneShellQuoter: a word is quoted for a shell by compiler/shellquote
 // alone. Elsewhere, no string literal holds the escape of a single quote
-// inside single quotes (quote, backslash, quote, quote) or opens bash's $'...', and nothing calls mvdan.cc/sh's syntax.Quote (a
-// word one helper printed bare, another quoted, a third let an escape
-// sequence through).
+// inside single quotes (quote, backslash, quote, quote) or opens bash's
+// $'...', and nothing calls mvdan.cc/sh's syntax.Quote (a word one helper
+// printed bare, another quoted, a third let an escape sequence through).
 func TestOneShellQuoter(t *testing.T) {
 	for _, f := range treeFiles(t) {
 		if in(f.rel, "compiler/shellquote") {
