@@ -228,3 +228,32 @@ func TestOneShellQuoter(t *testing.T) {
 		})
 	}
 }
+
+// TestOneHelperFinder: a helper binary (slurmspec-deploy,
+// slurmspec-online) is found by compiler/helperbin alone. Elsewhere, no
+// function looks beside the running executable (os.Executable with
+// filepath.EvalSymlinks or exec.LookPath), as the two finders that
+// disagreed on a file without an execute bit did.
+func TestOneHelperFinder(t *testing.T) {
+	for _, f := range treeFiles(t) {
+		if in(f.rel, "compiler/helperbin") {
+			continue
+		}
+		for _, decl := range f.file.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			calls := map[string]bool{}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if c, ok := n.(*ast.CallExpr); ok {
+					calls[callName(c)] = true
+				}
+				return true
+			})
+			if calls["os.Executable"] && (calls["filepath.EvalSymlinks"] || calls["exec.LookPath"]) {
+				t.Errorf("%s: %s looks for a binary beside this one: use compiler/helperbin", f.fset.Position(fn.Pos()), fn.Name.Name)
+			}
+		}
+	}
+}
