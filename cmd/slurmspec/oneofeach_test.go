@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
@@ -33,6 +34,13 @@ type goFile struct {
 // testdata and hidden directories.
 func treeFiles(t *testing.T) []goFile {
 	t.Helper()
+	return parseTree(t, false)
+}
+
+// parseTree parses the Go files under the repository root but testdata
+// and hidden directories: the non-test files, or the test files.
+func parseTree(t *testing.T, tests bool) []goFile {
+	t.Helper()
 	root := filepath.Join("..", "..")
 	var out []goFile
 	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -46,7 +54,7 @@ func treeFiles(t *testing.T) []goFile {
 			}
 			return nil
 		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") != tests {
 			return nil
 		}
 		fset := token.NewFileSet()
@@ -61,7 +69,7 @@ func treeFiles(t *testing.T) []goFile {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out) < 100 {
+	if len(out) < 50 {
 		t.Fatalf("found only %d Go files under %s", len(out), root)
 	}
 	return out
@@ -254,6 +262,37 @@ func TestOneHelperFinder(t *testing.T) {
 			if calls["os.Executable"] && (calls["filepath.EvalSymlinks"] || calls["exec.LookPath"]) {
 				t.Errorf("%s: %s looks for a binary beside this one: use compiler/helperbin", f.fset.Position(fn.Pos()), fn.Name.Name)
 			}
+		}
+	}
+}
+
+// TestOneRealSlurmGate: whether a test starts the local Slurm lab is
+// decided by lab/localslurm/slurmtest.Require alone. No other Go file reads
+// its variable, and no test under lab/ checks for root itself (as
+// TestStopKillsOnlyItsNamespace did, skipping where a run that asked for
+// real Slurm should fail) but inside the check it passes to Require.
+func TestOneRealSlurmGate(t *testing.T) {
+	for _, tests := range []bool{false, true} {
+		for _, f := range parseTree(t, tests) {
+			if in(f.rel, "lab/localslurm/slurmtest") {
+				continue
+			}
+			ast.Inspect(f.file, func(n ast.Node) bool {
+				switch n := n.(type) {
+				case *ast.BasicLit:
+					if strings.Contains(n.Value, slurmtest.Env) {
+						t.Errorf("%s: %s: ask slurmtest.Require whether a real-Slurm test runs", f.fset.Position(n.Pos()), n.Value)
+					}
+				case *ast.CallExpr:
+					switch name := callName(n); {
+					case name == "slurmtest.Require":
+						return false // its prerequisite check may ask for root
+					case name == "os.Geteuid" && tests && in(f.rel, "lab"):
+						t.Errorf("%s: a lab test checks for root itself: pass the check to slurmtest.Require", f.fset.Position(n.Pos()))
+					}
+				}
+				return true
+			})
 		}
 	}
 }
