@@ -70,7 +70,7 @@ func TestReleasesRefused(t *testing.T) {
 		"rootfs unbuilt":    {deb + "22.05\tbookworm\trootfs\t\t\n", "needs the debootstrap script"},
 		"host built":        {deb + "22.05\tbookworm\thost\tbookworm\t\n", "builds no root file system"},
 		"two hosts":         {deb + "22.05\tbookworm\thost\t\t\n23.02\ttrixie\thost\t\t\n", "the host runs one Slurm"},
-		"suite twice":       {deb + "22.05\tbookworm\t\t\t\n23.02\tbookworm\t\t\t\n", "ships another series"},
+		"suite twice":       {deb + "22.05\tbookworm\t\t\t\n23.02\tbookworm\t\t\t\n", "the one Debian bookworm ships"},
 		"bad suite":         {deb + "22.05\tBook worm\t\t\t\n", "not a Debian suite"},
 	} {
 		t.Run(name, func(t *testing.T) {

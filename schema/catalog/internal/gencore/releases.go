@@ -88,7 +88,7 @@ func (d debianRow) check(before []debianRow) error {
 		case d.lab == "host" && b.lab == "host":
 			return fmt.Errorf("a second series of lab host: the host runs one Slurm")
 		case d.suite != "" && d.suite == b.suite:
-			return fmt.Errorf("Debian %s ships another series already", d.suite)
+			return fmt.Errorf("another series is already the one Debian %s ships", d.suite)
 		}
 	}
 	return nil
