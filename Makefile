@@ -145,6 +145,8 @@ fuzz:
 	bash .ci/fuzz.sh ./render/importconf/ FuzzImport $(FUZZTIME)
 	bash .ci/fuzz.sh ./lint/suppress/ FuzzApply $(FUZZTIME)
 	bash .ci/fuzz.sh ./compiler/load/discover/ FuzzLooksLikeSpec $(FUZZTIME)
+	bash .ci/fuzz.sh ./compiler/shellquote/ FuzzWord $(FUZZTIME)
+	bash .ci/fuzz.sh ./compiler/shellquote/ FuzzCommand $(FUZZTIME)
 
 # Benchmarks (docs/performance.md): the Go benchmarks of load, schema,
 # compile, lint and render, then the whole-process comparison of

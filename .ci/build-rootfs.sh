@@ -6,7 +6,10 @@
 #   bash .ci/build-rootfs.sh 24.11    # Debian trixie   (Slurm 24.11.x)
 #   bash .ci/build-rootfs.sh 26.05    # Debian forky    (Slurm 26.05.x)
 #   bash .ci/build-rootfs.sh all      # both
+#   bash .ci/build-rootfs.sh --list   # what it builds: release suite script
 #
+# The releases, their suites and debootstrap scripts are the rows of lab
+# rootfs in schema/catalog/data/releases.tsv. Each goes
 # into $HOME/.cache/slurmspec/rootfs-<release> (SLURMSPEC_ROOTFS_DIR=DIR puts
 # them in DIR/rootfs-<release>), where localslurm looks for them. Idempotent:
 # a finished root file system carries a stamp (version, build time, package
@@ -48,30 +51,33 @@ MIRROR="${SLURMSPEC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 plugins=slurm-wlm-elasticsearch-plugin,slurm-wlm-hdf5-plugin,slurm-wlm-influxdb-plugin,slurm-wlm-ipmi-plugins,slurm-wlm-jwt-plugin,slurm-wlm-kafka-plugin,slurm-wlm-mysql-plugin,slurm-wlm-rsmi-plugin
 packages=slurmctld,slurmd,slurm-client,slurmdbd,munge,mailutils,util-linux,mount,hostname,procps,${plugins}
 
-# suite, debootstrap script and expected Slurm major.minor per release.
-suite_of() {
-	case "$1" in
-	24.11) echo trixie ;;
-	26.05) echo forky ;;
-	*) return 1 ;;
-	esac
+# The Debian suite and debootstrap script of each release come from
+# schema/catalog/data/releases.tsv (its debian, lab and debootstrap columns),
+# the one place that states them; the rows of lab rootfs are the releases
+# built here.
+RELEASES_TSV="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/schema/catalog/data/releases.tsv"
+
+# column RELEASE NAME prints the NAME column of RELEASE's row if its lab
+# column is rootfs; it fails for any other release.
+column() {
+	awk -F '\t' -v release="$1" -v name="$2" '
+		NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$1 == release && $col["lab"] == "rootfs" { print $col[name]; found = 1 }
+		END { exit !found }' "${RELEASES_TSV}"
 }
-# forky has no debootstrap script of its own in bookworm's debootstrap:
-# sid's script builds any testing suite.
-script_of() {
-	case "$1" in
-	24.11) echo trixie ;;
-	26.05) echo sid ;;
-	esac
+# rootfs_releases prints the releases built here, oldest first.
+rootfs_releases() {
+	awk -F '\t' 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+		$col["lab"] == "rootfs" { print $1 }' "${RELEASES_TSV}"
 }
 
 build() {
 	local release=$1 suite script dir tmp began version
-	suite=$(suite_of "$release") || {
-		echo "build-rootfs: unknown release $release (want 24.11, 26.05 or all; 22.05 is the host's)" >&2
+	suite=$(column "$release" debian) || {
+		echo "build-rootfs: unknown release $release (want one of $(rootfs_releases | paste -sd ' ') or all; the host's own release is not built)" >&2
 		return 2
 	}
-	script=$(script_of "$release")
+	script=$(column "$release" debootstrap)
 	dir="${CACHE}/rootfs-${release}"
 	# The stamp names the packages: a root file system built from another
 	# package list (an older version of this script) is built again.
@@ -131,9 +137,15 @@ build() {
 }
 
 case "${1:-all}" in
+--list)
+	for release in $(rootfs_releases); do
+		printf '%s\t%s\t%s\n' "${release}" "$(column "${release}" debian)" "$(column "${release}" debootstrap)"
+	done
+	;;
 all)
-	build 24.11
-	build 26.05
+	for release in $(rootfs_releases); do
+		build "${release}"
+	done
 	;;
 *) build "$1" ;;
 esac

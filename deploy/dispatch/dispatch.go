@@ -12,8 +12,8 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
-	"path/filepath"
-	"runtime"
+
+	"github.com/slurmspec/slurmspec/compiler/helperbin"
 )
 
 // Binary is the name of the deploy tool.
@@ -25,33 +25,15 @@ const EnvBinary = "SLURMSPEC_DEPLOY"
 // ErrNotFound is returned by Find when slurmspec-deploy is nowhere.
 var ErrNotFound = errors.New(Binary + " not found next to slurmspec or on PATH; install it from a clone of slurmspec with `make install` (or `make build`, then put bin/" + Binary + " next to slurmspec or on PATH)")
 
-// Find locates slurmspec-deploy: $SLURMSPEC_DEPLOY, then next to the
-// running executable (as invoked, then with symlinks resolved), then on
-// PATH.
+// Find locates slurmspec-deploy as compiler/helperbin does:
+// $SLURMSPEC_DEPLOY, then an executable file next to the running
+// executable (as invoked, then with symlinks resolved), then PATH.
 func Find() (string, error) {
-	if p := os.Getenv(EnvBinary); p != "" {
-		return p, nil
+	p, err := helperbin.Find(Binary, EnvBinary)
+	if err != nil {
+		return "", ErrNotFound
 	}
-	name := Binary
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	if exe, err := os.Executable(); err == nil {
-		dirs := []string{filepath.Dir(exe)}
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			dirs = append(dirs, filepath.Dir(real))
-		}
-		for _, dir := range dirs {
-			p := filepath.Join(dir, name)
-			if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
-				return p, nil
-			}
-		}
-	}
-	if p, err := exec.LookPath(name); err == nil {
-		return p, nil
-	}
-	return "", ErrNotFound
+	return p, nil
 }
 
 // Run runs slurmspec-deploy with args (everything after "deploy") and the

@@ -10,6 +10,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 func readFixture(t *testing.T) string {
@@ -220,10 +221,12 @@ func TestOverridesProctrackWithX11(t *testing.T) {
 
 // TestOverridesKeepTokensTheReleaseLacks: OOMKillStep (24.11+) and
 // SlurmdSpecOverride (25.05+) stay for a release that lacks them, whose
-// slurmctld then judges the token itself.
+// slurmctld then judges the token itself. Series compare as numbers: a
+// host's 9.05 is older than 24.11, though "9.05" > "24.11" as strings.
 func TestOverridesKeepTokensTheReleaseLacks(t *testing.T) {
 	for _, tc := range []struct{ series, param, want string }{
 		{"22.05", "OOMKillStep", "OOMKillStep"},
+		{"9.05", "OOMKillStep,SlurmdSpecOverride", "OOMKillStep,SlurmdSpecOverride"},
 		{"24.11", "OOMKillStep,SlurmdSpecOverride", "SlurmdSpecOverride"},
 		{"26.05", "OOMKillStep,SlurmdSpecOverride,Verbose", "Verbose"},
 	} {
@@ -244,7 +247,12 @@ func standInConf(t *testing.T, extra, series string) *conf {
 		t.Fatal(err)
 	}
 	l := layout{workDir: "/w", mungeSocket: "/w/munge/munge.socket", ctldPort: 1, slurmdPort: 2, dbdPort: 3,
-		accounting: true, standIns: []string{"seed-a4-0"}, series: series}
+		accounting: true, standIns: []string{"seed-a4-0"}}
+	if series != "" {
+		if l.series, err = catalog.ParseSeries(series); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if err := applyOverrides(c, l); err != nil {
 		t.Fatal(err)
 	}

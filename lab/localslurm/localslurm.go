@@ -27,6 +27,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Options configures Start.
@@ -221,9 +223,8 @@ func (c *Cluster) start(ctx context.Context) error {
 		standInPort: ports[3:],
 		accounting:  c.opts.Accounting,
 		standIns:    c.opts.StandIns,
-		series:      c.opts.Release,
 	}
-	if l.series == "" {
+	if l.series, err = catalog.ParseSeries(c.opts.Release); err != nil {
 		l.series = hostSeries()
 	}
 	if len(l.mungeSocket) >= 108 {

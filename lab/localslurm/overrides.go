@@ -10,6 +10,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // layout is where this run puts everything the rendered file points
@@ -23,14 +24,16 @@ type layout struct {
 	dbdPort     int
 	accounting  bool
 	standIns    []string
-	// series is the Slurm release series that runs ("24.11"), "" when
+	// series is the Slurm release series that runs (24.11), zero when
 	// unknown.
-	series string
+	series catalog.Series
 }
 
-// atLeast reports whether the layout's series is first or later (series
-// compare as strings: "22.05" < "24.11"); an unknown series counts as new.
-func (l layout) atLeast(first string) bool { return l.series == "" || l.series >= first }
+// atLeast reports whether the layout's series is first or later; an
+// unknown series counts as new.
+func (l layout) atLeast(first catalog.Version) bool {
+	return l.series.IsZero() || !l.series.Before(first.Series())
+}
 
 func (l layout) path(elem ...string) string {
 	return filepath.Join(append([]string{l.workDir}, elem...)...)
@@ -151,7 +154,7 @@ func applyOverrides(c *conf, l layout) error {
 			for p := range strings.SplitSeq(params, ",") {
 				// Only where the release knows them: an older one refuses
 				// the token itself, which is the spec's to answer for.
-				if strings.EqualFold(p, "OOMKillStep") && l.atLeast("24.11") || strings.EqualFold(p, "SlurmdSpecOverride") && l.atLeast("25.05") {
+				if strings.EqualFold(p, "OOMKillStep") && l.atLeast(catalog.V2411) || strings.EqualFold(p, "SlurmdSpecOverride") && l.atLeast(catalog.V2505) {
 					dropped = append(dropped, p)
 				} else {
 					rest = append(rest, p)

@@ -10,16 +10,23 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
-// Releases are the Slurm release series the harness can run: the host's
-// own (Debian bookworm, 22.05) and those of the root file systems that
-// .ci/build-rootfs.sh builds (Debian trixie, 24.11; Debian forky, 26.05).
-var releaseSeries = []string{"22.05", "24.11", "26.05"}
-
 // Releases returns the Slurm release series the harness knows how to run,
-// oldest first. Whether one can run on this host is PrereqsFor's answer.
-func Releases() []string { return append([]string(nil), releaseSeries...) }
+// oldest first: those data/releases.tsv gives a lab column
+// (catalog.LabVersions), the host's own (Debian bookworm, 22.05) and those
+// of the root file systems that .ci/build-rootfs.sh builds (Debian trixie,
+// 24.11; Debian forky, 26.05). Whether one can run on this host is
+// PrereqsFor's answer.
+func Releases() []string {
+	var out []string
+	for _, v := range catalog.LabVersions() {
+		out = append(out, v.String())
+	}
+	return out
+}
 
 // Release says which Slurm a cluster runs.
 type Release struct {
@@ -65,30 +72,34 @@ func RootFSDir(series string) (string, error) {
 	return filepath.Join(base, "rootfs-"+series), nil
 }
 
-var seriesRE = regexp.MustCompile(`\b(\d+\.\d+)\.\d+`)
+// versionWord is the version in a `slurmctld -V` line: its first word
+// of three dot-separated numbers.
+var versionWord = regexp.MustCompile(`\b\d+\.\d+\.\d+\b`)
 
-// seriesOf returns the release series of a `slurmctld -V` line such as
-// "slurm-wlm 22.05.8" or "slurm 24.11.5".
-func seriesOf(version string) (series, full string, ok bool) {
-	m := seriesRE.FindStringSubmatch(version)
-	if m == nil {
-		return "", "", false
+// seriesOf returns the release series (catalog.ParseSeries) and the point
+// release of a `slurmctld -V` line such as "slurm-wlm 22.05.8" or
+// "slurm 24.11.5".
+func seriesOf(version string) (series catalog.Series, full string, ok bool) {
+	full = versionWord.FindString(version)
+	s, err := catalog.ParseSeries(full)
+	if err != nil {
+		return catalog.Series{}, "", false
 	}
-	return m[1], m[0], true
+	return s, full, true
 }
 
-// hostSeries returns the release series of the host's slurmctld, or "" when
+// hostSeries returns the release series of the host's slurmctld, zero when
 // it is not installed or says no version.
-func hostSeries() string {
+func hostSeries() catalog.Series {
 	p, err := lookTool("slurmctld")
 	if err != nil {
-		return ""
+		return catalog.Series{}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, p, "-V").Output()
 	if err != nil {
-		return ""
+		return catalog.Series{}
 	}
 	s, _, _ := seriesOf(string(out))
 	return s
@@ -101,14 +112,12 @@ func resolveRoot(series string) (string, error) {
 	if series == "" {
 		return "/", nil
 	}
-	known := false
-	for _, s := range releaseSeries {
-		known = known || s == series
+	v, err := catalog.ParseVersion(series)
+	deb := v.Debian()
+	if err != nil || v.String() != series || deb.Lab == catalog.LabNone {
+		return "", fmt.Errorf("localslurm: unknown Slurm release %q (known: %s)", series, strings.Join(Releases(), ", "))
 	}
-	if !known {
-		return "", fmt.Errorf("localslurm: unknown Slurm release %q (known: %s)", series, strings.Join(releaseSeries, ", "))
-	}
-	if series == hostSeries() {
+	if series == hostSeries().String() {
 		return "/", nil
 	}
 	dir, err := RootFSDir(series)
@@ -119,11 +128,11 @@ func resolveRoot(series string) (string, error) {
 		if !errors.Is(err, os.ErrNotExist) {
 			return "", fmt.Errorf("localslurm: Slurm %s root file system: %w", series, err)
 		}
-		if series == releaseSeries[0] {
+		if deb.Lab == catalog.LabHost {
 			// No root file system is built for the host's own release.
 			return "", &PrereqError{Missing: []Missing{{
 				What:    "Slurm " + series,
-				Detail:  "is not the host's Slurm (" + orNone(hostSeries()) + "): it comes from Debian bookworm's packages (.ci/install-slurm.sh)",
+				Detail:  "is not the host's Slurm (" + orNone(hostSeries().String()) + "): it comes from Debian " + deb.Suite + "'s packages (.ci/install-slurm.sh)",
 				Package: "slurmctld",
 			}}}
 		}
@@ -213,10 +222,10 @@ func (c *Cluster) checkRelease(ctx context.Context) error {
 	if !ok {
 		return fmt.Errorf("slurmctld -V in %s says %q, not a version", c.release.Root, strings.TrimSpace(string(out)))
 	}
-	if c.release.Series != "" && series != c.release.Series {
+	if c.release.Series != "" && series.String() != c.release.Series {
 		return fmt.Errorf("asked for Slurm %s, but slurmctld in %s is %s", c.release.Series, c.release.Root, full)
 	}
-	c.release.Series, c.release.Version = series, full
+	c.release.Series, c.release.Version = series.String(), full
 	return nil
 }
 

@@ -16,14 +16,17 @@ func TestSeriesOf(t *testing.T) {
 		{"slurm-wlm 22.05.8\n", "22.05", "22.05.8"},
 		{"slurm 24.11.5", "24.11", "24.11.5"},
 		{"slurm-wlm 26.05.5", "26.05", "26.05.5"},
+		{"slurm 9.05.1", "9.05", "9.05.1"},
 	} {
 		s, f, ok := seriesOf(tc.in)
-		if !ok || s != tc.series || f != tc.full {
+		if !ok || s.String() != tc.series || f != tc.full {
 			t.Errorf("seriesOf(%q) = %q, %q, %v; want %q, %q", tc.in, s, f, ok, tc.series, tc.full)
 		}
 	}
-	if _, _, ok := seriesOf("slurm-wlm"); ok {
-		t.Error("seriesOf without a version reported one")
+	for _, in := range []string{"slurm-wlm", "slurm 2.6", "slurm 24.5.1"} {
+		if s, _, ok := seriesOf(in); ok {
+			t.Errorf("seriesOf(%q) = %v, want no version", in, s)
+		}
 	}
 }
 
@@ -76,11 +79,13 @@ func TestResolveRoot(t *testing.T) {
 	if r, err := resolveRoot(""); err != nil || r != "/" {
 		t.Errorf(`resolveRoot("") = %q, %v; want the host`, r, err)
 	}
-	if _, err := resolveRoot("23.02"); err == nil {
-		t.Error("resolveRoot accepted a release it cannot run")
+	for _, s := range []string{"23.02", "24.11.5", "27.05", "x"} {
+		if _, err := resolveRoot(s); err == nil || !strings.Contains(err.Error(), "unknown Slurm release") {
+			t.Errorf("resolveRoot(%q) = %v, want an unknown release", s, err)
+		}
 	}
 	for _, s := range []string{"24.11", "26.05"} {
-		if s == hostSeries() {
+		if s == hostSeries().String() {
 			continue
 		}
 		_, err := resolveRoot(s)

@@ -1,10 +1,13 @@
 package localslurm
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 )
 
 // TestStopKillsOnlyItsNamespace: the kernel gives a freed mount namespace's
@@ -12,22 +15,29 @@ import (
 // cluster's namespace holder is gone, must not find another cluster's
 // namespace under the same id. Here a second holder starts right after the
 // first one's holder is gone (as another cluster, side by side, does), and
-// must survive the first cluster's Stop. Needs root (a mount namespace).
+// must survive the first cluster's Stop. Needs root (a mount namespace):
+// a real-Slurm test (slurmtest).
 func TestStopKillsOnlyItsNamespace(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("needs root: it makes mount namespaces")
-	}
 	var tools holderTools
-	for _, p := range []struct {
-		name string
-		into *string
-	}{{"sh", &tools.sh}, {"mount", &tools.mount}, {"hostname", &tools.hostname}, {"sleep", &tools.sleep}} {
-		path, err := lookTool(p.name)
-		if err != nil {
-			t.Skip(err)
+	// A lab test like those that start Slurm: it runs when the real-Slurm
+	// tests are asked for (slurmtest), and fails then without root or a
+	// program the namespace holder runs.
+	slurmtest.Require(t, func() error {
+		if os.Geteuid() != 0 {
+			return errors.New("needs root: it makes mount namespaces")
 		}
-		*p.into = path
-	}
+		for _, p := range []struct {
+			name string
+			into *string
+		}{{"sh", &tools.sh}, {"mount", &tools.mount}, {"hostname", &tools.hostname}, {"sleep", &tools.sleep}} {
+			path, err := lookTool(p.name)
+			if err != nil {
+				return err
+			}
+			*p.into = path
+		}
+		return nil
+	})
 	dir := t.TempDir()
 	hosts := filepath.Join(dir, "hosts")
 	if err := os.WriteFile(hosts, []byte("127.0.0.1 localhost\n"), 0o644); err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/slurmspec/slurmspec/compiler/shellquote"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 
 	"github.com/slurmspec/slurmspec/render/slurmconf"
@@ -127,7 +128,7 @@ func fakeNvidiaSMIScript(gpus []gpu) string {
 	b.WriteString("#!/bin/sh\n# Fake nvidia-smi of `slurmspec sandbox`: this host has no GPUs, so it lists the\n# GPUs of the rendered node (its Gres=), whatever the arguments.\n")
 	b.WriteString("case \"${SLURMD_NODENAME:-}\" in\n")
 	for _, g := range gpus {
-		fmt.Fprintf(&b, "%s) n=%d model=%s ;;\n", shellQuote(g.node), g.count, shellQuote(g.model))
+		fmt.Fprintf(&b, "%s) n=%d model=%s ;;\n", shellquote.Word(g.node), g.count, shellquote.Word(g.model))
 	}
 	b.WriteString("*) echo \"nvidia-smi (slurmspec sandbox fake): no GPUs on node ${SLURMD_NODENAME:-unknown}\" >&2; exit 9 ;;\nesac\n")
 	b.WriteString("i=0\nwhile [ \"$i\" -lt \"$n\" ]; do\n\techo \"GPU $i: $model (UUID: GPU-sandbox-${SLURMD_NODENAME}-$i)\"\n\ti=$((i + 1))\ndone\n")

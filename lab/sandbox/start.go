@@ -85,8 +85,8 @@ func (e *VersionError) Error() string {
 // needs saying.
 func ChooseVersion(installed, requested string, explicit bool, fromProject string) (version, release, note string, err error) {
 	series := installed
-	if parts := strings.SplitN(installed, ".", 3); len(parts) >= 2 {
-		series = parts[0] + "." + parts[1]
+	if s, err := catalog.ParseSeries(installed); err == nil {
+		series = s.String()
 	}
 	if explicit || fromProject != "" {
 		switch {

@@ -26,6 +26,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Options control CompareWith.
@@ -68,9 +69,9 @@ func CompareWith(old, new render.Set, opt Options) (*Report, error) {
 	}
 	switch {
 	case opt.SlurmVersion != "":
-		s, ok := parseSeries(opt.SlurmVersion)
-		if !ok {
-			return nil, fmt.Errorf("slurm version %q: want a release series such as 26.05", opt.SlurmVersion)
+		s, err := catalog.ParseSeries(opt.SlurmVersion)
+		if err != nil {
+			return nil, err
 		}
 		c.series = s
 	case newConf.hasVersion:
@@ -149,7 +150,7 @@ func configLines(data []byte) []byte {
 
 // comparer collects the changes of one comparison.
 type comparer struct {
-	series    series
+	series    catalog.Series
 	clusterID string
 	budget    *hostlist.Budget
 	changes   []Change

@@ -77,7 +77,7 @@ func (g *globalKey) value() string {
 
 // conf is a slurm.conf read for comparison.
 type conf struct {
-	version     series
+	version     catalog.Series
 	hasVersion  bool
 	global      map[string]*globalKey
 	partitions  map[string]attrs
@@ -86,7 +86,9 @@ type conf struct {
 	nodes       map[string]attrs
 }
 
-var headerRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?m)^#.*rendered by slurmspec for Slurm (\d+\.\d+)`) })
+var headerRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^#.*rendered by slurmspec for Slurm (\d[\d.]*\d)`)
+})
 
 // parseConf reads a rendered slurm.conf: comments are dropped, keys
 // canonicalised, and NodeName host lists expanded to single nodes.
@@ -100,7 +102,9 @@ func parseConf(data []byte, budget *hostlist.Budget) (*conf, error) {
 	}
 	c := &conf{global: map[string]*globalKey{}, partitions: map[string]attrs{}, nodeSets: map[string]attrs{}, nodes: map[string]attrs{}}
 	if m := headerRe().FindSubmatch(data); m != nil {
-		c.version, c.hasVersion = parseSeries(string(m[1]))
+		if v, err := catalog.ParseSeries(string(m[1])); err == nil {
+			c.version, c.hasVersion = v, true
+		}
 	}
 	for _, p := range f.Global {
 		k := canon(catalog.ScopeGlobal, p.Key)
@@ -409,7 +413,7 @@ func (c *comparer) compareNodes(old, new *conf) {
 		}
 	}
 	impact, reason := Reconfigure, fmt.Sprintf("node configuration changes; Slurm %s applies it on `scontrol reconfigure` (%s)", c.series, nodeReconfigureSource)
-	if c.series.before(execReconfigure) {
+	if c.series.Before(execReconfigure) {
 		impact = Restart
 		reason = fmt.Sprintf("`scontrol reconfigure` cannot add, remove or change nodes in Slurm %s: restart slurmctld and every slurmd (%s)", c.series, nodeRestartSource)
 	}

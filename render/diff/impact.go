@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // Impact is what applying a change costs, ordered from harmless to
@@ -120,29 +122,6 @@ func (i *Impact) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// series is a Slurm release series, such as 26.05.
-type series struct{ year, month int }
-
-func (s series) String() string { return fmt.Sprintf("%02d.%02d", s.year, s.month) }
-
-func (s series) before(t series) bool {
-	return s.year < t.year || s.year == t.year && s.month < t.month
-}
-
-// parseSeries reads "26.05" (or "26.05.3").
-func parseSeries(v string) (series, bool) {
-	parts := strings.Split(strings.TrimSpace(v), ".")
-	if len(parts) < 2 {
-		return series{}, false
-	}
-	y, err1 := strconv.Atoi(parts[0])
-	m, err2 := strconv.Atoi(parts[1])
-	if err1 != nil || err2 != nil || y <= 0 || m <= 0 || m > 12 {
-		return series{}, false
-	}
-	return series{y, m}, true
-}
-
 // execReconfigure is the first series whose `scontrol reconfigure` starts
 // new daemon processes that read slurm.conf from scratch, instead of
 // re-reading it inside the running daemons. Source: scontrol(1) 23.11 and
@@ -151,12 +130,12 @@ func parseSeries(v string) (series, bool) {
 // at start-up and on backup take-over (controller.c, backup.c), and
 // slurm.conf(5) 23.11 dropped every per-key "a restart of slurmctld is
 // required" note that 23.02 had.
-var execReconfigure = series{23, 11}
+var execReconfigure = catalog.Series{Year: 23, Month: 11}
 
 // fallbackSeries is assumed when the Slurm version is unknown: the older
 // rules, which call for a restart more often, so that an unknown version
 // never hides one.
-var fallbackSeries = series{23, 2}
+var fallbackSeries = catalog.Series{Year: 23, Month: 2}
 
 // restartRule is a slurm.conf global key, or one option of a
 // comma-separated key, that `scontrol reconfigure` cannot change.
@@ -371,10 +350,10 @@ const (
 
 // restartRuleFor returns the restart rule that applies to a change of a
 // global key in series s, or nil.
-func restartRuleFor(key string, old, new []string, s series) *restartRule {
+func restartRuleFor(key string, old, new []string, s catalog.Series) *restartRule {
 	for i := range restartRules {
 		r := &restartRules[i]
-		if !strings.EqualFold(r.key, key) || r.preExec && !s.before(execReconfigure) {
+		if !strings.EqualFold(r.key, key) || r.preExec && !s.Before(execReconfigure) {
 			continue
 		}
 		if r.option != "" && hasOption(old, r.option) == hasOption(new, r.option) {

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/shellquote"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/schema/accounting"
 )
@@ -85,7 +86,7 @@ func Script(f *accounting.File) []byte {
 			if a.Description.Set {
 				desc = a.Description.Text
 			}
-			args = append(args, "Description="+quote(desc), "Organization="+quote(a.Name.Text))
+			args = append(args, "Description="+shellquote.Word(desc), "Organization="+shellquote.Word(a.Name.Text))
 			fmt.Fprintf(&b, "if missing account %s account; then run %s; fi\n", a.Name.Text, strings.Join(args, " "))
 		}
 	}
@@ -151,7 +152,7 @@ func setValue(set []string, key string, v accounting.Value) []string {
 	if !v.Set {
 		return set
 	}
-	return append(set, key+"="+quote(v.Text))
+	return append(set, key+"="+shellquote.Word(v.Text))
 }
 
 func setList(set []string, key string, vs []accounting.Value) []string {
@@ -163,7 +164,7 @@ func setList(set []string, key string, vs []accounting.Value) []string {
 
 func setLimits(set []string, ls []accounting.Limit) []string {
 	for _, l := range ls {
-		set = append(set, l.Key+"="+quote(l.Value.Text))
+		set = append(set, l.Key+"="+shellquote.Word(l.Value.Text))
 	}
 	return set
 }
@@ -174,15 +175,6 @@ func join(vs []accounting.Value) string {
 		s[i] = v.Text
 	}
 	return strings.Join(s, ",")
-}
-
-// quote returns s as one shell word: bare when it holds only characters
-// the shell does not interpret, else in single quotes.
-func quote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:/=+-@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // parentsFirst orders the accounts so that each comes after its parent,

@@ -17,6 +17,18 @@ const (
 // versionLabels maps a Version to its series label; index 0 is the zero value.
 var versionLabels = [...]string{"", "22.05", "23.02", "23.11", "24.05", "24.11", "25.05", "25.11", "26.05"}
 
+// debianOf maps a Version to how Debian ships it and the lab runs it; index 0 is the zero value.
+var debianOf = [...]Debian{{},
+	{Suite: "bookworm", Lab: LabHost}, // 22.05
+	{},                                // 23.02
+	{},                                // 23.11
+	{},                                // 24.05
+	{Suite: "trixie", Lab: LabRootFS, Debootstrap: "trixie"}, // 24.11
+	{}, // 25.05
+	{}, // 25.11
+	{Suite: "forky", Lab: LabRootFS, Debootstrap: "sid"}, // 26.05
+}
+
 // genKeys holds the lower-cased names of genParams, in the same order.
 var genKeys = [...]string{
 	"accountingstoragebackuphost",

@@ -2,7 +2,6 @@ package catalog
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 )
 
@@ -67,43 +66,18 @@ func (v Version) Compare(w Version) int {
 // Before reports whether v is older than w.
 func (v Version) Before(w Version) bool { return v < w }
 
-// ParseVersion parses a Slurm version. It accepts a series label ("22.05"),
-// a full release ("22.05.8", "22.05.8-1"), a git tag ("slurm-22-05-8-1") and
-// the same forms with a "v" prefix. A point release maps to its series.
+// ParseVersion parses a Slurm version (any form ParseSeries reads) and
+// returns the catalog's Version of its series: a point release maps to its
+// series, and a series the catalog does not cover is an error.
 func ParseVersion(s string) (Version, error) {
-	orig := s
-	s = strings.TrimSpace(strings.ToLower(s))
-	s = strings.TrimPrefix(s, "slurm-")
-	s = strings.TrimPrefix(s, "slurm")
-	s = strings.TrimPrefix(s, "v")
-	var major, minor string
-	switch {
-	case len(s) >= 5 && s[2] == '.':
-		major, minor = s[:2], s[3:5]
-		if rest := s[5:]; rest != "" && rest[0] != '.' && rest[0] != '-' {
-			return 0, fmt.Errorf("parse slurm version %q: unexpected %q after the series", orig, rest)
-		}
-	case len(s) >= 5 && s[2] == '-':
-		major, minor = s[:2], s[3:5]
-		if rest := s[5:]; rest != "" && rest[0] != '-' {
-			return 0, fmt.Errorf("parse slurm version %q: unexpected %q after the series", orig, rest)
-		}
-	default:
-		return 0, fmt.Errorf("parse slurm version %q: want a series such as 22.05, 22.05.8 or slurm-22-05-8-1", orig)
+	series, err := ParseSeries(s)
+	if err != nil {
+		return 0, err
 	}
-	if _, err := strconv.Atoi(major); err != nil {
-		return 0, fmt.Errorf("parse slurm version %q: bad major %q: %w", orig, major, err)
+	if v, ok := series.Version(); ok {
+		return v, nil
 	}
-	if _, err := strconv.Atoi(minor); err != nil {
-		return 0, fmt.Errorf("parse slurm version %q: bad minor %q: %w", orig, minor, err)
-	}
-	label := major + "." + minor
-	for v := oldest; v <= newest; v++ {
-		if versionLabels[v] == label {
-			return v, nil
-		}
-	}
-	return 0, fmt.Errorf("parse slurm version %q: series %s is not in the catalog (known: %s)", orig, label, strings.Join(versionLabels[1:], ", "))
+	return 0, fmt.Errorf("parse slurm version %q: series %s is not in the catalog (known: %s)", s, series, strings.Join(versionLabels[1:], ", "))
 }
 
 // VersionSet is a set of Versions, stored as a bit mask (bit v-1 for v).

@@ -1,13 +1,12 @@
 package cli
 
 import (
-	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/slurmspec/slurmspec/lint/format"
+	"github.com/slurmspec/slurmspec/compiler/shellquote"
 )
 
 // rerunCommand is the command that rewrites a stale output directory: the
@@ -31,28 +30,11 @@ func rerunCommand(cmd *cobra.Command, spec, out string) string {
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			value = strings.Join(sv.GetSlice(), ",")
 		}
-		words = append(words, "--"+f.Name+"="+shellQuote(value))
+		words = append(words, "--"+f.Name+"="+shellquote.Command(value))
 	})
-	words = append(words, "-o", shellQuote(out))
+	words = append(words, "-o", shellquote.Command(out))
 	if strings.HasPrefix(spec, "-") && spec != "-" {
 		words = append(words, "--")
 	}
-	return strings.Join(append(words, shellQuote(spec)), " ")
-}
-
-// shellQuote quotes s as one word for a POSIX shell: as is when it holds
-// only characters no shell treats specially, else in single quotes, or
-// in bash's $'...' with escapes when it holds control or format
-// characters (which would otherwise be printed raw).
-func shellQuote(s string) string {
-	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("@%+=:,./_-", r))
-	}) {
-		return s
-	}
-	if !strings.ContainsFunc(s, format.Hidden) {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	q := strconv.QuoteToASCII(s)
-	return "$'" + strings.ReplaceAll(q[1:len(q)-1], "'", `\'`) + "'"
+	return strings.Join(append(words, shellquote.Command(spec)), " ")
 }

@@ -46,3 +46,24 @@ func TestRerunCommand(t *testing.T) {
 		t.Errorf("bash reads %q\nwant %q", args, wantArgs)
 	}
 }
+
+// TestSandboxStateDirHint: the --state-dir a sandbox command tells the
+// user to repeat is quoted like every printed command (shellquote.Command):
+// an escape sequence in the directory's name is shown escaped, not sent to
+// the terminal.
+func TestSandboxStateDirHint(t *testing.T) {
+	d := &sandboxDir{explicit: true}
+	for dir, want := range map[string]string{
+		"/tmp/sandbox":        " --state-dir /tmp/sandbox",
+		"/tmp/my sandbox":     " --state-dir '/tmp/my sandbox'",
+		"/tmp/\x1b[31mred":    ` --state-dir $'/tmp/\x1b[31mred'`,
+		"/tmp/\u202eevil.yml": ` --state-dir $'/tmp/\u202eevil.yml'`,
+	} {
+		if got := d.hint(dir); got != want {
+			t.Errorf("hint(%q) = %q, want %q", dir, got, want)
+		}
+	}
+	if got := (&sandboxDir{}).hint("/tmp/x"); got != "" {
+		t.Errorf("the default directory needs no flag, got %q", got)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/compiler/escape"
+	"github.com/slurmspec/slurmspec/compiler/shellquote"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/sandbox"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -99,16 +100,9 @@ func (d *sandboxDir) resolve(cmd *cobra.Command) (string, error) {
 // hint is the flag to repeat on later commands.
 func (d *sandboxDir) hint(dir string) string {
 	if d.explicit {
-		return " --state-dir " + shellWord(dir)
+		return " --state-dir " + shellquote.Command(dir)
 	}
 	return ""
-}
-
-func shellWord(s string) string {
-	if s != "" && !strings.ContainsAny(s, " \t\n'\"\\$`!*?[]{}()<>|&;#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func newSandboxCmd(e env) *cobra.Command {

@@ -11,15 +11,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/helperbin"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
 )
@@ -50,27 +48,12 @@ func (f Flags) Args() []string {
 	return args
 }
 
-// Find returns the path of the slurmspec-online helper: next to the running
+// Find returns the path of the slurmspec-online helper as
+// compiler/helperbin finds it: an executable file next to the running
 // executable (as invoked, then with symlinks resolved), else on PATH. Its
 // error is an *online.Error of kind KindNotInstalled.
 func Find() (string, error) {
-	name := online.HelperName
-	if runtime.GOOS == "windows" {
-		name += ".exe"
-	}
-	if exe, err := os.Executable(); err == nil {
-		dirs := []string{filepath.Dir(exe)}
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			dirs = append(dirs, filepath.Dir(real))
-		}
-		for _, dir := range dirs {
-			p := filepath.Join(dir, name)
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				return p, nil
-			}
-		}
-	}
-	p, err := exec.LookPath(online.HelperName)
+	p, err := helperbin.Find(online.HelperName, "")
 	if err == nil {
 		return p, nil
 	}

@@ -38,7 +38,7 @@ func TestANewReleaseIsOneRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := Generate(copyData(t, string(cur)+"27.05\tnext\n"))
+	src, err := Generate(copyData(t, string(cur)+"27.05\t\t\t\tnext\n"))
 	if err != nil {
 		t.Fatalf("Generate: %v", err)
 	}
@@ -49,8 +49,10 @@ func TestANewReleaseIsOneRow(t *testing.T) {
 	}
 }
 
-// TestReleasesRefused: the release list is checked.
+// TestReleasesRefused: the release list is checked, with its Debian
+// columns.
 func TestReleasesRefused(t *testing.T) {
+	const deb = "series\tdebian\tlab\tdebootstrap\tnote\n"
 	for name, tc := range map[string]struct{ tsv, want string }{
 		"out of order": {"series\tnote\n22.05\t\n26.05\t\n24.11\t\n", "does not come after 26.05"},
 		"bad label":    {"series\tnote\n22.5\t\n", "not written as YY.MM"},
@@ -63,6 +65,13 @@ func TestReleasesRefused(t *testing.T) {
 			}
 			return b.String()
 		}(), "VersionSet holds 16"},
+		"lab without suite": {deb + "22.05\t\thost\t\t\n", "no Debian suite ships it"},
+		"unknown lab":       {deb + "22.05\tbookworm\tchroot\t\t\n", `lab "chroot"`},
+		"rootfs unbuilt":    {deb + "22.05\tbookworm\trootfs\t\t\n", "needs the debootstrap script"},
+		"host built":        {deb + "22.05\tbookworm\thost\tbookworm\t\n", "builds no root file system"},
+		"two hosts":         {deb + "22.05\tbookworm\thost\t\t\n23.02\ttrixie\thost\t\t\n", "the host runs one Slurm"},
+		"suite twice":       {deb + "22.05\tbookworm\t\t\t\n23.02\tbookworm\t\t\t\n", "the one Debian bookworm ships"},
+		"bad suite":         {deb + "22.05\tBook worm\t\t\t\n", "not a Debian suite"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			_, err := Generate(copyData(t, tc.tsv))

@@ -20,7 +20,16 @@ var seriesRe = regexp.MustCompile(`^\d\d\.\d\d$`)
 type releases struct {
 	labels []string
 	notes  []string
+	debian []debianRow
 }
+
+// debianRow is a release's Debian columns: the suite that ships it, how
+// the local Slurm lab runs it (host, rootfs or nothing) and the
+// debootstrap script of its root file system.
+type debianRow struct{ suite, lab, debootstrap string }
+
+// labConst names catalog.Lab's constants by the lab column's values.
+var labConst = map[string]string{"": "LabNone", "host": "LabHost", "rootfs": "LabRootFS"}
 
 // loadReleases reads releases.tsv: one row per series, oldest first.
 func (g *generator) loadReleases() error {
@@ -36,14 +45,51 @@ func (g *generator) loadReleases() error {
 		if n := len(g.rel.labels); n > 0 && label <= g.rel.labels[n-1] {
 			return fmt.Errorf("%s: series %s does not come after %s: list them oldest first", r["#where"], label, g.rel.labels[n-1])
 		}
+		d := debianRow{suite: r["debian"], lab: r["lab"], debootstrap: r["debootstrap"]}
+		if err := d.check(g.rel.debian); err != nil {
+			return fmt.Errorf("%s: series %s: %w", r["#where"], label, err)
+		}
 		g.rel.labels = append(g.rel.labels, label)
 		g.rel.notes = append(g.rel.notes, r["note"])
+		g.rel.debian = append(g.rel.debian, d)
 	}
 	switch n := len(g.rel.labels); {
 	case n == 0:
 		return fmt.Errorf("releases.tsv lists no series")
 	case n > maxReleases:
 		return fmt.Errorf("releases.tsv lists %d series; catalog.VersionSet holds %d: widen it", n, maxReleases)
+	}
+	return nil
+}
+
+// suiteRe is a Debian suite or debootstrap script name.
+var suiteRe = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
+
+// check validates a row's Debian columns, given the rows before it.
+func (d debianRow) check(before []debianRow) error {
+	if _, ok := labConst[d.lab]; !ok {
+		return fmt.Errorf("lab %q: want host, rootfs or nothing", d.lab)
+	}
+	for _, w := range []string{d.suite, d.debootstrap} {
+		if w != "" && !suiteRe.MatchString(w) {
+			return fmt.Errorf("%q is not a Debian suite or debootstrap script name", w)
+		}
+	}
+	switch {
+	case d.lab != "" && d.suite == "":
+		return fmt.Errorf("the lab runs it (lab %s) but no Debian suite ships it", d.lab)
+	case d.lab == "rootfs" && d.debootstrap == "":
+		return fmt.Errorf("lab rootfs needs the debootstrap script that builds the %s root file system", d.suite)
+	case d.lab != "rootfs" && d.debootstrap != "":
+		return fmt.Errorf("a debootstrap script, but the lab builds no root file system for it (lab %q)", d.lab)
+	}
+	for _, b := range before {
+		switch {
+		case d.lab == "host" && b.lab == "host":
+			return fmt.Errorf("a second series of lab host: the host runs one Slurm")
+		case d.suite != "" && d.suite == b.suite:
+			return fmt.Errorf("another series is already the one Debian %s ships", d.suite)
+		}
 	}
 	return nil
 }
@@ -106,6 +152,20 @@ func (r releases) emit(b *bytes.Buffer) {
 	b.WriteString(")\n\n")
 	b.WriteString("// versionLabels maps a Version to its series label; index 0 is the zero value.\n")
 	fmt.Fprintf(b, "var versionLabels = [...]string{\"\", %s}\n\n", quoteList(r.labels))
+	b.WriteString("// debianOf maps a Version to how Debian ships it and the lab runs it; index 0 is the zero value.\n")
+	b.WriteString("var debianOf = [...]Debian{{},\n")
+	for i, d := range r.debian {
+		if d == (debianRow{}) {
+			fmt.Fprintf(b, "\t{}, // %s\n", r.labels[i])
+			continue
+		}
+		f := []string{fmt.Sprintf("Suite: %q", d.suite), "Lab: " + labConst[d.lab]}
+		if d.debootstrap != "" {
+			f = append(f, fmt.Sprintf("Debootstrap: %q", d.debootstrap))
+		}
+		fmt.Fprintf(b, "\t{%s}, // %s\n", strings.Join(f, ", "), r.labels[i])
+	}
+	b.WriteString("}\n\n")
 }
 
 // lowestBit returns the index of the lowest bit of s, or -1.
