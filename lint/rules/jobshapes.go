@@ -17,10 +17,10 @@ import (
 //
 //   - A job without --mem gets the partition's DefMemPerNode or
 //     DefMemPerCPU, else the global one (slurmctld/job_mgr.c _get_def_mem;
-//     the PartitionName line's DefMemPer* in common/read_config.c). That
-//     default is not checked against MaxMemPerCPU/MaxMemPerNode: the
-//     submit path validates only an explicit --mem
-//     (_validate_min_mem_partition, which calls _valid_pn_min_mem).
+//     the PartitionName line's DefMemPer* in common/read_config.c). Real
+//     slurmctld does check that default, and a job without any, against
+//     MaxMemPerNode and MaxMemPerCPU: that is shape-mem-limit
+//     (shapes_res.go).
 //   - A job that asks for GPUs without --mem-per-gpu gets the partition's
 //     DefMemPerGPU, else the global one unless the partition sets
 //     DefMemPerCPU or DefMemPerNode (select/cons_tres job_test.c
@@ -50,8 +50,8 @@ var MemoryDefaultUnfit = &lint.Rule{
 		"available\"). An error when the default fails the smallest job of its kind (one task, or one GPU) on "+
 		"every pool of the partition: no job can use the default there. A warning when it fails only larger "+
 		"shapes, or only some pools: those jobs must pass --mem (or --mem-per-gpu; --mem does not replace "+
-		"DefMemPerGPU in select/cons_tres). MaxMemPerCPU and MaxMemPerNode bound only an explicit --mem, so they "+
-		"are not compared with defaults (slurmctld/job_mgr.c: _get_def_mem, _valid_pn_min_mem; "+
+		"DefMemPerGPU in select/cons_tres). A default above MaxMemPerNode or MaxMemPerCPU is shape-mem-limit's "+
+		"(slurmctld/job_mgr.c: _get_def_mem, _valid_pn_min_mem; "+
 		"select/cons_tres: job_test.c _set_gpu_defaults and _can_job_run_on_node, gres_select_filter.c).",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: \"600000\"}}",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: \"492974\"}}"),

@@ -24,6 +24,8 @@ var shapeCases = []ruleCase{
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {MaxCPUsPerNode: \"224\"}}\n- {id: debug, nodePoolIds: [cpu], config: {MaxCPUsPerNode: UNLIMITED}}"}},
 	{rule: "shape-cpu-limit", name: "DefCpuPerGPU for all GPUs", spec: spec{Pools: cpuAndA4,
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: »\"64\"}}\n- {id: debug, nodePoolIds: [cpu]}"}},
+	{rule: "shape-cpu-limit", name: "DefCpuPerGPU above MaxCPUsPerNode, within the node", spec: spec{Pools: cpuAndA4,
+		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {MaxCPUsPerNode: »\"16\", DefCpuPerGPU: \"4\"}}\n- {id: debug, nodePoolIds: [cpu]}"}},
 	{rule: "shape-cpu-limit", name: "global DefCpuPerGPU for one GPU", spec: spec{Pools: cpuAndA4, Config: "DefCpuPerGPU: »\"300\"",
 		Partitions: "- {id: gpu, nodePoolIds: [a4]}\n- {id: debug, nodePoolIds: [cpu]}"}},
 	{rule: "shape-cpu-limit", name: "DefCpuPerGPU within the node", spec: spec{Pools: cpuAndA4, Config: "DefCpuPerGPU: \"28\"",

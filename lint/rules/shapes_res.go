@@ -22,8 +22,9 @@ var ShapeCPULimit = &lint.Rule{
 	Doc: doc("A whole-node job (--exclusive) takes every CPU of its node; with MaxCPUsPerNode below the node's "+
 		"CPUs it is refused at submit (\"Requested node configuration is not available\"), with or without "+
 		"sizes. A GPU job that gives no --cpus-per-gpu gets DefCpuPerGPU CPUs per GPU: one GPU needs DefCpuPerGPU "+
-		"CPUs, every GPU of a node DefCpuPerGPU × GPUs, within the node's CPUs and MaxCPUsPerNode; otherwise the "+
-		"job is refused the same way (22.05, 24.11, 26.05). An error when no job of the shape can run on any "+
+		"CPUs, every GPU of a node DefCpuPerGPU × GPUs, within the node's CPUs; otherwise the job is refused "+
+		"the same way (22.05, 24.11, 26.05). MaxCPUsPerNode does not refuse it: a job asking for 8 GPUs at "+
+		"DefCpuPerGPU=4 runs with MaxCPUsPerNode=16. An error when no job of the shape can run on any "+
 		"pool of the partition (a whole node, or one GPU); a warning when only the all-GPU job fails, or only "+
 		"on some pools: those jobs must pass --cpus-per-gpu. MaxCPUsPerSocket stops no shape on the nodes "+
 		"slurmspec renders (CPUs= only, so one CPU per socket).",
@@ -46,7 +47,7 @@ var ShapeCPULimit = &lint.Rule{
 			if capOK {
 				checkExclusiveCPUs(p, part, nodes, capKV, int64(capN))
 			}
-			checkCPUsPerGPU(p, e, part, nodes, capN, capOK)
+			checkCPUsPerGPU(p, e, part, nodes)
 		}
 	},
 }
@@ -73,8 +74,8 @@ func checkExclusiveCPUs(p *lint.Pass, part *ir.Partition, nodes []shapeNode, kv 
 }
 
 // checkCPUsPerGPU reports a DefCpuPerGPU whose CPUs for one GPU, or for
-// every GPU of a node, exceed what the node lets a job have.
-func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNode, capN uint64, capOK bool) {
+// every GPU of a node, exceed the node's CPUs.
+func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNode) {
 	kv := lookupKV(part.Config, "DefCpuPerGPU")
 	scope := catalog.ScopePartition
 	if kv == nil {
@@ -105,9 +106,6 @@ func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNod
 		}
 		gpuPools++
 		limit := n.cpus
-		if capOK && int64(capN) < limit {
-			limit = int64(capN)
-		}
 		switch {
 		case per > uint64(limit):
 			oneFails++
@@ -118,10 +116,7 @@ func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNod
 	}
 	for _, m := range misses {
 		where := fmt.Sprintf("partition %q, pool %q (%s): ", part.ID.Value, m.n.pool.ID.Value, m.n.pool.Machine.Type)
-		of := fmt.Sprintf("a node lets a job have %d CPUs", m.cpu)
-		if m.cpu < m.n.cpus {
-			of += fmt.Sprintf(" (MaxCPUsPerNode; it has %d)", m.n.cpus)
-		}
+		of := fmt.Sprintf("a node has %d CPUs", m.cpu)
 		hint := fmt.Sprintf("set DefCpuPerGPU to at most %d (the CPUs per GPU), or jobs must pass --cpus-per-gpu", m.cpu/int64(m.n.gpus))
 		if m.one {
 			sev := diag.Warning
@@ -189,7 +184,7 @@ func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, b
 	for _, n := range nodes {
 		switch {
 		case limit.key == "MaxMemPerNode" && base == nil && n.avail > limit.mib:
-			report(n, limit, fmt.Sprintf("set DefMemPerNode (at most %d) or DefMemPerCPU beside it, or jobs must pass --mem", limit.mib),
+			report(n, limit, fmt.Sprintf("set DefMemPerNode to at most %d, or jobs must pass --mem", limit.mib),
 				"a job without --mem is given the node's %d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit), and so does a GPU job with --mem-per-gpu",
 				n.avail, limit.mib)
 		case limit.key == "MaxMemPerNode" && base != nil && base.key == "DefMemPerNode" && base.mib > limit.mib:
