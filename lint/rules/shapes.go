@@ -116,6 +116,7 @@ func partitionNodeCount(c *ir.Cluster, part *ir.Partition) (n uint64, known bool
 type shapeNode struct {
 	pool  *ir.NodePool
 	cpus  int64
+	spec  int64 // CPUs CoreSpecCount keeps from jobs (0 when unknown)
 	gpus  int
 	avail uint64 // MiB: RealMemory less MemSpecLimit
 }
@@ -137,7 +138,7 @@ func partitionShapeNodes(c *ir.Cluster, part *ir.Partition) []shapeNode {
 		if !pool.Machine.HasGPU() || !whole {
 			gpus = 0
 		}
-		out = append(out, shapeNode{pool: pool, cpus: cpus, gpus: gpus, avail: uint64(avail)})
+		out = append(out, shapeNode{pool: pool, cpus: cpus, spec: specCPUs(c, pool, cpus), gpus: gpus, avail: uint64(avail)})
 	}
 	return out
 }
@@ -145,4 +146,29 @@ func partitionShapeNodes(c *ir.Cluster, part *ir.Partition) []shapeNode {
 // infinite reports whether n is an integer kind's INFINITE (UNLIMITED).
 func infinite(n uint64) bool {
 	return n == math.MaxUint16 || n == math.MaxUint32 || n >= math.MaxUint64-1
+}
+
+// specCPUs is the number of CPUs a node set's CoreSpecCount keeps from
+// jobs when the node line has no topology of its own (CPUs= only: Slurm
+// then counts one core, one thread, per CPU); 0 when there is none, or
+// when the topology makes it other than one CPU a core.
+func specCPUs(c *ir.Cluster, pool *ir.NodePool, cpus int64) int64 {
+	ns := c.Slurm.NodeSetFor(pool.ID.Value)
+	if ns == nil {
+		return 0
+	}
+	kv := lookupKV(ns.Config, "CoreSpecCount")
+	if kv == nil {
+		return 0
+	}
+	for _, k := range []string{"Boards", "CoresPerSocket", "ThreadsPerCore", "Sockets", "SocketsPerBoard", "CPUs", "Procs"} {
+		if lookupKV(ns.Config, k) != nil {
+			return 0
+		}
+	}
+	n, ok := nodeNum("CoreSpecCount", kv.Value.Value)
+	if !ok || n <= 0 || n >= cpus {
+		return 0 // core-spec-conflict reports a count that leaves no CPU
+	}
+	return n
 }

@@ -21,8 +21,9 @@ var ShapeCPULimit = &lint.Rule{
 	Summary:  "MaxCPUsPerNode or DefCpuPerGPU leaves a whole-node or GPU job no node of a partition",
 	Doc: doc("A whole-node job (--exclusive) takes every CPU of its node; with MaxCPUsPerNode below the node's "+
 		"CPUs it is refused at submit (\"Requested node configuration is not available\"), with or without "+
-		"sizes. A GPU job that gives no --cpus-per-gpu gets DefCpuPerGPU CPUs per GPU: one GPU needs DefCpuPerGPU "+
-		"CPUs, every GPU of a node DefCpuPerGPU × GPUs, within the node's CPUs; otherwise the job is refused "+
+		"sizes; in a partition with OverSubscribe=EXCLUSIVE every job is such a job, and none runs. A GPU job that gives no --cpus-per-gpu gets DefCpuPerGPU CPUs per GPU: one GPU needs DefCpuPerGPU "+
+		"CPUs, every GPU of a node DefCpuPerGPU × GPUs, within the node's CPUs less those a node set's "+
+		"CoreSpecCount keeps for the system; otherwise the job is refused "+
 		"the same way (22.05, 24.11, 26.05). MaxCPUsPerNode does not refuse it: a job asking for 8 GPUs at "+
 		"DefCpuPerGPU=4 runs with MaxCPUsPerNode=16. An error when no job of the shape can run on any "+
 		"pool of the partition (a whole node, or one GPU); a warning when only the all-GPU job fails, or only "+
@@ -57,8 +58,8 @@ var ShapeCPULimit = &lint.Rule{
 func checkExclusiveCPUs(p *lint.Pass, part *ir.Partition, nodes []shapeNode, kv *ir.KV, limit int64) {
 	var over []string
 	for _, n := range nodes {
-		if n.cpus > limit {
-			over = append(over, fmt.Sprintf("pool %q (%s) has %d", n.pool.ID.Value, n.pool.Machine.Type, n.cpus))
+		if free := n.cpus - n.spec; free > limit {
+			over = append(over, fmt.Sprintf("pool %q (%s) has %d", n.pool.ID.Value, n.pool.Machine.Type, free))
 		}
 	}
 	if len(over) == 0 {
@@ -68,9 +69,13 @@ func checkExclusiveCPUs(p *lint.Pass, part *ir.Partition, nodes []shapeNode, kv 
 	if len(over) == len(nodes) {
 		sev = diag.Error
 	}
+	what := "a whole-node job (--exclusive) is refused at submit"
+	if wholeNodes(part) {
+		what = "every job takes a whole node here (OverSubscribe=EXCLUSIVE or Exclusive) and is refused at submit"
+	}
 	reportValueAs(p, sev, kv, "raise MaxCPUsPerNode to the node's CPUs, or run whole-node jobs in another partition over these nodes",
-		"partition %q: a whole-node job (--exclusive) is refused at submit: MaxCPUsPerNode=%d, and a node of %s CPUs",
-		part.ID.Value, limit, strings.Join(over, ", a node of "))
+		"partition %q: %s: MaxCPUsPerNode=%d, and a node of %s CPUs",
+		part.ID.Value, what, limit, strings.Join(over, ", a node of "))
 }
 
 // checkCPUsPerGPU reports a DefCpuPerGPU whose CPUs for one GPU, or for
@@ -105,7 +110,7 @@ func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNod
 			continue
 		}
 		gpuPools++
-		limit := n.cpus
+		limit := n.cpus - n.spec
 		switch {
 		case per > uint64(limit):
 			oneFails++
@@ -117,6 +122,9 @@ func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNod
 	for _, m := range misses {
 		where := fmt.Sprintf("partition %q, pool %q (%s): ", part.ID.Value, m.n.pool.ID.Value, m.n.pool.Machine.Type)
 		of := fmt.Sprintf("a node has %d CPUs", m.cpu)
+		if m.n.spec > 0 {
+			of = fmt.Sprintf("a node has %d CPUs for jobs (%d less CoreSpecCount=%d)", m.cpu, m.n.cpus, m.n.spec)
+		}
 		hint := fmt.Sprintf("set DefCpuPerGPU to at most %d (the CPUs per GPU), or jobs must pass --cpus-per-gpu", m.cpu/int64(m.n.gpus))
 		if m.one {
 			sev := diag.Warning
@@ -144,35 +152,38 @@ var ShapeMemLimit = &lint.Rule{
 		"22.05), and so does every GPU job that gives --mem-per-gpu instead of --mem. Against MaxMemPerCPU, a "+
 		"job with no memory default is given more CPUs to cover the node's memory, and is refused at submit "+
 		"(\"Requested node configuration is not available\") when the node's CPUs cannot. A warning: jobs run "+
-		"when they pass --mem within the limit (22.05, 24.11, 26.05). A DefMemPerCPU above MaxMemPerCPU stops "+
-		"no job: Slurm gives it more CPUs.",
+		"when they pass --mem within the limit (22.05, 24.11, 26.05). The check of a job with no memory default "+
+		"is made with SelectTypeParameters CR_Core too, which otherwise tracks no memory (22.05, 26.05). A "+
+		"DefMemPerCPU above MaxMemPerCPU stops no job: Slurm gives it more CPUs.",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\"}}",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\", DefMemPerNode: \"60000\"}}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
-		if !memoryTracked(e.val("SelectTypeParameters")) || !pluginIs(e.val("SelectType"), "select/cons_tres") {
+		if !pluginIs(e.val("SelectType"), "select/cons_tres") {
 			return
 		}
+		tracked := memoryTracked(e.val("SelectTypeParameters"))
 		for _, part := range p.Cluster.Slurm.Partitions {
 			if p.Cluster.ConfigUnknown(part.Path+".config", part.Config) {
 				continue
 			}
-			if stp := lookupKV(part.Config, "SelectTypeParameters"); stp != nil && !memoryTracked(stp.Value.Value) {
-				continue
+			partTracked := tracked
+			if stp := lookupKV(part.Config, "SelectTypeParameters"); stp != nil {
+				partTracked = memoryTracked(stp.Value.Value)
 			}
 			limit := partitionMemLimit(e, part)
 			if limit == nil || infinite(limit.mib) {
 				continue
 			}
 			base, _ := partitionMemDefaults(e, part)
-			checkMemLimit(p, part, partitionShapeNodes(p.Cluster, part), limit, base)
+			checkMemLimit(p, part, partitionShapeNodes(p.Cluster, part), limit, base, partTracked)
 		}
 	},
 }
 
 // checkMemLimit reports, per pool, a memory limit that the memory a job
 // without --mem gets exceeds.
-func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, base *memDefault) {
+func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, base *memDefault, tracked bool) {
 	report := func(n shapeNode, at *memDefault, hint, format string, args ...any) {
 		where := fmt.Sprintf("partition %q, pool %q (%s): ", part.ID.Value, n.pool.ID.Value, n.pool.Machine.Type)
 		if at.kv != nil {
@@ -184,10 +195,14 @@ func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, b
 	for _, n := range nodes {
 		switch {
 		case limit.key == "MaxMemPerNode" && base == nil && n.avail > limit.mib:
+			also := ", and so does a GPU job with --mem-per-gpu"
+			if !tracked {
+				also = " (SelectTypeParameters tracks no memory, but slurmctld makes this check)"
+			}
 			report(n, limit, fmt.Sprintf("set DefMemPerNode to at most %d, or jobs must pass --mem", limit.mib),
-				"a job without --mem is given the node's %d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit), and so does a GPU job with --mem-per-gpu",
-				n.avail, limit.mib)
-		case limit.key == "MaxMemPerNode" && base != nil && base.key == "DefMemPerNode" && base.mib > limit.mib:
+				"a job without --mem is given the node's %d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)%s",
+				n.avail, limit.mib, also)
+		case limit.key == "MaxMemPerNode" && tracked && base != nil && base.key == "DefMemPerNode" && base.mib > limit.mib:
 			report(n, base, fmt.Sprintf("set DefMemPerNode to at most %d", limit.mib),
 				"a job without --mem is given DefMemPerNode=%d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)",
 				base.mib, limit.mib)

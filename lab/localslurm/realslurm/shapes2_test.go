@@ -72,6 +72,7 @@ type shapePartition struct {
 	id, config string
 	findings   map[string]diag.Severity
 	jobs       []shapeJob
+	pool       string // "" for a4
 }
 
 // shapePartitions are the settings tried on real Slurm for the shape-*
@@ -81,50 +82,76 @@ type shapePartition struct {
 // one) does not decide.
 var shapePartitions = []shapePartition{
 	{"maxnodes0", `{MaxNodes: "0"}`, map[string]diag.Severity{"shape-node-limits": diag.Error},
-		[]shapeJob{{[]string{"-n1", "--mem=1G"}, false}, {[]string{"-N2", "--mem=1G"}, false}}},
+		[]shapeJob{{[]string{"-n1", "--mem=1G"}, false}, {[]string{"-N2", "--mem=1G"}, false}}, ""},
 	{"minnodes3", `{MinNodes: "3"}`, map[string]diag.Severity{"shape-node-limits": diag.Error},
-		[]shapeJob{{[]string{"-n1", "--mem=1G"}, false}, {[]string{"-N2", "--exclusive"}, false}}},
+		[]shapeJob{{[]string{"-n1", "--mem=1G"}, false}, {[]string{"-N2", "--exclusive"}, false}}, ""},
 	{"minmax", `{MinNodes: "2", MaxNodes: "1"}`, map[string]diag.Severity{"shape-node-limits": diag.Error},
-		[]shapeJob{{[]string{"-n1", "--mem=1G"}, false}, {[]string{"-N2", "--mem=1G"}, false}}},
+		[]shapeJob{{[]string{"-n1", "--mem=1G"}, false}, {[]string{"-N2", "--mem=1G"}, false}}, ""},
 	{"minnodes2", `{MinNodes: "2"}`, nil,
-		[]shapeJob{{[]string{"-N2", "--mem=1G"}, true}}},
+		[]shapeJob{{[]string{"-N2", "--mem=1G"}, true}}, ""},
 	{"maxtime0", `{MaxTime: "0"}`, map[string]diag.Severity{"shape-time-limit": diag.Error},
-		[]shapeJob{{[]string{"-n1", "--mem=1G", "--time=10"}, false}}},
+		[]shapeJob{{[]string{"-n1", "--mem=1G", "--time=10"}, false}}, ""},
 	{"deftime", `{DefaultTime: "120", MaxTime: "60"}`, nil,
-		[]shapeJob{{[]string{"-n1", "--mem=1G"}, true}}},
+		[]shapeJob{{[]string{"-n1", "--mem=1G"}, true}}, ""},
 	{"maxcpus", `{MaxCPUsPerNode: "8"}`, map[string]diag.Severity{"shape-cpu-limit": diag.Error},
-		[]shapeJob{{[]string{"--exclusive", "--mem=1G"}, false}, {[]string{"--gpus=8", "--mem=1G"}, true}}},
+		[]shapeJob{{[]string{"--exclusive", "--mem=1G"}, false}, {[]string{"--gpus=8", "--mem=1G"}, true}}, ""},
 	{"defcpugpu", `{DefCpuPerGPU: "64"}`, map[string]diag.Severity{"shape-cpu-limit": diag.Warning},
-		[]shapeJob{{[]string{"--gpus=8", "--mem=1G"}, false}, {[]string{"--gpus=8", "--mem=1G", "--cpus-per-gpu=1"}, true}, {[]string{"--gpus=1", "--mem=1G"}, true}}},
+		[]shapeJob{{[]string{"--gpus=8", "--mem=1G"}, false}, {[]string{"--gpus=8", "--mem=1G", "--cpus-per-gpu=1"}, true}, {[]string{"--gpus=1", "--mem=1G"}, true}}, ""},
 	{"defcpugpubig", `{DefCpuPerGPU: "300"}`, map[string]diag.Severity{"shape-cpu-limit": diag.Error},
-		[]shapeJob{{[]string{"--gpus=1", "--mem=1G"}, false}, {[]string{"--gpus=1", "--mem=1G", "--cpus-per-gpu=2"}, true}}},
+		[]shapeJob{{[]string{"--gpus=1", "--mem=1G"}, false}, {[]string{"--gpus=1", "--mem=1G", "--cpus-per-gpu=2"}, true}}, ""},
 	{"cpucap", `{DefCpuPerGPU: "4", MaxCPUsPerNode: "16"}`, map[string]diag.Severity{"shape-cpu-limit": diag.Error},
-		[]shapeJob{{[]string{"--gpus=8", "--mem=1G"}, true}, {[]string{"--exclusive", "--mem=1G"}, false}}},
+		[]shapeJob{{[]string{"--gpus=8", "--mem=1G"}, true}, {[]string{"--exclusive", "--mem=1G"}, false}}, ""},
 	{"maxmemnode", `{MaxMemPerNode: "100000"}`, map[string]diag.Severity{"shape-mem-limit": diag.Warning},
-		[]shapeJob{{[]string{"-n1"}, false}, {[]string{"--gpus=1", "--mem-per-gpu=1G"}, false}, {[]string{"--gpus=1", "--mem=1G"}, true}}},
+		[]shapeJob{{[]string{"-n1"}, false}, {[]string{"--gpus=1", "--mem-per-gpu=1G"}, false}, {[]string{"--gpus=1", "--mem=1G"}, true}}, ""},
 	{"defovermax", `{DefMemPerNode: "50000", MaxMemPerNode: "40000"}`, map[string]diag.Severity{"shape-mem-limit": diag.Warning},
-		[]shapeJob{{[]string{"-n1"}, false}, {[]string{"-n1", "--mem=1G"}, true}}},
+		[]shapeJob{{[]string{"-n1"}, false}, {[]string{"-n1", "--mem=1G"}, true}}, ""},
 	{"memnodeok", `{DefMemPerNode: "30000", MaxMemPerNode: "40000"}`, nil,
-		[]shapeJob{{[]string{"-n1"}, true}, {[]string{"--gpus=1", "--mem-per-gpu=1G"}, true}}},
+		[]shapeJob{{[]string{"-n1"}, true}, {[]string{"--gpus=1", "--mem-per-gpu=1G"}, true}}, ""},
 	{"maxmemcpu", `{MaxMemPerCPU: "2000"}`, map[string]diag.Severity{"shape-mem-limit": diag.Warning},
-		[]shapeJob{{[]string{"-n1"}, false}, {[]string{"-n1", "--mem=1G"}, true}}},
+		[]shapeJob{{[]string{"-n1"}, false}, {[]string{"-n1", "--mem=1G"}, true}}, ""},
 	{"maxmemcpuok", `{MaxMemPerCPU: "20000"}`, nil,
-		[]shapeJob{{[]string{"-n1"}, true}}},
+		[]shapeJob{{[]string{"-n1"}, true}}, ""},
 	{"defovermaxcpu", `{DefMemPerCPU: "8000", MaxMemPerCPU: "4000"}`, nil,
-		[]shapeJob{{[]string{"-n1"}, true}, {[]string{"--exclusive"}, true}}},
+		[]shapeJob{{[]string{"-n1"}, true}, {[]string{"--exclusive"}, true}}, ""},
 	{"exclusive", `{OverSubscribe: EXCLUSIVE, ExclusiveUser: "YES"}`, nil,
-		[]shapeJob{{[]string{"-n1", "--mem=1G"}, true}}},
+		[]shapeJob{{[]string{"-n1", "--mem=1G"}, true}}, ""},
+	{"exclusivecap", `{OverSubscribe: EXCLUSIVE, MaxCPUsPerNode: "8"}`, map[string]diag.Severity{"shape-cpu-limit": diag.Error},
+		[]shapeJob{{[]string{"-n1", "--mem=1G"}, false}, {[]string{"--gpus=1", "--mem=1G"}, false}}, ""},
+	// a4s keeps 220 of its 224 CPUs for the system (CoreSpecCount).
+	{"corespec", `{DefCpuPerGPU: "1"}`, map[string]diag.Severity{"shape-cpu-limit": diag.Warning},
+		[]shapeJob{{[]string{"--gpus=8", "--mem=1G"}, false}, {[]string{"--gpus=4", "--mem=1G"}, true}, {[]string{"--exclusive", "--mem=1G"}, true}}, "a4s"},
+	{"corespecok", `{}`, nil,
+		[]shapeJob{{[]string{"--gpus=8", "--mem=1G"}, true}, {[]string{"-n1"}, true}}, "a4s"},
 }
 
-// shapesSpec is a cluster of two static A4 nodes with one partition over
-// them for each of shapePartitions.
-func shapesSpec() spec {
+// crCorePartitions are tried with SelectTypeParameters=CR_Core, which
+// tracks no memory: MaxMemPerNode and MaxMemPerCPU still stop a job that
+// has no memory default, and DefMemPerGPU stops nothing.
+var crCorePartitions = []shapePartition{
+	{"maxmemnode", `{MaxMemPerNode: "100000"}`, map[string]diag.Severity{"shape-mem-limit": diag.Warning},
+		[]shapeJob{{[]string{"-n1"}, false}, {[]string{"-n1", "--mem=1G"}, true}, {[]string{"-n1", "--mem=200G"}, false}}, ""},
+	{"maxmemcpu", `{MaxMemPerCPU: "2000"}`, map[string]diag.Severity{"shape-mem-limit": diag.Warning},
+		[]shapeJob{{[]string{"-n1"}, false}, {[]string{"-n1", "--mem=1G"}, true}}, ""},
+	{"defmemgpu", `{DefMemPerGPU: "600000"}`, nil,
+		[]shapeJob{{[]string{"--gpus=8"}, true}}, ""},
+}
+
+// shapesSpec is a cluster of two static A4 nodes (pool a4) and one whose
+// node set keeps 220 CPUs for the system (pool a4s), with the given
+// cluster config (a YAML flow map) and partitions.
+func shapesSpec(name, config string, parts []shapePartition) spec {
 	var b strings.Builder
 	b.WriteString(`nodePools:
 - id: a4
   machineSpec: {machineType: a4-highgpu-8g}
   provisioningModel: SPOT
   scalingSpec: {minNodeCount: 2, maxNodeCount: 2}
+  bootDisk: {bootDiskType: hyperdisk-balanced}
+  zone: us-central1-b
+- id: a4s
+  machineSpec: {machineType: a4-highgpu-8g}
+  provisioningModel: SPOT
+  scalingSpec: {minNodeCount: 1, maxNodeCount: 1}
   bootDisk: {bootDiskType: hyperdisk-balanced}
   zone: us-central1-b
 - id: login
@@ -135,13 +162,20 @@ orchestratorSpec:
   slurmSpec:
     loginNodePoolId: login
     homeDirectoryStorage: projects/acme-ml-prod/locations/us-central1-b/instances/home
-    defaultPartitionId: maxnodes0
+    config: ` + config + `
+    nodeSets:
+    - {nodePoolId: a4s, config: {CoreSpecCount: "220"}}
+    defaultPartitionId: ` + parts[0].id + `
     partitions:
 `)
-	for _, p := range shapePartitions {
-		fmt.Fprintf(&b, "    - {id: %s, nodePoolIds: [a4], config: %s}\n", p.id, p.config)
+	for _, p := range parts {
+		pool := p.pool
+		if pool == "" {
+			pool = "a4"
+		}
+		fmt.Fprintf(&b, "    - {id: %s, nodePoolIds: [%s], config: %s}\n", p.id, pool, p.config)
 	}
-	return spec{name: "shapes.yaml", data: []byte(b.String())}
+	return spec{name: name, data: []byte(b.String())}
 }
 
 // shapeRules are the rules TestShapeRules checks.
@@ -158,44 +192,59 @@ func TestShapeRules(t *testing.T) {
 		t.Run(release, func(t *testing.T) {
 			t.Parallel()
 			requirePrereqsFor(t, release)
-			s := shapesSpec()
-			all := compileSpecVersion(t, s, release)
-			for _, p := range shapePartitions {
-				for _, rule := range shapeRules {
-					var got []diag.Severity
-					for _, d := range all.diags {
-						if d.Rule == rule && strings.Contains(d.Message, fmt.Sprintf("partition %q", p.id)) {
-							got = append(got, d.Severity)
-						}
-					}
-					want, ok := p.findings[rule]
-					switch {
-					case ok && !slices.Contains(got, want):
-						t.Errorf("partition %s: want a %s from %s, got %v:\n%s", p.id, want, rule, got, allText(all.diags))
-					case !ok && len(got) > 0:
-						t.Errorf("partition %s: %s reports %v, want nothing", p.id, rule, got)
-					}
-				}
-			}
-			sp := compileSpecVersion(t, s, release, shapeRules...)
-			if sp.cluster == nil || sp.diags.HasErrors() {
-				t.Fatalf("spec must lint without errors (the shape rules disabled):\n%s", errorsText(sp.diags))
-			}
-			dir, _ := renderSpecVersion(t, sp, release)
-			static, _ := poolNodes(sp.cluster, sp.cluster.Pool("a4"))
-			cl := start(t, dir, localslurm.Options{Release: release, Accounting: true, StandIns: static})
-			for _, p := range shapePartitions {
-				for _, j := range p.jobs {
-					v := cl.verdict(t, p.id, j.args...)
-					if (v == "runs") != j.accepts {
-						t.Errorf("partition %s (%s), sbatch %s: %s, want running %v", p.id, p.config, strings.Join(j.args, " "), v, j.accepts)
-					}
-				}
-			}
+			cl := checkShapes(t, release, shapesSpec("shapes.yaml", "{}", shapePartitions), shapePartitions)
 			cl.timeLimitZero(t)
+			cl.stopAndCheck(t)
+			cl = checkShapes(t, release, shapesSpec("shapes-cr-core.yaml", "{SelectTypeParameters: CR_Core}", crCorePartitions), crCorePartitions)
 			cl.stopAndCheck(t)
 		})
 	}
+}
+
+// checkShapes lints s for a release and checks, for each partition, the
+// findings of the shape rules; then starts the spec (the shape rules
+// disabled) with a stand-in for each static node, and checks each job's
+// verdict. It returns the running cluster.
+func checkShapes(t *testing.T, release string, s spec, parts []shapePartition) *cluster {
+	t.Helper()
+	all := compileSpecVersion(t, s, release)
+	for _, p := range parts {
+		for _, rule := range shapeRules {
+			var got []diag.Severity
+			for _, d := range all.diags {
+				if d.Rule == rule && strings.Contains(d.Message, fmt.Sprintf("partition %q", p.id)) {
+					got = append(got, d.Severity)
+				}
+			}
+			want, ok := p.findings[rule]
+			switch {
+			case ok && !slices.Contains(got, want):
+				t.Errorf("%s, partition %s: want a %s from %s, got %v:\n%s", s.name, p.id, want, rule, got, allText(all.diags))
+			case !ok && len(got) > 0:
+				t.Errorf("%s, partition %s: %s reports %v, want nothing", s.name, p.id, rule, got)
+			}
+		}
+	}
+	sp := compileSpecVersion(t, s, release, shapeRules...)
+	if sp.cluster == nil || sp.diags.HasErrors() {
+		t.Fatalf("%s must lint without errors (the shape rules disabled):\n%s", s.name, errorsText(sp.diags))
+	}
+	dir, _ := renderSpecVersion(t, sp, release)
+	var static []string
+	for _, id := range []string{"a4", "a4s"} {
+		st, _ := poolNodes(sp.cluster, sp.cluster.Pool(id))
+		static = append(static, st...)
+	}
+	cl := start(t, dir, localslurm.Options{Release: release, Accounting: true, StandIns: static})
+	for _, p := range parts {
+		for _, j := range p.jobs {
+			v := cl.verdict(t, p.id, j.args...)
+			if (v == "runs") != j.accepts {
+				t.Errorf("%s, partition %s (%s), sbatch %s: %s, want running %v", s.name, p.id, p.config, strings.Join(j.args, " "), v, j.accepts)
+			}
+		}
+	}
+	return cl
 }
 
 // timeLimitZero checks that a job without --time in the MaxTime=0
