@@ -7,7 +7,8 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 )
 
-// TestShapeSeverity checks the shape-* rules' severities and numbers: an
+// TestShapeSeverity checks the shape-* rules' severities and numbers (and
+// memory-default-unfit's in whole-node partitions): an
 // error when no job of the shape can run on any pool of the partition, a
 // warning when only jobs that rely on a default fail, or only some pools.
 func TestShapeSeverity(t *testing.T) {
@@ -29,6 +30,12 @@ func TestShapeSeverity(t *testing.T) {
 		{"CoreSpecCount", "shape-cpu-limit", spec{Pools: cpuAndA4, NodeSets: "- {nodePoolId: a4, config: {CoreSpecCount: \"220\"}}",
 			Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"1\"}}\n- {id: debug, nodePoolIds: [cpu]}"},
 			[]diag.Severity{diag.Warning}, []string{"DefCpuPerGPU=1 × 8 GPUs = 8 CPUs, a node has 4 CPUs for jobs (224 less CoreSpecCount=220)"}},
+		{"whole-node partition: DefMemPerCPU", "memory-default-unfit", spec{Pools: cpuAndA4,
+			Partitions: "- {id: gpu, nodePoolIds: [a4], config: {OverSubscribe: EXCLUSIVE, DefMemPerCPU: \"20000\"}}\n- {id: debug, nodePoolIds: [cpu]}"},
+			[]diag.Severity{diag.Error}, []string{"every job here takes a whole node (OverSubscribe=EXCLUSIVE or Exclusive), and none without --mem fits: DefMemPerCPU=20000 MiB × 224 CPUs"}},
+		{"whole-node partition: DefMemPerGPU", "memory-default-unfit", spec{Pools: cpuAndA4,
+			Partitions: "- {id: gpu, nodePoolIds: [a4], config: {OverSubscribe: EXCLUSIVE, DefMemPerGPU: \"600000\"}}\n- {id: debug, nodePoolIds: [cpu]}"},
+			[]diag.Severity{diag.Error}, []string{"every GPU job here takes a whole node and its 8 GPUs"}},
 		{"DefCpuPerGPU: all GPUs", "shape-cpu-limit", spec{Pools: cpuAndA4,
 			Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"64\"}}\n- {id: debug, nodePoolIds: [cpu]}"},
 			[]diag.Severity{diag.Warning}, []string{"DefCpuPerGPU=64 × 8 GPUs = 512 CPUs, a node has 224 CPUs"}},

@@ -115,6 +115,10 @@ var shapePartitions = []shapePartition{
 		[]shapeJob{{[]string{"-n1"}, true}, {[]string{"--exclusive"}, true}}, ""},
 	{"exclusive", `{OverSubscribe: EXCLUSIVE, ExclusiveUser: "YES"}`, nil,
 		[]shapeJob{{[]string{"-n1", "--mem=1G"}, true}}, ""},
+	{"exclusivememcpu", `{OverSubscribe: EXCLUSIVE, DefMemPerCPU: "20000"}`, map[string]diag.Severity{"memory-default-unfit": diag.Error},
+		[]shapeJob{{[]string{"-n1"}, false}, {[]string{"-n1", "--mem=1G"}, true}}, ""},
+	{"exclusivememgpu", `{OverSubscribe: EXCLUSIVE, DefMemPerGPU: "600000"}`, map[string]diag.Severity{"memory-default-unfit": diag.Error},
+		[]shapeJob{{[]string{"--gpus=1", "--mem=1G"}, false}, {[]string{"--gpus=1", "--mem-per-gpu=1G"}, true}, {[]string{"-n1"}, true}}, ""},
 	{"exclusivecap", `{OverSubscribe: EXCLUSIVE, MaxCPUsPerNode: "8"}`, map[string]diag.Severity{"shape-cpu-limit": diag.Error},
 		[]shapeJob{{[]string{"-n1", "--mem=1G"}, false}, {[]string{"--gpus=1", "--mem=1G"}, false}}, ""},
 	// a4s keeps 220 of its 224 CPUs for the system (CoreSpecCount).
@@ -178,8 +182,9 @@ orchestratorSpec:
 	return spec{name: name, data: []byte(b.String())}
 }
 
-// shapeRules are the rules TestShapeRules checks.
-var shapeRules = []string{"shape-node-limits", "shape-time-limit", "shape-cpu-limit", "shape-mem-limit"}
+// shapeRules are the rules TestShapeRules checks (memory-default-unfit for
+// the whole-node partitions).
+var shapeRules = []string{"shape-node-limits", "shape-time-limit", "shape-cpu-limit", "shape-mem-limit", "memory-default-unfit"}
 
 // TestShapeRules checks on real slurmctld of every release what the
 // shape-* rules say (issue 26): for each partition of shapesSpec, the
