@@ -22,7 +22,9 @@ func filePrefix(file string) string {
 
 // allCases are the cases of every rule: the spec's and the accounting
 // file's.
-func allCases() []ruleCase { return append(append([]ruleCase(nil), cases...), accountingCases...) }
+func allCases() []ruleCase {
+	return append(append(append([]ruleCase(nil), cases...), accountingCases...), shapeCases...)
+}
 
 // caseAccounting loads a case's accounting file; nil when it has none.
 func caseAccounting(t *testing.T, text string) (*accounting.File, []string) {

@@ -173,7 +173,7 @@ var cases = []ruleCase{
 
 	// Resource selection, memory, GRES and nodes.
 	{rule: "memory-not-tracked", spec: spec{Config: "SelectTypeParameters: CR_Core\n»DefMemPerCPU: \"4096\"",
-		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {»MaxMemPerNode: \"65536\"}}"}},
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerNode: \"65536\"}}"}},
 	{rule: "memory-not-tracked", spec: spec{Config: "DefMemPerCPU: \"4096\""}},
 	{rule: "memory-default-missing", spec: spec{Pools: cpuAndA4,
 		Partitions: "- {id: »gpu, nodePoolIds: [a4]}\n- {id: »mixed, nodePoolIds: [cpu, a4]}\n- {id: debug, nodePoolIds: [cpu]}"}},

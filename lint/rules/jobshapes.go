@@ -17,10 +17,10 @@ import (
 //
 //   - A job without --mem gets the partition's DefMemPerNode or
 //     DefMemPerCPU, else the global one (slurmctld/job_mgr.c _get_def_mem;
-//     the PartitionName line's DefMemPer* in common/read_config.c). That
-//     default is not checked against MaxMemPerCPU/MaxMemPerNode: the
-//     submit path validates only an explicit --mem
-//     (_validate_min_mem_partition, which calls _valid_pn_min_mem).
+//     the PartitionName line's DefMemPer* in common/read_config.c). Real
+//     slurmctld does check that default, and a job without any, against
+//     MaxMemPerNode and MaxMemPerCPU: that is shape-mem-limit
+//     (shapes_res.go).
 //   - A job that asks for GPUs without --mem-per-gpu gets the partition's
 //     DefMemPerGPU, else the global one unless the partition sets
 //     DefMemPerCPU or DefMemPerNode (select/cons_tres job_test.c
@@ -50,8 +50,11 @@ var MemoryDefaultUnfit = &lint.Rule{
 		"available\"). An error when the default fails the smallest job of its kind (one task, or one GPU) on "+
 		"every pool of the partition: no job can use the default there. A warning when it fails only larger "+
 		"shapes, or only some pools: those jobs must pass --mem (or --mem-per-gpu; --mem does not replace "+
-		"DefMemPerGPU in select/cons_tres). MaxMemPerCPU and MaxMemPerNode bound only an explicit --mem, so they "+
-		"are not compared with defaults (slurmctld/job_mgr.c: _get_def_mem, _valid_pn_min_mem; "+
+		"DefMemPerGPU in select/cons_tres). In a partition with OverSubscribe=EXCLUSIVE (or Exclusive) every job "+
+		"takes whole nodes, so the whole-node shapes are the smallest there: a one-task job is refused when "+
+		"DefMemPerCPU × the node's CPUs does not fit, a one-GPU job when DefMemPerGPU × its GPUs does not. "+
+		"A default above MaxMemPerNode or MaxMemPerCPU is shape-mem-limit's "+
+		"(slurmctld/job_mgr.c: _get_def_mem, _valid_pn_min_mem; "+
 		"select/cons_tres: job_test.c _set_gpu_defaults and _can_job_run_on_node, gres_select_filter.c).",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: \"600000\"}}",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: \"492974\"}}"),
@@ -223,6 +226,7 @@ func nodeResources(c *ir.Cluster, pool *ir.NodePool) (avail int64, cpus int64) {
 func poolShapes(part *ir.Partition, pool *ir.NodePool, avail uint64, cpus int64, gpus int, base, gpu *memDefault) []shapeFit {
 	var out []shapeFit
 	mt := pool.Machine.Type
+	whole := wholeNodes(part) // every job takes whole nodes: the whole-node shapes are the smallest
 	where := fmt.Sprintf("partition %q, pool %q (%s): ", part.ID.Value, pool.ID.Value, mt)
 	node := fmt.Sprintf("a node offers %d MiB", avail)
 	if base != nil {
@@ -236,9 +240,13 @@ func poolShapes(part *ir.Partition, pool *ir.NodePool, avail uint64, cpus int64,
 				msg:  where + fmt.Sprintf("no job without --mem fits its nodes: DefMemPerCPU=%s MiB for one CPU, %s", mibStr(base.mib), node),
 				hint: fmt.Sprintf("set DefMemPerCPU to at most %d (the node memory per CPU), or jobs must pass --mem", avail/uint64(cpus))})
 		case base.key == "DefMemPerCPU" && mulOver(base.mib, uint64(cpus), avail):
-			out = append(out, shapeFit{def: base,
-				msg: where + fmt.Sprintf("a whole-node job (--exclusive) without --mem does not fit: DefMemPerCPU=%s MiB × %d CPUs = %s MiB, %s (%d MiB per CPU)",
-					mibStr(base.mib), cpus, mibStr(mul(base.mib, uint64(cpus))), node, avail/uint64(cpus)),
+			what := "a whole-node job (--exclusive) without --mem does not fit"
+			if whole {
+				what = "every job here takes a whole node (OverSubscribe=EXCLUSIVE or Exclusive), and none without --mem fits"
+			}
+			out = append(out, shapeFit{def: base, small: whole,
+				msg: where + fmt.Sprintf("%s: DefMemPerCPU=%s MiB × %d CPUs = %s MiB, %s (%d MiB per CPU)",
+					what, mibStr(base.mib), cpus, mibStr(mul(base.mib, uint64(cpus))), node, avail/uint64(cpus)),
 				hint: fmt.Sprintf("set DefMemPerCPU to at most %d (the node memory per CPU), or --exclusive jobs must pass --mem", avail/uint64(cpus))})
 		}
 	}
@@ -251,9 +259,13 @@ func poolShapes(part *ir.Partition, pool *ir.NodePool, avail uint64, cpus int64,
 					mibStr(gpu.mib), node, per),
 				hint: fmt.Sprintf("set DefMemPerGPU to at most %d (the node memory per GPU), or jobs must pass --mem-per-gpu", per)})
 		case gpus > 1 && mulOver(gpu.mib, uint64(gpus), avail):
-			out = append(out, shapeFit{def: gpu,
-				msg: where + fmt.Sprintf("a job asking for all %d GPUs of a node without --mem-per-gpu does not fit, with --mem too: DefMemPerGPU=%s MiB × %d GPUs = %s MiB, %s (%d MiB per GPU)",
-					gpus, mibStr(gpu.mib), gpus, mibStr(mul(gpu.mib, uint64(gpus))), node, per),
+			what := fmt.Sprintf("a job asking for all %d GPUs of a node without --mem-per-gpu does not fit", gpus)
+			if whole {
+				what = fmt.Sprintf("every GPU job here takes a whole node and its %d GPUs (OverSubscribe=EXCLUSIVE or Exclusive), and none without --mem-per-gpu fits", gpus)
+			}
+			out = append(out, shapeFit{def: gpu, small: whole,
+				msg: where + fmt.Sprintf("%s, with --mem too: DefMemPerGPU=%s MiB × %d GPUs = %s MiB, %s (%d MiB per GPU)",
+					what, mibStr(gpu.mib), gpus, mibStr(mul(gpu.mib, uint64(gpus))), node, per),
 				hint: fmt.Sprintf("set DefMemPerGPU to at most %d (the node memory per GPU), or jobs must pass --mem-per-gpu", per)})
 		}
 	}

@@ -14,18 +14,21 @@ import (
 // Memory limits and defaults (constraints.md S1-S4) against the RealMemory
 // the renderer writes for each node pool.
 
-// memKeys are the memory limits that need memory tracking (S3).
-var memKeys = []string{"DefMemPerCPU", "DefMemPerNode", "MaxMemPerCPU", "MaxMemPerNode"}
+// memKeys are the memory defaults that need memory tracking (S3).
+// MaxMemPerCPU and MaxMemPerNode do not: slurmctld checks a job's memory
+// against them with CR_Core too (shape-mem-limit; TestShapeRules).
+var memKeys = []string{"DefMemPerCPU", "DefMemPerNode"}
 
 // MemoryNotTracked reports memory limits that the select plugin does not
 // enforce (S3).
 var MemoryNotTracked = &lint.Rule{
 	ID:       "memory-not-tracked",
 	Severity: diag.Warning,
-	Summary:  "A memory limit is set but SelectTypeParameters does not track memory",
-	Doc: doc("DefMemPerCPU, DefMemPerNode, MaxMemPerCPU and MaxMemPerNode (global or per partition) are enforced "+
-		"only when SelectTypeParameters has a memory unit (CR_Core_Memory, the service default, CR_CPU_Memory, "+
-		"CR_Socket_Memory or CR_Memory).",
+	Summary:  "A memory default is set but SelectTypeParameters does not track memory",
+	Doc: doc("DefMemPerCPU and DefMemPerNode (global or per partition) are enforced only when "+
+		"SelectTypeParameters has a memory unit (CR_Core_Memory, the service default, CR_CPU_Memory, "+
+		"CR_Socket_Memory or CR_Memory). MaxMemPerCPU and MaxMemPerNode are not reported: slurmctld checks a "+
+		"job's memory against them with CR_Core too (22.05, 24.11, 26.05; see shape-mem-limit).",
 		`config: {SelectTypeParameters: CR_Core, DefMemPerCPU: "4096"}`,
 		`config: {SelectTypeParameters: CR_Core_Memory, DefMemPerCPU: "4096"}`),
 	Check: func(p *lint.Pass) {

@@ -1,0 +1,236 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/schema/catalog"
+)
+
+// CPU and memory limits of a partition against the standard job shapes
+// (see shapes.go).
+
+// ShapeCPULimit reports MaxCPUsPerNode and DefCpuPerGPU values that leave
+// a standard job shape no node.
+var ShapeCPULimit = &lint.Rule{
+	ID:       "shape-cpu-limit",
+	Severity: diag.Error,
+	Summary:  "MaxCPUsPerNode or DefCpuPerGPU leaves a whole-node or GPU job no node of a partition",
+	Doc: doc("A whole-node job (--exclusive) takes every CPU of its node; with MaxCPUsPerNode below the node's "+
+		"CPUs it is refused at submit (\"Requested node configuration is not available\"), with or without "+
+		"sizes; in a partition with OverSubscribe=EXCLUSIVE every job is such a job, and none runs. A GPU job that gives no --cpus-per-gpu gets DefCpuPerGPU CPUs per GPU: one GPU needs DefCpuPerGPU "+
+		"CPUs, every GPU of a node DefCpuPerGPU × GPUs, within the node's CPUs less those a node set's "+
+		"CoreSpecCount keeps for the system; otherwise the job is refused "+
+		"the same way (22.05, 24.11, 26.05). MaxCPUsPerNode does not refuse it: a job asking for 8 GPUs at "+
+		"DefCpuPerGPU=4 runs with MaxCPUsPerNode=16. An error when no job of the shape can run on any "+
+		"pool of the partition (a whole node, or one GPU); a warning when only the all-GPU job fails, or only "+
+		"on some pools: those jobs must pass --cpus-per-gpu. MaxCPUsPerSocket stops no shape on the nodes "+
+		"slurmspec renders (CPUs= only, so one CPU per socket).",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"64\"}}  # 8 × 64 > 224 CPUs",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"28\"}}"),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		for _, part := range p.Cluster.Slurm.Partitions {
+			if p.Cluster.ConfigUnknown(part.Path+".config", part.Config) {
+				continue
+			}
+			nodes := partitionShapeNodes(p.Cluster, part)
+			if len(nodes) == 0 {
+				continue
+			}
+			capKV, capN, capOK := partUint(part, "MaxCPUsPerNode")
+			if capOK && infinite(capN) {
+				capOK = false
+			}
+			if capOK {
+				checkExclusiveCPUs(p, part, nodes, capKV, int64(capN))
+			}
+			checkCPUsPerGPU(p, e, part, nodes)
+		}
+	},
+}
+
+// checkExclusiveCPUs reports a MaxCPUsPerNode below the CPUs of the
+// partition's nodes: no --exclusive job fits them.
+func checkExclusiveCPUs(p *lint.Pass, part *ir.Partition, nodes []shapeNode, kv *ir.KV, limit int64) {
+	var over []string
+	for _, n := range nodes {
+		if free := n.cpus - n.spec; free > limit {
+			over = append(over, fmt.Sprintf("pool %q (%s) has %d", n.pool.ID.Value, n.pool.Machine.Type, free))
+		}
+	}
+	if len(over) == 0 {
+		return
+	}
+	sev := diag.Warning
+	if len(over) == len(nodes) {
+		sev = diag.Error
+	}
+	what := "a whole-node job (--exclusive) is refused at submit"
+	if wholeNodes(part) {
+		what = "every job takes a whole node here (OverSubscribe=EXCLUSIVE or Exclusive) and is refused at submit"
+	}
+	reportValueAs(p, sev, kv, "raise MaxCPUsPerNode to the node's CPUs, or run whole-node jobs in another partition over these nodes",
+		"partition %q: %s: MaxCPUsPerNode=%d, and a node of %s CPUs",
+		part.ID.Value, what, limit, strings.Join(over, ", a node of "))
+}
+
+// checkCPUsPerGPU reports a DefCpuPerGPU whose CPUs for one GPU, or for
+// every GPU of a node, exceed the node's CPUs.
+func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNode) {
+	kv := lookupKV(part.Config, "DefCpuPerGPU")
+	scope := catalog.ScopePartition
+	if kv == nil {
+		kv = e.user("DefCpuPerGPU")
+		scope = catalog.ScopeGlobal
+	}
+	if kv == nil {
+		return
+	}
+	param, ok := catalog.Default().Lookup(scope, "DefCpuPerGPU")
+	if !ok {
+		return
+	}
+	per, ok := catalog.ParseNumber(param, kv.Value.Value)
+	if !ok || per == 0 || infinite(per) {
+		return
+	}
+	gpuPools, oneFails := 0, 0
+	type miss struct {
+		n   shapeNode
+		cpu int64
+		one bool
+	}
+	var misses []miss
+	for _, n := range nodes {
+		if n.gpus == 0 {
+			continue
+		}
+		gpuPools++
+		limit := n.cpus - n.spec
+		switch {
+		case per > uint64(limit):
+			oneFails++
+			misses = append(misses, miss{n, limit, true})
+		case mulOver(per, uint64(n.gpus), uint64(limit)):
+			misses = append(misses, miss{n, limit, false})
+		}
+	}
+	for _, m := range misses {
+		where := fmt.Sprintf("partition %q, pool %q (%s): ", part.ID.Value, m.n.pool.ID.Value, m.n.pool.Machine.Type)
+		of := fmt.Sprintf("a node has %d CPUs", m.cpu)
+		if m.n.spec > 0 {
+			of = fmt.Sprintf("a node has %d CPUs for jobs (%d less CoreSpecCount=%d)", m.cpu, m.n.cpus, m.n.spec)
+		}
+		hint := fmt.Sprintf("set DefCpuPerGPU to at most %d (the CPUs per GPU), or jobs must pass --cpus-per-gpu", m.cpu/int64(m.n.gpus))
+		if m.one {
+			sev := diag.Warning
+			if oneFails == gpuPools {
+				sev = diag.Error
+			}
+			reportValueAs(p, sev, kv, hint, "%sno GPU job without --cpus-per-gpu fits its nodes: DefCpuPerGPU=%d CPUs for one GPU, %s", where, per, of)
+			continue
+		}
+		reportValueAs(p, diag.Warning, kv, hint,
+			"%sa job asking for all %d GPUs of a node without --cpus-per-gpu is refused at submit: DefCpuPerGPU=%d × %d GPUs = %d CPUs, %s",
+			where, m.n.gpus, per, m.n.gpus, per*uint64(m.n.gpus), of)
+	}
+}
+
+// ShapeMemLimit reports MaxMemPerNode and MaxMemPerCPU values below the
+// memory a job without --mem is given.
+var ShapeMemLimit = &lint.Rule{
+	ID:       "shape-mem-limit",
+	Severity: diag.Warning,
+	Summary:  "MaxMemPerNode or MaxMemPerCPU is below the memory a job without --mem is given",
+	Doc: doc("A job that gives no --mem gets the partition's (else the cluster's) DefMemPerNode, or with no "+
+		"memory default all of its node's memory. Slurm checks that against MaxMemPerNode (the partition's, "+
+		"else the cluster's): above it, the job pends for ever (reason MaxMemPerLimit; PartitionConfig on "+
+		"22.05), and so does every GPU job that gives --mem-per-gpu instead of --mem. Against MaxMemPerCPU, a "+
+		"job with no memory default is given more CPUs to cover the node's memory, and is refused at submit "+
+		"(\"Requested node configuration is not available\") when the node's CPUs cannot. A warning: jobs run "+
+		"when they pass --mem within the limit (22.05, 24.11, 26.05). The check of a job with no memory default "+
+		"is made with SelectTypeParameters CR_Core too, which otherwise tracks no memory (22.05, 26.05). A "+
+		"DefMemPerCPU above MaxMemPerCPU stops no job: Slurm gives it more CPUs.",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\"}}",
+		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\", DefMemPerNode: \"60000\"}}"),
+	Check: func(p *lint.Pass) {
+		e := effective(p)
+		if !pluginIs(e.val("SelectType"), "select/cons_tres") {
+			return
+		}
+		tracked := memoryTracked(e.val("SelectTypeParameters"))
+		for _, part := range p.Cluster.Slurm.Partitions {
+			if p.Cluster.ConfigUnknown(part.Path+".config", part.Config) {
+				continue
+			}
+			partTracked := tracked
+			if stp := lookupKV(part.Config, "SelectTypeParameters"); stp != nil {
+				partTracked = memoryTracked(stp.Value.Value)
+			}
+			limit := partitionMemLimit(e, part)
+			if limit == nil || infinite(limit.mib) {
+				continue
+			}
+			base, _ := partitionMemDefaults(e, part)
+			checkMemLimit(p, part, partitionShapeNodes(p.Cluster, part), limit, base, partTracked)
+		}
+	},
+}
+
+// checkMemLimit reports, per pool, a memory limit that the memory a job
+// without --mem gets exceeds.
+func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, base *memDefault, tracked bool) {
+	report := func(n shapeNode, at *memDefault, hint, format string, args ...any) {
+		where := fmt.Sprintf("partition %q, pool %q (%s): ", part.ID.Value, n.pool.ID.Value, n.pool.Machine.Type)
+		if at.kv != nil {
+			reportValueAs(p, diag.Warning, at.kv, hint, where+format, args...)
+			return
+		}
+		p.ReportAs(diag.Warning, part.ID.Pos, part.ID.Path, hint, where+format, args...)
+	}
+	for _, n := range nodes {
+		switch {
+		case limit.key == "MaxMemPerNode" && base == nil && n.avail > limit.mib:
+			also := ", and so does a GPU job with --mem-per-gpu"
+			if !tracked {
+				also = " (SelectTypeParameters tracks no memory, but slurmctld makes this check)"
+			}
+			report(n, limit, fmt.Sprintf("set DefMemPerNode to at most %d, or jobs must pass --mem", limit.mib),
+				"a job without --mem is given the node's %d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)%s",
+				n.avail, limit.mib, also)
+		case limit.key == "MaxMemPerNode" && tracked && base != nil && base.key == "DefMemPerNode" && base.mib > limit.mib:
+			report(n, base, fmt.Sprintf("set DefMemPerNode to at most %d", limit.mib),
+				"a job without --mem is given DefMemPerNode=%d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)",
+				base.mib, limit.mib)
+		case limit.key == "MaxMemPerCPU" && base == nil && n.avail > mul(limit.mib, uint64(n.cpus)):
+			report(n, limit, fmt.Sprintf("set DefMemPerCPU (at most %d), or jobs must pass --mem", limit.mib),
+				"a job without --mem is given the node's %d MiB, more than MaxMemPerCPU=%d MiB × %d CPUs = %d MiB: it is refused at submit",
+				n.avail, limit.mib, n.cpus, mul(limit.mib, uint64(n.cpus)))
+		}
+	}
+}
+
+// partitionMemLimit is the memory limit of a partition's jobs: its own
+// MaxMemPerNode or MaxMemPerCPU (MaxMemPerNode wins in one line), else the
+// cluster's; nil when none.
+func partitionMemLimit(e *conf, part *ir.Partition) *memDefault {
+	for _, key := range []string{"MaxMemPerNode", "MaxMemPerCPU"} {
+		if kv := lookupKV(part.Config, key); kv != nil {
+			if n, ok := memNum(catalog.ScopePartition, key, kv.Value.Value); ok {
+				return &memDefault{key: key, mib: n, kv: kv}
+			}
+		}
+	}
+	for _, key := range []string{"MaxMemPerNode", "MaxMemPerCPU"} {
+		if s, ok := e.get(key); ok {
+			if n, ok := memNum(catalog.ScopeGlobal, key, s.Value); ok {
+				return &memDefault{key: key, mib: n, kv: s.KV}
+			}
+		}
+	}
+	return nil
+}
