@@ -17,8 +17,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"unicode/utf8"
 )
@@ -36,8 +38,23 @@ const MaxResponseBytes = 32 << 20
 // local double (lab/fakeslurmapi); never set it against the real API.
 const EnvEndpoint = "SLURMSPEC_SLURM_API_ENDPOINT"
 
-// Endpoint returns the API's base URL for a region.
-func Endpoint(region string) string { return "https://" + region + "-aiplatform.googleapis.com" }
+// Endpoint returns the API's base URL for a region: the regional Vertex AI
+// endpoint, or $SLURMSPEC_SLURM_API_ENDPOINT (EnvEndpoint) when set, which
+// must be a loopback URL: the caller's credentials go to it.
+func Endpoint(region string) (string, error) {
+	ep := strings.TrimSpace(os.Getenv(EnvEndpoint))
+	if ep == "" {
+		return "https://" + region + "-aiplatform.googleapis.com", nil
+	}
+	u, err := url.Parse(ep)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("%s=%q is not an http or https URL", EnvEndpoint, ep)
+	}
+	if ip := net.ParseIP(u.Hostname()); u.Hostname() != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return "", fmt.Errorf("%s=%q is not on this machine: the testing hook takes a loopback address only, since Google credentials are sent to it", EnvEndpoint, ep)
+	}
+	return ep, nil
+}
 
 // Client calls callSlurmRestApi on one cluster.
 type Client struct {
@@ -154,8 +171,8 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) e
 		Status         int             `json:"status"`
 		StructuredBody json.RawMessage `json:"structuredBody"`
 	}
-	if err := json.Unmarshal(raw, &answer); err != nil {
-		return &Error{Op: op, Msg: "the answer is not the Slurm Job API's: " + oneLine(err.Error())}
+	if err := json.Unmarshal(raw, &answer); err != nil || answer.Status == 0 {
+		return &Error{Op: op, Msg: "the answer is not the Slurm Job API's (a JSON object with status and structuredBody)"}
 	}
 	if answer.Status != http.StatusOK {
 		var se slurmErrors
