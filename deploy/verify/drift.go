@@ -43,7 +43,7 @@ func drift(c *ir.Cluster, e *expected, parts []slurmapi.Partition, nodes []slurm
 	slices.Sort(extra)
 	for _, name := range extra {
 		out.Add(diag.Diagnostic{Rule: online.RuleVerifyPartitionUnexpected, Severity: online.VerifyPartitionUnexpected.Severity,
-			Pos: c.Slurm.Pos, Path: c.Slurm.Path + ".partitions",
+			Pos: c.Slurm.Pos, Path: c.Slurm.Path,
 			Message: fmt.Sprintf("the live cluster has partition %s, which the spec does not render", name),
 			Hint:    "add it to the spec, or remove it from the cluster (scontrol delete partition=" + name + ")"})
 	}
