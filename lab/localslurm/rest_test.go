@@ -12,12 +12,20 @@ import (
 
 // TestRestAPI starts slurmrestd on the releases that serve v0.0.42 and
 // reads the partitions as the system user daemon with a token the harness
-// signed; a request with a token signed by another key is refused.
+// signed, and with accounting the clusters slurmdbd knows; a request with
+// a token signed by another key is refused.
 func TestRestAPI(t *testing.T) {
-	for _, series := range []string{"24.11", "26.05"} {
-		t.Run(series, func(t *testing.T) {
+	for _, tc := range []struct {
+		series     string
+		accounting bool
+	}{{"24.11", false}, {"26.05", false}, {"26.05", true}} {
+		name := tc.series
+		if tc.accounting {
+			name += "-accounting"
+		}
+		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			o := Options{Release: series, RestAPI: true, StandIns: []string{"seed-a4-0"}, Log: testLog{t}}
+			o := Options{Release: tc.series, RestAPI: true, Accounting: tc.accounting, StandIns: []string{"seed-a4-0"}, Log: testLog{t}}
 			requirePrereqs(t, o)
 			o.Dir = renderedDir(t, nil, "")
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -55,6 +63,15 @@ func TestRestAPI(t *testing.T) {
 				t.Errorf("no partitions in %s", body)
 			}
 			t.Logf("partitions through slurmrestd %s: %v", c.Release().Version, names)
+
+			if tc.accounting {
+				// The /slurmdb/ paths (issue 27's accounting through the
+				// Slurm Job API) reach slurmdbd with the same token.
+				status, body := restGet(t, c.RestURL()+"/slurmdb/v0.0.42/clusters", "daemon", token)
+				if status != http.StatusOK || !strings.Contains(body, `"name": "seed"`) {
+					t.Errorf("GET /slurmdb/v0.0.42/clusters: status %d: %s", status, body)
+				}
+			}
 
 			forged, err := signJWT([]byte("not the harness's key, 32 bytes."), "daemon", time.Now(), time.Minute)
 			if err != nil {
