@@ -56,8 +56,9 @@ type Options struct {
 	StandIns []string
 	// RestAPI starts slurmrestd on a loopback port (Cluster.RestURL) with
 	// auth/jwt: slurm.conf gains AuthAltTypes=auth/jwt and a key the
-	// harness writes, and Cluster.RestToken signs a token for any user.
-	// slurmrestd runs as the system user daemon. Slurm 22.05 serves the
+	// harness writes, and Cluster.RestToken signs a token for any user;
+	// with Accounting, slurmdbd takes the tokens too and the /slurmdb/
+	// paths answer. slurmrestd runs as the system user daemon. Slurm 22.05 serves the
 	// REST versions v0.0.36 to v0.0.38 only; 24.11 serves v0.0.40 to
 	// v0.0.42, 26.05 v0.0.42 to v0.0.45.
 	RestAPI bool
