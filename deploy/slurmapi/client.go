@@ -181,7 +181,12 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) e
 		if msg == "" {
 			msg = "no error message"
 		}
-		return &Error{Op: op, SlurmStatus: answer.Status, Slurm: oneLine(msg), Msg: fmt.Sprintf("slurmrestd answered %d: %s", answer.Status, oneLine(msg))}
+		text := oneLine(msg)
+		if answer.Status == http.StatusNotFound && strings.Contains(msg, "requested URL") {
+			text = strings.TrimSuffix(text, ".") + "; the cluster's slurmrestd does not serve Slurm REST " + Version +
+				", which Slurm 24.11 and later do (22.05 serves v0.0.36-v0.0.38)"
+		}
+		return &Error{Op: op, SlurmStatus: answer.Status, Slurm: oneLine(msg), Msg: fmt.Sprintf("slurmrestd answered %d: %s", answer.Status, text)}
 	}
 	if out == nil {
 		return nil

@@ -186,6 +186,57 @@ func variant(t *testing.T) string {
 	return p
 }
 
+// TestVerifyOn2205 runs verify on the host's Slurm 22.05, whose slurmrestd
+// serves v0.0.36-38 only: it stops at the first call, in one line that
+// says so.
+func TestVerifyOn2205(t *testing.T) {
+	o := localslurm.Options{Release: "22.05", RestAPI: true, Log: testLog{t}}
+	slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
+	res, err := pipeline.AnalyseFile(variant(t), pipeline.Options{SlurmVersion: "22.05"}, nil)
+	if err != nil || res.Cluster == nil {
+		t.Fatalf("the example does not compile: %v", err)
+	}
+	set, err := artifacts.Rendered(res.Cluster, "22.05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Dir = t.TempDir()
+	var conf []byte
+	for _, a := range set {
+		if a.Path == "slurm.conf" {
+			conf = a.Data
+		}
+		p := filepath.Join(o.Dir, filepath.FromSlash(a.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, a.Data, os.FileMode(a.Mode)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cl, err := localslurm.Start(ctx, o)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	defer func() {
+		if err := cl.Stop(); err != nil {
+			t.Errorf("Stop: %v", err)
+		}
+	}()
+	name := "projects/acme-ml-prod/locations/us-central1/modelDevelopmentClusters/train"
+	srv := httptest.NewServer(&fakeslurmapi.Server{Cluster: name, Users: map[string]string{"ya29.daemon": "daemon"},
+		Backend: fakeslurmapi.Backend{URL: cl.RestURL(), Token: cl.RestToken}})
+	defer srv.Close()
+	api := &slurmapi.Client{HTTP: &http.Client{Transport: bearer{"ya29.daemon"}}, Endpoint: srv.URL, Cluster: name}
+	_, err = verify.Run(ctx, api, res.Cluster, conf, verify.Options{})
+	want := "GET /slurm/v0.0.42/partitions: slurmrestd answered 404: Unable find requested URL. Please view /openapi/v3 for API reference; the cluster's slurmrestd does not serve Slurm REST v0.0.42, which Slurm 24.11 and later do (22.05 serves v0.0.36-v0.0.38)"
+	if err == nil || err.Error() != want {
+		t.Errorf("verify on 22.05: %v, want %q", err, want)
+	}
+}
+
 func logReport(t *testing.T, r *verify.Report) {
 	t.Helper()
 	var b strings.Builder

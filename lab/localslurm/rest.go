@@ -68,7 +68,16 @@ func (c *Cluster) writeJWTKey() error {
 func (c *Cluster) startRest(ctx context.Context) error {
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(c.layout.restPort))
 	args := []string{"-f", c.confPath, "-a", "rest_auth/jwt", "-u", restUser, "-g", restUser}
-	if !c.opts.Accounting {
+	switch {
+	case !c.layout.atLeast("24.11"):
+		// 22.05 names its plugins by REST version (openapi/v0.0.36-38,
+		// openapi/dbv0.0.36-38, the db ones fatal without accounting).
+		plugins := "openapi/v0.0.38"
+		if c.opts.Accounting {
+			plugins += ",openapi/dbv0.0.38"
+		}
+		args = append(args, "-s", plugins)
+	case !c.opts.Accounting:
 		// openapi/slurmdbd (the /slurmdb/ paths) is fatal without
 		// accounting storage ("Failure loading plugin path bindings").
 		args = append(args, "-s", "openapi/slurmctld")

@@ -18,7 +18,7 @@ func TestRestAPI(t *testing.T) {
 	for _, tc := range []struct {
 		series     string
 		accounting bool
-	}{{"24.11", false}, {"26.05", false}, {"26.05", true}} {
+	}{{"22.05", false}, {"24.11", false}, {"26.05", false}, {"26.05", true}} {
 		name := tc.series
 		if tc.accounting {
 			name += "-accounting"
@@ -42,6 +42,18 @@ func TestRestAPI(t *testing.T) {
 			token, err := c.RestToken("daemon", time.Minute)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if tc.series == "22.05" {
+				// 22.05 serves v0.0.36-38 only: v0.0.42 is not found.
+				status, body := restGet(t, c.RestURL()+"/slurm/v0.0.42/partitions", "daemon", token)
+				t.Logf("22.05, GET /slurm/v0.0.42/partitions: %d %s", status, body)
+				if status != http.StatusNotFound {
+					t.Errorf("22.05 answered v0.0.42 with %d, want 404", status)
+				}
+				if status, body := restGet(t, c.RestURL()+"/slurm/v0.0.38/partitions", "daemon", token); status != http.StatusOK {
+					t.Errorf("22.05, GET /slurm/v0.0.38/partitions: %d %s", status, body)
+				}
+				return
 			}
 			status, body := restGet(t, c.RestURL()+"/slurm/v0.0.42/partitions", "daemon", token)
 			if status != http.StatusOK {
