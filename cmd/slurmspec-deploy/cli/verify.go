@@ -64,6 +64,8 @@ func newVerifyCmd(e env) *cobra.Command {
 			if err != nil {
 				return failed("%v", err)
 			}
+			// As for deploy: a placeholder's cluster name names no cluster.
+			placeholdersAreErrors(res)
 			if len(res.Diags) > 0 {
 				_ = format.Text{}.Format(e.stderr, format.Run{Files: []format.File{{Name: res.Name(), Source: source(res), Diags: res.Diags}}})
 			}
