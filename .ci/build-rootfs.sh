@@ -37,8 +37,10 @@ set -euo pipefail
 CACHE="${SLURMSPEC_ROOTFS_DIR:-${HOME}/.cache/slurmspec}"
 MIRROR="${SLURMSPEC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 
-# Packages: the Slurm daemons and clients, MUNGE, mailutils (Slurm's default
-# MailProg is /bin/mail), and the programs the harness runs inside. Not
+# Packages: the Slurm daemons and clients, slurmrestd (behind the local
+# double of the service's Slurm Job API, lab/slurmapi: 24.11 and 26.05 serve
+# the v0.0.42 that `slurmspec verify` calls), MUNGE, mailutils (Slurm's
+# default MailProg is /bin/mail), and the programs the harness runs inside. Not
 # libpmix-dev (on the host it provides the unversioned libpmix.so that
 # Debian's mpi/pmix plugin loads): debootstrap cannot resolve its
 # dependency on "automake | automaken" in trixie, so the script makes that
@@ -49,7 +51,7 @@ MIRROR="${SLURMSPEC_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 # slurmctld can load each plugin a release of Debian has (the stamp names
 # them: a root file system built without them is built again).
 plugins=slurm-wlm-elasticsearch-plugin,slurm-wlm-hdf5-plugin,slurm-wlm-influxdb-plugin,slurm-wlm-ipmi-plugins,slurm-wlm-jwt-plugin,slurm-wlm-kafka-plugin,slurm-wlm-mysql-plugin,slurm-wlm-rsmi-plugin
-packages=slurmctld,slurmd,slurm-client,slurmdbd,munge,mailutils,util-linux,mount,hostname,procps,${plugins}
+packages=slurmctld,slurmd,slurm-client,slurmdbd,slurmrestd,munge,mailutils,util-linux,mount,hostname,procps,${plugins}
 
 # The Debian suite and debootstrap script of each release come from
 # schema/catalog/data/releases.tsv (its debian, lab and debootstrap columns),

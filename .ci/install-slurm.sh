@@ -5,6 +5,10 @@
 #                "error: Configured MailProg is invalid")
 #   libpmix-dev  the unversioned libpmix.so that Debian's mpi/pmix plugin
 #                loads (else slurmctld logs "can not load PMIx library")
+#   slurmrestd   Slurm's REST daemon, behind the local double of the
+#                service's Slurm Job API (lab/slurmapi); bookworm's 22.05
+#                serves v0.0.36-v0.0.38 only, so `slurmspec verify` (v0.0.42)
+#                is tested against 24.11 and 26.05 (.ci/build-rootfs.sh)
 #   slurm-wlm-*-plugin(s)  the plugins Debian ships outside
 #                slurm-wlm-basic-plugins (schema/catalog/data/debian_plugins.tsv),
 #                so a real slurmctld can load every plugin Debian ships and
@@ -18,8 +22,8 @@
 set -euo pipefail
 
 plugins=(slurm-wlm-elasticsearch-plugin slurm-wlm-hdf5-plugin slurm-wlm-influxdb-plugin slurm-wlm-ipmi-plugins slurm-wlm-jwt-plugin slurm-wlm-mysql-plugin slurm-wlm-rrd-plugin slurm-wlm-rsmi-plugin)
-packages=(slurmctld slurmd slurm-client slurmdbd munge mariadb-server mailutils libpmix-dev util-linux mount hostname "${plugins[@]}")
-binaries=(slurmctld slurmd scontrol sinfo sbatch squeue sacctmgr sprio slurmdbd munged mariadbd mariadb-install-db nsenter mount hostname)
+packages=(slurmctld slurmd slurm-client slurmdbd slurmrestd munge mariadb-server mailutils libpmix-dev util-linux mount hostname "${plugins[@]}")
+binaries=(slurmctld slurmd scontrol sinfo sbatch squeue sacctmgr sprio slurmdbd slurmrestd munged mariadbd mariadb-install-db nsenter mount hostname)
 
 have_all() {
 	local b

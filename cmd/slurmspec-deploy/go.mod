@@ -4,6 +4,7 @@ go 1.26.6
 
 require (
 	github.com/pulumi/pulumi/sdk/v3 v3.274.1
+	github.com/rogpeppe/go-internal v1.16.0
 	github.com/slurmspec/slurmspec v0.0.0-00010101000000-000000000000
 	github.com/slurmspec/slurmspec/deploy/pulumi v0.0.0-00010101000000-000000000000
 	github.com/slurmspec/slurmspec/lint/online/checker v0.0.0-00010101000000-000000000000
@@ -97,7 +98,6 @@ require (
 	github.com/pulumi/appdash v0.0.0-20231130102222-75f619a67231 // indirect
 	github.com/pulumi/pulumi-cloud-sdk/go v1.20261104.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
-	github.com/rogpeppe/go-internal v1.16.0 // indirect
 	github.com/santhosh-tekuri/jsonschema/v5 v5.0.0 // indirect
 	github.com/sergi/go-diff v1.4.0 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect

@@ -206,6 +206,10 @@ func (c *Cluster) startAccounting(ctx context.Context, l layout) error {
 		"StorageUser=root",
 		"StorageLoc=slurm_acct_db",
 	}, "\n") + "\n"
+	if c.opts.RestAPI {
+		// slurmrestd's /slurmdb/ calls reach slurmdbd with the user's JWT.
+		dbdConf += "AuthAltTypes=auth/jwt\nAuthAltParameters=jwt_key=" + l.jwtKey() + "\n"
+	}
 	if err := os.WriteFile(c.path("etc", "slurmdbd.conf"), []byte(dbdConf), 0o600); err != nil {
 		return fmt.Errorf("write slurmdbd.conf: %w", err)
 	}

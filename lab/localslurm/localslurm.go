@@ -56,6 +56,14 @@ type Options struct {
 	// with fake devices, and with two or more stand-ins the NodeName line
 	// gets a per-node Port= list.
 	StandIns []string
+	// RestAPI starts slurmrestd on a loopback port (Cluster.RestURL) with
+	// auth/jwt: slurm.conf gains AuthAltTypes=auth/jwt and a key the
+	// harness writes, and Cluster.RestToken signs a token for any user;
+	// with Accounting, slurmdbd takes the tokens too and the /slurmdb/
+	// paths answer. slurmrestd runs as the system user daemon. Slurm 22.05 serves the
+	// REST versions v0.0.36 to v0.0.38 only; 24.11 serves v0.0.40 to
+	// v0.0.42, 26.05 v0.0.42 to v0.0.45.
+	RestAPI bool
 	// Log receives the harness's progress messages; nil discards them.
 	// Daemon output goes to files in WorkDir/log.
 	Log io.Writer
@@ -112,6 +120,8 @@ type Cluster struct {
 	layout        layout
 	baseEnv       []string // environment without SLURM_* and MYSQL_*
 	ctldOutPath   string
+	restURL       string // slurmrestd's base URL (Options.RestAPI)
+	jwtKey        []byte // the key RestToken signs with (Options.RestAPI)
 
 	holder  *daemon
 	ns      string    // mount namespace identity of the holder
@@ -210,7 +220,7 @@ func (c *Cluster) start(ctx context.Context) error {
 		return err
 	}
 
-	ports, err := freePorts(3 + max(len(c.opts.StandIns)-1, 0))
+	ports, err := freePorts(4 + max(len(c.opts.StandIns)-1, 0))
 	if err != nil {
 		return err
 	}
@@ -220,8 +230,10 @@ func (c *Cluster) start(ctx context.Context) error {
 		ctldPort:    ports[0],
 		slurmdPort:  ports[1],
 		dbdPort:     ports[2],
-		standInPort: ports[3:],
+		restPort:    ports[3],
+		standInPort: ports[4:],
 		accounting:  c.opts.Accounting,
+		restAPI:     c.opts.RestAPI,
 		standIns:    c.opts.StandIns,
 	}
 	if l.series, err = catalog.ParseSeries(c.opts.Release); err != nil {
@@ -236,6 +248,11 @@ func (c *Cluster) start(ctx context.Context) error {
 	}
 	if err := c.writeFiles(cf); err != nil {
 		return err
+	}
+	if c.opts.RestAPI {
+		if err := c.writeJWTKey(); err != nil {
+			return err
+		}
 	}
 	c.overrides = cf.overrides
 	for _, ov := range c.overrides {
@@ -276,6 +293,11 @@ func (c *Cluster) start(ctx context.Context) error {
 	}
 	for _, node := range c.opts.StandIns {
 		if err := c.startStandIn(ctx, node); err != nil {
+			return err
+		}
+	}
+	if c.opts.RestAPI {
+		if err := c.startRest(ctx); err != nil {
 			return err
 		}
 	}

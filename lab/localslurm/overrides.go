@@ -22,7 +22,9 @@ type layout struct {
 	slurmdPort  int
 	standInPort []int // one port for each stand-in after the first
 	dbdPort     int
+	restPort    int // slurmrestd's (Options.RestAPI)
 	accounting  bool
+	restAPI     bool
 	standIns    []string
 	// series is the Slurm release series that runs (24.11), zero when
 	// unknown.
@@ -86,6 +88,10 @@ func applyOverrides(c *conf, l layout) error {
 	} else if storage == "accounting_storage/slurmdbd" {
 		c.set("AccountingStorageType", "accounting_storage/none", "accounting not requested, so no slurmdbd runs; slurmctld refuses to start with slurmdbd unreachable")
 		c.remove("AccountingStorageEnforce", "slurmctld refuses AccountingStorageEnforce without accounting storage")
+	}
+
+	if l.restAPI {
+		restOverrides(c, l)
 	}
 
 	for _, key := range []string{"Prolog", "Epilog"} {

@@ -70,6 +70,7 @@ func (e *PrereqError) Summary() string {
 type tool struct {
 	name, pkg  string
 	accounting bool // needed only when accounting is started
+	rest       bool // needed only when slurmrestd is started (Options.RestAPI)
 	// host marks the programs that always come from the host, whatever
 	// release runs: nsenter and the shell that set up the namespace,
 	// mount and hostname (run before the release's root is mounted), and
@@ -96,6 +97,7 @@ func requiredTools() []tool {
 		{name: "sleep", pkg: "coreutils"},
 		{name: "sh", pkg: "dash", host: true},
 		{name: "slurmdbd", pkg: "slurmdbd", accounting: true},
+		{name: "slurmrestd", pkg: "slurmrestd", rest: true},
 		{name: "mariadbd", pkg: "mariadb-server", accounting: true, host: true},
 		{name: "mariadb-install-db", pkg: "mariadb-server", accounting: true, host: true},
 	}
@@ -148,7 +150,7 @@ func PrereqsFor(o Options) error {
 		})
 	}
 	for _, t := range requiredTools() {
-		if t.accounting && !o.Accounting {
+		if t.accounting && !o.Accounting || t.rest && !o.RestAPI {
 			continue
 		}
 		if _, err := t.find(root); err != nil {

@@ -1,7 +1,8 @@
 // Package online describes slurmspec's online checks: rules that read the
 // Filestore instances a spec names (homeDirectoryStorage and every
 // nodePools[].filestores[] entry) from the Filestore API and compare them
-// with the spec.
+// with the spec, and the ids of `slurmspec verify`, which reads the
+// deployed cluster through the service's Slurm Job API (verify.go).
 //
 // This package holds only what the offline command line needs: the rules'
 // metadata (Entries, for `slurmspec explain`, `slurmspec rules` and

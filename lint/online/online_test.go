@@ -112,3 +112,24 @@ func TestDocsListEveryRule(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyEntries checks the ids of `slurmspec verify`: catalogued
+// beside the others without a clash, each saying where it comes from, and
+// each listed in docs/verify.md.
+func TestVerifyEntries(t *testing.T) {
+	if _, err := ids.New(lint.Entries(rules.All()), online.Entries(), online.VerifyEntries()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile("../../docs/verify.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range online.VerifyEntries() {
+		if r.Stage != ids.Online || !strings.HasPrefix(r.ID, "verify-") || !strings.Contains(r.Doc, "`slurmspec verify`") {
+			t.Errorf("%s: stage %s, or its id or doc does not say it comes from slurmspec verify", r.ID, r.Stage)
+		}
+		if !strings.Contains(string(data), fmt.Sprintf("| `%s` | %s |", r.ID, r.Severity)) {
+			t.Errorf("docs/verify.md lacks a table row for %s (%s)", r.ID, r.Severity)
+		}
+	}
+}

@@ -49,12 +49,13 @@ func Rules() []*lint.Rule { return rules.All() }
 // Catalog is the diagnostic catalog: every id a finding of any stage can
 // carry. It joins the ids of the other stages (ids.Stages), the lint rules
 // (each rule of rules.All is catalogued from its own value), the online
-// Filestore checks (which report only from slurmspec-online) and the
+// Filestore checks (which report only from slurmspec-online), the findings
+// of `slurmspec verify` (reported only from slurmspec-deploy) and the
 // inline suppression comments' own ids. --disable, .slurmspec.yaml,
 // `slurmspec explain`, `slurmspec rules`, docs/rules.md and the SARIF
 // rules all read it.
 func Catalog() *ids.Catalog {
-	return ids.MustNew(lint.Entries(rules.All()), online.Entries(), suppress.Entries(), ids.Stages())
+	return ids.MustNew(lint.Entries(rules.All()), online.Entries(), online.VerifyEntries(), suppress.Entries(), ids.Stages())
 }
 
 // Pipeline is a checked set of options, ready to analyse specs. It is safe

@@ -35,14 +35,14 @@ func write(t *testing.T, path, content string) string {
 }
 
 // TestCatalog: the catalog joins the lint rules, the online checks, the
-// suppression comments' ids and the other stages' ids, each of its stage;
+// ids of slurmspec verify, the suppression comments' ids and the other stages' ids, each of its stage;
 // Rules is the lint rules alone.
 func TestCatalog(t *testing.T) {
 	cat := pipeline.Catalog()
-	if n, want := len(cat.IDs()), len(rules.All())+len(online.Entries())+len(suppress.Entries())+len(ids.Stages()); n != want {
+	if n, want := len(cat.IDs()), len(rules.All())+len(online.Entries())+len(online.VerifyEntries())+len(suppress.Entries())+len(ids.Stages()); n != want {
 		t.Fatalf("Catalog has %d ids, want %d", n, want)
 	}
-	for id, stage := range map[string]ids.Stage{"placeholder": ids.Lint, online.RuleCapacity: ids.Online, suppress.RuleUnused: ids.Lint,
+	for id, stage := range map[string]ids.Stage{"placeholder": ids.Lint, online.RuleCapacity: ids.Online, online.RuleVerifyJobRefused: ids.Online, suppress.RuleUnused: ids.Lint,
 		"schema-type": ids.Schema, "load-syntax": ids.Load, "cluster-identity": ids.Compile, "render-unsafe": ids.Render, "usage": ids.Usage} {
 		if e, ok := cat.Lookup(id); !ok || e.Stage != stage {
 			t.Errorf("Catalog: %s is %+v, want stage %s", id, e, stage)

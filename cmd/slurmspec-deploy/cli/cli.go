@@ -156,7 +156,7 @@ func newRootCmd(e env) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	})
-	root.AddCommand(newOpCmd(e, opPreview), newOpCmd(e, opUp), newOpCmd(e, opDestroy), newOpCmd(e, opRefresh))
+	root.AddCommand(newOpCmd(e, opPreview), newOpCmd(e, opUp), newOpCmd(e, opDestroy), newOpCmd(e, opRefresh), newVerifyCmd(e))
 	root.Version = buildinfo.Version()
 	root.SetVersionTemplate(buildinfo.Line("slurmspec-deploy"))
 	root.InitDefaultCompletionCmd()
@@ -189,6 +189,8 @@ type flags struct {
 	secretsProvider string
 	color           string
 	yes             bool
+	verify          bool // up: verify the cluster once it is up
+	vf              verifyFlags
 }
 
 func newOpCmd(e env, o op) *cobra.Command {
@@ -215,6 +217,10 @@ func newOpCmd(e env, o op) *cobra.Command {
 			opUp:      "accept an update that replaces the whole cluster",
 			opDestroy: "really destroy",
 		}[o])
+	}
+	if o == opUp {
+		fs.BoolVar(&f.verify, "verify", false, "once the cluster is up, run `slurmspec verify` on it (docs/verify.md)")
+		f.vf.register(cmd, "verify-")
 	}
 	f.spec.RegisterFlags(fs)
 	f.deploy.RegisterFlags(fs)
@@ -330,6 +336,9 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 		return interrupted(ctx, e, f, "up", failed("up failed: %v", err))
 	}
 	fmt.Fprintf(e.stdout, "Stack %s is up: %s\n", escape.Text(f.stack), changeSummary(changes))
+	if f.verify {
+		return runVerify(ctx, e, res, f.vf)
+	}
 	return nil
 }
 

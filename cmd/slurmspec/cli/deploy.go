@@ -25,6 +25,31 @@ Deploy options (the same on slurmspec render for the Pulumi YAML project):
 See docs/deploy.md.
 `
 
+// verifyHelp is printed for `slurmspec verify --help` when slurmspec-deploy
+// is missing.
+const verifyHelp = `Ask the deployed cluster, through the service's Slurm Job API, whether it
+is what the spec renders (partitions, nodes) and whether it runs a job mix
+in every partition. slurmspec hands verify to slurmspec-deploy, which
+links Google's credentials:
+
+  slurmspec verify [--wait 2m] [--no-jobs] FILE
+
+See docs/verify.md.
+`
+
+// newVerifyCmd hands `slurmspec verify` over to `slurmspec-deploy verify`.
+func newVerifyCmd(e env) *cobra.Command {
+	return &cobra.Command{
+		Use:                "verify [flags] FILE",
+		Short:              "Check the deployed cluster against the spec and run a job mix on it (runs slurmspec-deploy)",
+		Example:            "  slurmspec verify examples/a4-training.yaml",
+		DisableFlagParsing: true, // every flag, --help too, is slurmspec-deploy's
+		RunE: func(_ *cobra.Command, args []string) error {
+			return handOver(e, "verify", verifyHelp, args)
+		},
+	}
+}
+
 // newDeployCmd hands `slurmspec deploy` over to slurmspec-deploy, the binary
 // that links the Pulumi SDK and Automation API, git-style: slurmspec itself
 // never loads them (their package initialisers alone cost ~26 ms).
@@ -35,21 +60,31 @@ func newDeployCmd(e env) *cobra.Command {
 		Example:            "  slurmspec deploy preview --stack prod examples/a4-training.yaml\n  slurmspec deploy up --stack prod --yes examples/a4-training.yaml",
 		DisableFlagParsing: true, // every flag, --help too, is slurmspec-deploy's
 		RunE: func(_ *cobra.Command, args []string) error {
-			if _, err := dispatch.Find(); errors.Is(err, dispatch.ErrNotFound) && wantsHelp(args) {
-				fmt.Fprint(e.stdout, deployHelp)
-				fmt.Fprintf(e.stdout, "\nNote: %v\n", err)
-				return nil
-			}
-			code, err := dispatch.Run(args, e.stdin, e.stdout, e.stderr)
-			if err != nil {
-				return &exitError{code: exitUsage, msg: err.Error()}
-			}
-			if code != 0 {
-				return &exitError{code: code} // slurmspec-deploy printed why
-			}
-			return nil
+			return handOver(e, "", deployHelp, args)
 		},
 	}
+}
+
+// handOver runs slurmspec-deploy with args, after sub when it is not
+// empty; help is printed for a help request when slurmspec-deploy is
+// missing.
+func handOver(e env, sub, help string, args []string) error {
+	if _, err := dispatch.Find(); errors.Is(err, dispatch.ErrNotFound) && wantsHelp(args) {
+		fmt.Fprint(e.stdout, help)
+		fmt.Fprintf(e.stdout, "\nNote: %v\n", err)
+		return nil
+	}
+	if sub != "" {
+		args = append([]string{sub}, args...)
+	}
+	code, err := dispatch.Run(args, e.stdin, e.stdout, e.stderr)
+	if err != nil {
+		return &exitError{code: exitUsage, msg: err.Error()}
+	}
+	if code != 0 {
+		return &exitError{code: code} // slurmspec-deploy printed why
+	}
+	return nil
 }
 
 // wantsHelp: no arguments, or a help flag before any "--".

@@ -2,6 +2,9 @@ package cli
 
 import (
 	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,5 +35,36 @@ func TestDeployHelpWithoutHelper(t *testing.T) {
 	cmd.SetArgs([]string{"up", "--stack", "s", "c.yaml"})
 	if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), "slurmspec-deploy not found") {
 		t.Errorf("up without the helper: %v", err)
+	}
+}
+
+// TestVerifyHandsOver: `slurmspec verify ARGS` runs `slurmspec-deploy
+// verify ARGS` and exits with its code; its help works without the helper.
+func TestVerifyHandsOver(t *testing.T) {
+	dir := t.TempDir()
+	helper := filepath.Join(dir, "slurmspec-deploy")
+	script := "#!/bin/sh\necho \"args: $*\"\nexit 1\n"
+	if err := os.WriteFile(helper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(dispatch.EnvBinary, helper)
+	var out bytes.Buffer
+	cmd := newVerifyCmd(env{stdout: &out, stderr: &out})
+	cmd.SetArgs([]string{"--no-jobs", "c.yaml"})
+	var ee *exitError
+	if err := cmd.Execute(); !errors.As(err, &ee) || ee.code != 1 || out.String() != "args: verify --no-jobs c.yaml\n" {
+		t.Errorf("verify: %v, output %q; want exit 1 and the helper run with verify --no-jobs c.yaml", err, out.String())
+	}
+
+	t.Setenv(dispatch.EnvBinary, "")
+	t.Setenv("PATH", t.TempDir())
+	if _, err := dispatch.Find(); err == nil {
+		t.Skip("slurmspec-deploy is next to the test binary")
+	}
+	out.Reset()
+	cmd = newVerifyCmd(env{stdout: &out, stderr: &out})
+	cmd.SetArgs([]string{"--help"})
+	if err := cmd.Execute(); err != nil || !strings.Contains(out.String(), "slurmspec verify [--wait 2m] [--no-jobs] FILE") || !strings.Contains(out.String(), "slurmspec-deploy not found") {
+		t.Errorf("verify --help without the helper: %v\n%s", err, out.String())
 	}
 }

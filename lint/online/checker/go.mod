@@ -3,6 +3,7 @@ module github.com/slurmspec/slurmspec/lint/online/checker
 go 1.26.6
 
 require (
+	cloud.google.com/go/auth v0.24.1-0.20261001053825-dbc26066f70a
 	cloud.google.com/go/filestore v1.18.1
 	github.com/googleapis/gax-go/v2 v2.27.0
 	github.com/slurmspec/slurmspec v0.0.0-00010101000000-000000000000
@@ -15,7 +16,6 @@ require (
 
 require (
 	cloud.google.com/go v0.123.0 // indirect
-	cloud.google.com/go/auth v0.24.1-0.20261001053825-dbc26066f70a // indirect
 	cloud.google.com/go/auth/oauth2adapt v0.3.0 // indirect
 	cloud.google.com/go/compute/metadata v0.10.0 // indirect
 	cloud.google.com/go/longrunning v1.3.0 // indirect

@@ -1,0 +1,134 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/escape"
+	"github.com/slurmspec/slurmspec/deploy/artifacts"
+	"github.com/slurmspec/slurmspec/deploy/slurmapi"
+	"github.com/slurmspec/slurmspec/deploy/verify"
+	"github.com/slurmspec/slurmspec/lint/format"
+	"github.com/slurmspec/slurmspec/lint/online"
+	"github.com/slurmspec/slurmspec/lint/online/checker"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
+	"github.com/slurmspec/slurmspec/render/pulumimodel"
+)
+
+const verifyHelp = `Ask the deployed cluster whether it is what the spec renders and whether
+it runs its jobs, through the service's Slurm Job API (callSlurmRestApi, as
+your own Linux account on the cluster; no SSH): the live partitions and
+nodes are compared with the rendered slurm.conf (drift), then in every
+partition one task, one GPU, every GPU of one node, a whole node and two
+nodes are submitted with the partition's defaults, each job's verdict is
+printed and the job is cancelled.
+
+The cluster is the spec's name (or --project, --region, --cluster-id).
+Credentials: GOOGLE_OAUTH_ACCESS_TOKEN, else Application Default
+Credentials (GOOGLE_APPLICATION_CREDENTIALS, gcloud auth
+application-default login, a Google Cloud VM's metadata server); the
+caller needs aiplatform.googleapis.com/modelDevelopmentClusters.run
+(roles/aiplatform.user). See docs/verify.md.
+
+Exit status: 0 no error found, 1 drift or jobs that cannot run (or spec
+errors), 2 usage error, no credentials, or the API could not be asked.`
+
+// verifyFlags are verify's own flags (also up --verify's).
+type verifyFlags struct {
+	wait   time.Duration
+	noJobs bool
+}
+
+func (v *verifyFlags) register(cmd *cobra.Command, prefix string) {
+	cmd.Flags().DurationVar(&v.wait, prefix+"wait", verify.DefaultWait, "how long a job may pend before its verdict is \"still waiting\"")
+	cmd.Flags().BoolVar(&v.noJobs, prefix+"no-jobs", false, "compare partitions and nodes only; submit no job")
+}
+
+func newVerifyCmd(e env) *cobra.Command {
+	var (
+		spec pipeline.Options
+		vf   verifyFlags
+	)
+	cmd := &cobra.Command{
+		Use:     "verify [flags] FILE",
+		Short:   "Check the deployed cluster against the spec and run a job mix on it",
+		Long:    verifyHelp,
+		Args:    cobra.ExactArgs(1),
+		Example: "  slurmspec verify examples/a4-training.yaml",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			res, err := pipeline.AnalyseFile(args[0], spec, e.stdin)
+			if err != nil {
+				return failed("%v", err)
+			}
+			// As for deploy: a placeholder's cluster name names no cluster.
+			placeholdersAreErrors(res)
+			if len(res.Diags) > 0 {
+				_ = format.Text{}.Format(e.stderr, format.Run{Files: []format.File{{Name: res.Name(), Source: source(res), Diags: res.Diags}}})
+			}
+			if res.Cluster == nil || res.Failed() {
+				return refused("%s: not verified: %s (fix them, or see `slurmspec lint`)", args[0], res.Summary())
+			}
+			return runVerify(cmd.Context(), e, res, vf)
+		},
+	}
+	spec.RegisterFlags(cmd.Flags())
+	vf.register(cmd, "")
+	return cmd
+}
+
+// runVerify verifies the deployed cluster of a checked spec and prints
+// the findings and verdicts.
+func runVerify(ctx context.Context, e env, res *pipeline.Result, vf verifyFlags) error {
+	c := res.Cluster
+	name := pulumimodel.ClusterName(c.Project.Value, c.Region.Value, c.ID.Value)
+	set, err := artifacts.Rendered(c, res.Settings.SlurmVersion())
+	if err != nil {
+		return failed("%s: %v", res.File, err)
+	}
+	var conf []byte
+	for _, a := range set {
+		if a.Path == "slurm.conf" {
+			conf = a.Data
+		}
+	}
+	endpoint, err := slurmapi.Endpoint(c.Region.Value)
+	if err != nil {
+		return failed("verify: %v", err)
+	}
+	httpClient, err := checker.HTTPClient(ctx, online.DefaultTimeout)
+	if err != nil {
+		return failed("verify: %v", err)
+	}
+	api := &slurmapi.Client{HTTP: httpClient, Endpoint: endpoint, Cluster: name}
+	fmt.Fprintf(e.stdout, "Verifying cluster %s against %s (Slurm REST %s)\n", escape.Text(name), escape.Text(res.File), slurmapi.Version)
+	r, err := verify.Run(ctx, api, c, conf, verify.Options{Wait: vf.wait, NoJobs: vf.noJobs})
+	if err != nil {
+		return failed("verify: %v", err)
+	}
+	if err := r.WriteVerdicts(e.stdout); err != nil {
+		return failed("%v", err)
+	}
+	if len(r.Diags) > 0 {
+		if err := (format.Text{}).Format(e.stdout, format.Run{Files: []format.File{{Name: res.Name(), Source: source(res), Diags: r.Diags}}}); err != nil {
+			return failed("%v", err)
+		}
+	}
+	errs := 0
+	for _, d := range r.Diags {
+		if d.Severity == diag.Error {
+			errs++
+		}
+	}
+	summary := fmt.Sprintf("%s, %s; %s, %s",
+		diag.Plural(r.Partitions, "live partition"), diag.Plural(r.Nodes, "live node"),
+		diag.Plural(len(r.Verdicts), "job"), diag.Plural(len(r.Diags), "finding"))
+	if errs > 0 {
+		return refused("cluster %s: %s (%s)", name, summary, diag.Plural(errs, "error"))
+	}
+	fmt.Fprintf(e.stdout, "Cluster %s: %s\n", escape.Text(name), summary)
+	return nil
+}

@@ -1,0 +1,248 @@
+package verify_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slurmspec/slurmspec/deploy/artifacts"
+	"github.com/slurmspec/slurmspec/deploy/slurmapi"
+	"github.com/slurmspec/slurmspec/deploy/verify"
+	"github.com/slurmspec/slurmspec/lab/fakeslurmapi"
+	"github.com/slurmspec/slurmspec/lab/localslurm"
+	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
+	"github.com/slurmspec/slurmspec/lint/online"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
+)
+
+// bearer adds an OAuth token to every request, as Google credentials do.
+type bearer struct{ token string }
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+type testLog struct{ t *testing.T }
+
+func (w testLog) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
+
+// TestVerifyOnRealSlurm runs verify on a variant of the A4 example (variant)
+// deployed on a local Slurm of each release that serves v0.0.42, through
+// the double of the Slurm Job API and the release's real slurmrestd: first
+// as deployed (no drift; every shape runs but one, refused at submission),
+// then after two changes made on the live cluster with scontrol: partition
+// train's MaxTime (drift, at the spec's MaxTime) and partition preempt's
+// MaxNodes=1 (drift at the partition, and the two-node job pends with
+// PartitionConfig).
+func TestVerifyOnRealSlurm(t *testing.T) {
+	for _, series := range []string{"24.11", "26.05"} {
+		t.Run(series, func(t *testing.T) {
+			t.Parallel()
+			o := localslurm.Options{Release: series, RestAPI: true, StandIns: []string{"train-a4-0", "train-a4-1"}, Log: testLog{t}}
+			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
+			spec := variant(t)
+			res, err := pipeline.AnalyseFile(spec, pipeline.Options{SlurmVersion: series}, nil)
+			if err != nil || res.Cluster == nil || res.Failed() {
+				t.Fatalf("the example does not compile: %v %v", err, res.Diags)
+			}
+			set, err := artifacts.Rendered(res.Cluster, series)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o.Dir = t.TempDir()
+			var conf []byte
+			for _, a := range set {
+				if a.Path == "slurm.conf" {
+					conf = a.Data
+				}
+				p := filepath.Join(o.Dir, filepath.FromSlash(a.Path))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, a.Data, os.FileMode(a.Mode)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			cl, err := localslurm.Start(ctx, o)
+			if err != nil {
+				t.Fatalf("Start: %v", err)
+			}
+			defer func() {
+				if err := cl.Stop(); err != nil {
+					t.Errorf("Stop: %v", err)
+				}
+			}()
+			name := "projects/acme-ml-prod/locations/us-central1/modelDevelopmentClusters/train"
+			double := &fakeslurmapi.Server{Cluster: name, Users: map[string]string{"ya29.daemon": "daemon"},
+				Backend: fakeslurmapi.Backend{URL: cl.RestURL(), Token: cl.RestToken}}
+			srv := httptest.NewServer(double)
+			defer srv.Close()
+			api := &slurmapi.Client{HTTP: &http.Client{Transport: bearer{"ya29.daemon"}}, Endpoint: srv.URL, Cluster: name}
+			opt := verify.Options{Wait: 30 * time.Second, Poll: 200 * time.Millisecond}
+
+			r, err := verify.Run(ctx, api, res.Cluster, conf, opt)
+			if err != nil {
+				t.Fatalf("verify: %v", err)
+			}
+			logReport(t, r)
+			if len(r.Diags) != 1 || r.Diags[0].Rule != online.RuleVerifyJobRefused ||
+				!strings.Contains(r.Diags[0].Message, "partition preempt refuses a job of every GPU of one node (8) at submission: Batch job submission failed: Requested node configuration is not available") {
+				t.Errorf("as deployed: findings %v, want one: preempt refuses every GPU of a node", r.Diags)
+			}
+			for _, v := range r.Verdicts {
+				want := verify.Runs
+				if v.Partition == "preempt" && strings.HasPrefix(v.Shape, "every GPU") {
+					want = verify.Refused
+				}
+				if v.Outcome != want {
+					t.Errorf("as deployed: partition %s, %s: %s (%s), want %s", v.Partition, v.Shape, v.Outcome, v.Detail, want)
+				}
+			}
+			if len(r.Verdicts) != 10 {
+				t.Errorf("%d verdicts, want 5 shapes in each of 2 partitions", len(r.Verdicts))
+			}
+
+			for _, args := range [][]string{
+				{"update", "PartitionName=train", "MaxTime=1-00:00:00"},
+				{"update", "PartitionName=preempt", "MaxNodes=1"},
+			} {
+				if out, err := cl.Command(ctx, "scontrol", args...).CombinedOutput(); err != nil {
+					t.Fatalf("scontrol %v: %v: %s", args, err, out)
+				}
+			}
+			r, err = verify.Run(ctx, api, res.Cluster, conf, opt)
+			if err != nil {
+				t.Fatalf("verify after the changes: %v", err)
+			}
+			logReport(t, r)
+			var got []string
+			for _, d := range r.Diags {
+				got = append(got, fmt.Sprintf("%s %s: %s [%s]", d.Path, d.Severity, d.Message, d.Rule))
+			}
+			want := []string{
+				"orchestratorSpec.slurmSpec.partitions[0].config.MaxTime warning: partition train has MaxTime=1440 minutes on the live cluster, the spec renders 7-00:00:00 [verify-partition-drift]",
+				"orchestratorSpec.slurmSpec.partitions[1].id error: in partition preempt a job of two nodes pends with reason PartitionConfig (job 20) [verify-job-pending]",
+				"orchestratorSpec.slurmSpec.partitions[1].id error: partition preempt refuses a job of every GPU of one node (8) at submission: Batch job submission failed: Requested node configuration is not available [verify-job-refused]",
+				"orchestratorSpec.slurmSpec.partitions[1].id warning: partition preempt has MaxNodes=1 on the live cluster, the spec leaves it at Slurm's default, UNLIMITED [verify-partition-drift]",
+			}
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("after the changes, findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			for _, c := range double.Calls() {
+				if c.User != "daemon" {
+					t.Errorf("call %s %s ran as %s, want daemon", c.Method, c.Path, c.User)
+				}
+			}
+			// Every job is gone: none left pending or running.
+			if out, err := cl.Command(ctx, "squeue", "-h", "-t", "PD,R,CF").CombinedOutput(); err != nil || strings.TrimSpace(string(out)) != "" {
+				t.Errorf("jobs left behind (%v): %s", err, out)
+			}
+		})
+	}
+}
+
+// variant writes the A4 example with two changes: two static nodes (no
+// State=CLOUD nodes: the harness has no ResumeProgram, and a job placed on a
+// powered-down node was requeued and held, JobHeldUser, measured on 24.11),
+// partition preempt's DefMemPerGPU at 600000 MiB (issue 26: 8 x 600000
+// MiB is more than an a4-highgpu-8g node has, so a job of all 8 GPUs is
+// refused), and a prolog that does not call nvidia-smi, which the stand-in
+// nodes lack.
+func variant(t *testing.T) string {
+	t.Helper()
+	data, err := os.ReadFile("../../examples/a4-training.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(data), "maxNodeCount: 4", "maxNodeCount: 2", 1)
+	i := strings.LastIndex(s, `DefMemPerGPU: "492974"`)
+	if i < 0 || !strings.Contains(s, "maxNodeCount: 2") {
+		t.Fatal("the example changed: update variant")
+	}
+	s = s[:i] + `DefMemPerGPU: "600000"` + s[i+len(`DefMemPerGPU: "492974"`):]
+	// The stand-in nodes have no nvidia-smi; the prolog's check passes.
+	const smi = "count=$(nvidia-smi --list-gpus | wc -l)"
+	if !strings.Contains(s, smi) {
+		t.Fatal("the example's prolog changed: update variant")
+	}
+	s = strings.Replace(s, smi, "count=8", 1)
+	p := filepath.Join(t.TempDir(), "a4.yaml")
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestVerifyOn2205 runs verify on the host's Slurm 22.05, whose slurmrestd
+// serves v0.0.36-38 only: it stops at the first call, in one line that
+// says so.
+func TestVerifyOn2205(t *testing.T) {
+	o := localslurm.Options{Release: "22.05", RestAPI: true, Log: testLog{t}}
+	slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
+	res, err := pipeline.AnalyseFile(variant(t), pipeline.Options{SlurmVersion: "22.05"}, nil)
+	if err != nil || res.Cluster == nil {
+		t.Fatalf("the example does not compile: %v", err)
+	}
+	set, err := artifacts.Rendered(res.Cluster, "22.05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Dir = t.TempDir()
+	var conf []byte
+	for _, a := range set {
+		if a.Path == "slurm.conf" {
+			conf = a.Data
+		}
+		p := filepath.Join(o.Dir, filepath.FromSlash(a.Path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, a.Data, os.FileMode(a.Mode)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cl, err := localslurm.Start(ctx, o)
+	if err != nil {
+		t.Fatalf("Start: %v", err)
+	}
+	defer func() {
+		if err := cl.Stop(); err != nil {
+			t.Errorf("Stop: %v", err)
+		}
+	}()
+	name := "projects/acme-ml-prod/locations/us-central1/modelDevelopmentClusters/train"
+	srv := httptest.NewServer(&fakeslurmapi.Server{Cluster: name, Users: map[string]string{"ya29.daemon": "daemon"},
+		Backend: fakeslurmapi.Backend{URL: cl.RestURL(), Token: cl.RestToken}})
+	defer srv.Close()
+	api := &slurmapi.Client{HTTP: &http.Client{Transport: bearer{"ya29.daemon"}}, Endpoint: srv.URL, Cluster: name}
+	_, err = verify.Run(ctx, api, res.Cluster, conf, verify.Options{})
+	want := "GET /slurm/v0.0.42/partitions: slurmrestd answered 404: Unable find requested URL. Please view /openapi/v3 for API reference; the cluster's slurmrestd does not serve Slurm REST v0.0.42, which Slurm 24.11 and later do (22.05 serves v0.0.36-v0.0.38)"
+	if err == nil || err.Error() != want {
+		t.Errorf("verify on 22.05: %v, want %q", err, want)
+	}
+}
+
+func logReport(t *testing.T, r *verify.Report) {
+	t.Helper()
+	var b strings.Builder
+	_ = r.WriteVerdicts(&b)
+	for _, d := range r.Diags {
+		b.WriteString(d.String() + "\n")
+	}
+	t.Logf("%d partitions, %d nodes:\n%s", r.Partitions, r.Nodes, b.String())
+}

@@ -1,0 +1,87 @@
+package online
+
+import (
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/diag/ids"
+)
+
+// Ids of `slurmspec verify`, which asks the deployed cluster through the
+// service's Slurm Job API whether it is what the spec renders and whether
+// it runs the spec's jobs (deploy/verify, docs/verify.md).
+const (
+	RuleVerifyPartitionMissing    = "verify-partition-missing"
+	RuleVerifyPartitionUnexpected = "verify-partition-unexpected"
+	RuleVerifyPartitionDrift      = "verify-partition-drift"
+	RuleVerifyNodeDrift           = "verify-node-drift"
+	RuleVerifyJobRefused          = "verify-job-refused"
+	RuleVerifyJobPending          = "verify-job-pending"
+)
+
+const verifyNote = " Reported by `slurmspec verify` (and `slurmspec deploy up --verify`), which reads the live cluster " +
+	"through the service's Slurm Job API (see docs/verify.md)."
+
+// VerifyPartitionMissing reports a rendered partition the live cluster lacks.
+var VerifyPartitionMissing = ids.Entry{
+	ID: RuleVerifyPartitionMissing, Stage: ids.Online, Severity: diag.Error,
+	Summary: "A partition of the spec is not on the live cluster",
+	Doc: "The spec renders the partition, but slurmctld on the deployed cluster does not have it: the cluster runs " +
+		"another version of the spec (deploy it), or someone removed the partition by hand. Jobs sent to it are " +
+		"refused." + verifyNote + "\n",
+}
+
+// VerifyPartitionUnexpected reports a live partition the spec lacks.
+var VerifyPartitionUnexpected = ids.Entry{
+	ID: RuleVerifyPartitionUnexpected, Stage: ids.Online, Severity: diag.Warning,
+	Summary: "The live cluster has a partition the spec does not render",
+	Doc: "slurmctld has a partition that is not in the spec: added by hand (`scontrol create partition`), or left " +
+		"from another version of the spec. It goes away at the next reconfiguration." + verifyNote + "\n",
+}
+
+// VerifyPartitionDrift reports a live partition whose settings differ.
+var VerifyPartitionDrift = ids.Entry{
+	ID: RuleVerifyPartitionDrift, Stage: ids.Online, Severity: diag.Warning,
+	Summary: "A live partition's nodes or settings differ from what the spec renders",
+	Doc: "Compared: the partition's nodes (as slurmctld expands its node sets), its state (a partition that is not " +
+		"UP takes or starts no jobs, an error), and MaxTime, DefaultTime, PriorityTier, MaxNodes and MinNodes: as " +
+		"the spec renders them on the PartitionName line, or Slurm's defaults where the line does not set them " +
+		"(MaxTime and MaxNodes UNLIMITED, PriorityTier 1, MinNodes 0). A difference usually comes from `scontrol update " +
+		"PartitionName=...` on the cluster, which lasts until the next reconfiguration, or from a spec change not " +
+		"deployed yet." + verifyNote + "\n",
+}
+
+// VerifyNodeDrift reports a live node whose resources differ.
+var VerifyNodeDrift = ids.Entry{
+	ID: RuleVerifyNodeDrift, Stage: ids.Online, Severity: diag.Error,
+	Summary: "A live node is missing or has other CPUs, memory or GPUs than the spec renders",
+	Doc: "Each node the spec renders (its NodeName line: CPUs, RealMemory, the GPUs of Gres) is compared with the " +
+		"node slurmctld reports. A node with fewer resources than rendered refuses jobs sized for the rendered " +
+		"ones; a node slurmctld does not know takes no jobs. The finding points at the pool's machine type." +
+		verifyNote + "\n",
+}
+
+// VerifyJobRefused reports a job shape the live cluster refuses.
+var VerifyJobRefused = ids.Entry{
+	ID: RuleVerifyJobRefused, Stage: ids.Online, Severity: diag.Error,
+	Summary: "A job of a standard shape is refused at submission on the live cluster",
+	Doc: "verify submits, in every partition, one task, one GPU, every GPU of one node, a whole node and two nodes " +
+		"(where the partition has GPUs and two nodes), each with the partition's defaults. The message carries " +
+		"Slurm's reason, such as \"Requested node configuration is not available\" (a default memory per GPU times " +
+		"the GPUs is more than a node has) or an access or limit error." + verifyNote + "\n",
+}
+
+// VerifyJobPending reports a job shape that pends for a configuration
+// reason.
+var VerifyJobPending = ids.Entry{
+	ID: RuleVerifyJobPending, Stage: ids.Online, Severity: diag.Error,
+	Summary: "A job of a standard shape pends for a reason of configuration, or fails, on the live cluster",
+	Doc: "The job was accepted but pends with a reason that only a change of configuration or accounting ends: " +
+		"PartitionConfig, PartitionNodeLimit, PartitionTimeLimit, PartitionDown, QOS or association limits, " +
+		"ReqNodeNotAvail and the like; or it ended without running its script (FAILED, NODE_FAIL, BOOT_FAIL: a " +
+		"prolog that fails, a node that does not boot). A job pending for Resources or Priority is not a finding: the nodes are " +
+		"busy or starting, and verify says so in its table." + verifyNote + "\n",
+}
+
+// VerifyEntries returns the ids of `slurmspec verify`.
+func VerifyEntries() []ids.Entry {
+	return []ids.Entry{VerifyPartitionMissing, VerifyPartitionUnexpected, VerifyPartitionDrift, VerifyNodeDrift, VerifyJobRefused, VerifyJobPending}
+}
