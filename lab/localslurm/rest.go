@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/slurmspec/slurmspec/schema/catalog"
 	"net"
 	"net/http"
 	"os"
@@ -69,7 +70,7 @@ func (c *Cluster) startRest(ctx context.Context) error {
 	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(c.layout.restPort))
 	args := []string{"-f", c.confPath, "-a", "rest_auth/jwt", "-u", restUser, "-g", restUser}
 	switch {
-	case !c.layout.atLeast("24.11"):
+	case !c.layout.atLeast(catalog.V2411):
 		// 22.05 names its plugins by REST version (openapi/v0.0.36-38,
 		// openapi/dbv0.0.36-38, the db ones fatal without accounting).
 		plugins := "openapi/v0.0.38"
