@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/escape"
+	"github.com/slurmspec/slurmspec/schema/accounting"
 )
 
 // Action is what a plan does to an entity.
@@ -39,6 +40,8 @@ type Op struct {
 	Key     Key           `json:"-"`
 	Entity  string        `json:"entity"`
 	Changes []FieldChange `json:"changes,omitempty"`
+	// Loses says, for a removal, who loses access to what.
+	Loses string `json:"loses,omitempty"`
 	// partition is the partition of the association a user's add
 	// creates with the user (of its default account); withUser marks
 	// that association's add.
@@ -132,7 +135,7 @@ func Compare(cur, want *State) (*Plan, error) {
 		if k.Kind == KindAssoc && (removedUser[k.Name] || removedAccount[k.Account]) {
 			continue
 		}
-		removes = append(removes, Op{Action: Remove, Key: k})
+		removes = append(removes, Op{Action: Remove, Key: k, Loses: loses(cur, want, k)})
 	}
 	adds = orderAdds(adds, want)
 	firstAssoc(adds)
@@ -164,6 +167,55 @@ func hasPartitionAssoc(s *State, k Key) bool {
 		}
 	}
 	return false
+}
+
+// loses says who loses access when the entity k of cur is removed on the
+// way to want.
+func loses(cur, want *State, k Key) string {
+	switch k.Kind {
+	case KindAssoc:
+		if k.Partition == "" {
+			parts := map[string]bool{}
+			for key := range want.entities {
+				if key.Kind == KindAssoc && key.Name == k.Name && key.Account == k.Account {
+					parts[key.Partition] = true
+				}
+			}
+			if len(parts) > 0 {
+				return k.Name + " keeps account " + k.Account + " only in partition " + strings.Join(sortedSet(parts), ", ")
+			}
+		}
+		s := k.Name + " loses account " + k.Account
+		if k.Partition != "" {
+			s += " in partition " + k.Partition
+		}
+		return s
+	case KindUser:
+		return k.Name + " loses every association: slurmctld refuses the user's jobs under AccountingStorageEnforce"
+	case KindAccount:
+		users := map[string]bool{}
+		for key := range cur.entities {
+			if key.Kind == KindAssoc && key.Account == k.Name {
+				users[key.Name] = true
+			}
+		}
+		if len(users) == 0 {
+			return "no user has an association with account " + k.Name
+		}
+		return strings.Join(sortedSet(users), ", ") + " lose account " + k.Name
+	case KindQOS:
+		return "jobs and associations lose QOS " + k.Name
+	}
+	return ""
+}
+
+func sortedSet(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for s := range m {
+		out = append(out, s)
+	}
+	sort.Strings(out)
+	return out
 }
 
 func sortedFields(m map[string]string) []string {
@@ -260,6 +312,22 @@ func orderRemoves(ops []Op, cur *State) []Op {
 	return ops
 }
 
+// Between plans the change from the accounting file old to new, as
+// declared (either may be nil: no file). A field new sets and old did not
+// is a change from ""; a field old set and new leaves out is not a change
+// (the database keeps its value).
+func Between(old, new *accounting.File) *Plan {
+	o, n := newState(), newState()
+	if old != nil {
+		o = Declared(old)
+	}
+	if new != nil {
+		n = Declared(new)
+	}
+	p, _ := Compare(o, n) // a declared state has every field: no error
+	return p
+}
+
 // Empty reports whether the plan changes nothing.
 func (p *Plan) Empty() bool { return len(p.Ops) == 0 }
 
@@ -307,6 +375,9 @@ func (p *Plan) Text(w io.Writer) error {
 	sign := map[Action]string{Add: "+", Modify: "~", Remove: "-"}
 	for _, op := range p.Ops {
 		fmt.Fprintf(&b, "%s %s %s\n", sign[op.Action], op.Action, op.Entity)
+		if op.Loses != "" {
+			b.WriteString("    (" + op.Loses + ")\n")
+		}
 		for _, c := range op.Changes {
 			line := "    " + c.Field + ": "
 			if op.Action == Modify {
