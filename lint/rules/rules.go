@@ -57,6 +57,7 @@ func All() []*lint.Rule {
 		AccountingReference,
 		AccountCycle,
 		QOSPreemptCycle,
+		QOSPreemptModeUnset,
 		AccountingTRESUntracked,
 		AccountingEnforceNoUser,
 		QOSPriorityUnweighted,
