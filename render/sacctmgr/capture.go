@@ -76,9 +76,10 @@ func headerKind(cols []string) (Kind, bool) {
 	return "", false
 }
 
-// ParseCapture reads a capture (CaptureCommand's output). Tables may come
-// in any order and with any of sacctmgr's columns; blank lines are
-// skipped. Anything else, a data line before a header or a line with the
+// ParseCapture reads a capture: CaptureCommand's output, or `sacctmgr
+// dump` output (dump.go), or both. Tables may come in any order and with
+// any of sacctmgr's columns; blank lines, and the comments a dump starts
+// with, are skipped. Anything else, a data line before a header or a line with the
 // wrong number of columns, is a *CaptureError at that line. Associations
 // of more than one cluster are an error too.
 func ParseCapture(name string, data []byte) (*State, error) {
@@ -89,6 +90,7 @@ func ParseCapture(name string, data []byte) (*State, error) {
 	}
 	var cur *table
 	clusters := map[string]bool{}
+	dump := &dumpReader{}
 	lines := strings.Split(string(data), "\n")
 	for i, line := range lines {
 		line = strings.TrimSuffix(line, "\r")
@@ -98,6 +100,16 @@ func ParseCapture(name string, data []byte) (*State, error) {
 		}
 		bad := func(col int, format string, args ...any) error {
 			return &CaptureError{File: name, Line: n, Col: col, Msg: escape.Text(fmt.Sprintf(format, args...))}
+		}
+		if strings.HasPrefix(line, "#") && cur == nil {
+			continue // the comments a dump starts with
+		}
+		if dumpStart.MatchString(line) {
+			if col, err := s.addDumpLine(dump, line, clusters); err != nil {
+				return nil, bad(col, "%v", err)
+			}
+			cur = nil
+			continue
 		}
 		cols := strings.Split(line, "|")
 		if k, ok := headerKind(cols); ok {
@@ -124,7 +136,7 @@ func ParseCapture(name string, data []byte) (*State, error) {
 			continue
 		}
 		if cur == nil {
-			return nil, bad(1, "%q is not a header of sacctmgr show qos, account, user or association -P (capture with: sacctmgr show qos -P …)", clip(line))
+			return nil, bad(1, "%q is neither a line of sacctmgr dump nor a header of sacctmgr show qos, account, user or association -P (capture with: sacctmgr show qos -P …)", clip(line))
 		}
 		if cur.trailer {
 			if !strings.HasSuffix(line, "|") {
@@ -208,16 +220,35 @@ func (s *State) addRow(kind Kind, row map[string]string, clusters map[string]boo
 	return nil
 }
 
-// has reports whether the capture holds the field for entities of kind;
-// a declared state holds every field it has.
+// has reports whether the capture holds the field for entities of kind
+// (a dump holds every field: one a line leaves out has its default); a
+// declared state holds every field it has.
 func (s *State) has(kind Kind, field string) bool {
 	if s.columns == nil {
 		return true
 	}
-	if kind == KindAssoc || kind == KindAccount && field != "Description" {
-		return s.columns[KindAssoc][field] || kind == KindAccount && s.columns[KindAccount][field]
+	c := func(k Kind) bool { return s.columns[k]["*"] || s.columns[k][field] }
+	switch {
+	case kind == KindAccount && field == "Description":
+		return c(KindAccount)
+	case kind == KindAccount:
+		return c(KindAssoc) || c(KindAccount)
 	}
-	return s.columns[kind][field]
+	return c(kind)
+}
+
+// hasTable reports whether the capture holds the entities of kind at
+// all: a capture without a QOS table (a dump before 26.05) cannot say
+// which QOS exist.
+func (s *State) hasTable(kind Kind) bool {
+	if s.columns == nil {
+		return true
+	}
+	switch kind {
+	case KindAccount:
+		return s.columns[KindAccount] != nil || s.columns[KindAssoc] != nil
+	}
+	return s.columns[kind] != nil
 }
 
 // colOf is the column (1-based, in characters) where the j-th |-separated

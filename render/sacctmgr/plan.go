@@ -71,12 +71,26 @@ func (e *MissingColumnError) Error() string {
 	return fmt.Sprintf("the capture has no %s column for the %s entities the file declares it for; capture with:\n%s", e.Field, e.Kind, CaptureCommand)
 }
 
+// MissingTableError is a capture without any entity of a kind the file
+// declares: it cannot say which exist.
+type MissingTableError struct{ Kind Kind }
+
+func (e *MissingTableError) Error() string {
+	return fmt.Sprintf("the capture holds no %s entities (sacctmgr dump leaves QOS out before 26.05): add sacctmgr show %s -P output to it; capture with:\n%s",
+		e.Kind, map[Kind]string{KindQOS: "qos", KindAccount: "account", KindUser: "user", KindAssoc: "association"}[e.Kind], CaptureCommand)
+}
+
 // Compare plans the change from the state cur to the state want. A field
 // want leaves out is left alone; an entity cur has and want does not is
 // removed (save the root account and user, and the normal QOS).
 func Compare(cur, want *State) (*Plan, error) {
 	p := &Plan{}
 	var adds, mods, removes []Op
+	for _, k := range want.Keys() {
+		if !cur.hasTable(k.Kind) {
+			return nil, &MissingTableError{Kind: k.Kind}
+		}
+	}
 	for _, k := range want.Keys() {
 		w := want.Get(k)
 		c := cur.Get(k)

@@ -3,6 +3,7 @@ package sacctmgr_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -113,17 +114,86 @@ func TestParseCaptureRefuses(t *testing.T) {
 	}
 }
 
-// TestPlanMissingColumn: a capture without a column the file declares is
-// refused with the capture command, not planned as a change.
+// TestPlanMissingColumn: a capture without a column the file declares,
+// or without a kind of entity the file declares, is refused with the
+// capture command, not planned as a change.
 func TestPlanMissingColumn(t *testing.T) {
-	cur, err := sacctmgr.ParseCapture("x", []byte("Name|Priority\nscavenger|0\nurgent|0\n"))
+	data, err := os.ReadFile("testdata/a4.current.txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = sacctmgr.Compare(cur, sacctmgr.Declared(loadFile(t, "../../examples/accounting/a4-training.accounting.yaml")))
-	var mc *sacctmgr.MissingColumnError
-	if !errors.As(err, &mc) || !strings.Contains(err.Error(), "sacctmgr show qos -P format=") {
-		t.Fatalf("error %v, want a *MissingColumnError naming the capture command", err)
+	all := string(data)
+	qos := all[:strings.Index(all, "Account|")]
+	want := sacctmgr.Declared(loadFile(t, "../../examples/accounting/a4-training.accounting.yaml"))
+	for _, tc := range []struct {
+		name, capture string
+		table         bool
+	}{
+		{"column", strings.Replace(all, qos, "Name|Priority\nnormal|0\nscavenger|0\nurgent|0\n", 1), false},
+		{"table", strings.Replace(all, qos, "", 1), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cur, err := sacctmgr.ParseCapture("x", []byte(tc.capture))
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = sacctmgr.Compare(cur, want)
+			var mc *sacctmgr.MissingColumnError
+			var mt *sacctmgr.MissingTableError
+			if tc.table && !errors.As(err, &mt) || !tc.table && !errors.As(err, &mc) || !strings.Contains(fmt.Sprint(err), "sacctmgr show qos -P format=") {
+				t.Fatalf("error %v, want a missing %s error naming the capture command", err, tc.name)
+			}
+		})
+	}
+}
+
+// TestPlanFromDump: the dump of a real slurmdbd after the changed file's
+// apply.sh ran holds what the file declares (26.05's dump lists the QOS);
+// 22.05's holds no QOS, so it is refused alone and planned with sacctmgr
+// show qos -P beside it.
+func TestPlanFromDump(t *testing.T) {
+	want := sacctmgr.Declared(loadFile(t, "testdata/a4-changed.accounting.yaml"))
+	read := func(name string) []byte {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	plan := func(data []byte) (*sacctmgr.Plan, error) {
+		cur, err := sacctmgr.ParseCapture("dump", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sacctmgr.Compare(cur, want)
+	}
+	p, err := plan(read("testdata/a4-changed.dump-26.05.txt"))
+	if err != nil || !p.Empty() {
+		var b bytes.Buffer
+		if p != nil {
+			_ = p.Text(&b)
+		}
+		t.Errorf("26.05 dump: %v\n%s", err, b.String())
+	}
+	var mt *sacctmgr.MissingTableError
+	if _, err := plan(read("testdata/a4-changed.dump-22.05.txt")); !errors.As(err, &mt) {
+		t.Errorf("22.05 dump alone: %v, want a *MissingTableError", err)
+	}
+	qos := "Name|Priority|Preempt|PreemptMode|Flags|UsageFactor|GrpTRES|GrpJobs|MaxTRES|MaxTRESPU|MaxWall|MaxJobsPU|MaxSubmitPU\n" +
+		"normal|0||cluster||1.000000|||||||\nscavenger|0||requeue||0.500000|||||||\n" +
+		"urgent|0|scavenger|cluster|DenyOnLimit|1.000000||||node=1|12:00:00|2|\nbatch|10||cluster||1.000000|||||||\n"
+	p, err = plan(append(read("testdata/a4-changed.dump-22.05.txt"), qos...))
+	if err != nil || !p.Empty() {
+		var b bytes.Buffer
+		if p != nil {
+			_ = p.Text(&b)
+		}
+		t.Errorf("22.05 dump with show qos: %v\n%s", err, b.String())
+	}
+	for _, bad := range []string{"Account - 'x':Description='a\n", "Parent - 'root'\nAccount - 'x':Fairshare\n", "User - 'bob'\n"} {
+		if _, err := sacctmgr.ParseCapture("dump", []byte(bad)); err == nil || !strings.Contains(err.Error(), "dump:") {
+			t.Errorf("%q: %v, want an error at its position", bad, err)
+		}
 	}
 }
 

@@ -202,7 +202,8 @@ func isTRES(field string) bool { return strings.Contains(field, "TRES") }
 // Normal returns a field's value in a form where two spellings of the
 // same setting are equal: lists sorted, counts and wall times as numbers
 // (unlimited as ""), TRES sorted by name with their sizes in one unit,
-// names in lower case.
+// names in lower case, and a field a dump leaves out as its default
+// (Priority 0, UsageFactor 1, Fairshare 1, PreemptMode cluster).
 func Normal(field, v string) string {
 	v = strings.TrimSpace(v)
 	switch {
@@ -225,9 +226,16 @@ func Normal(field, v string) string {
 		}
 		return ""
 	case field == "UsageFactor":
+		if v == "" {
+			return "1"
+		}
 		if f, err := strconv.ParseFloat(v, 64); err == nil {
 			return strconv.FormatFloat(f, 'g', -1, 64)
 		}
+	case field == "Fairshare" && v == "":
+		return "1"
+	case field == "PreemptMode" && v == "":
+		return "cluster"
 	case foldFields[field]:
 		return strings.ToLower(v)
 	}

@@ -24,8 +24,10 @@ Capture the database on the login node, as a Slurm administrator:
 ` + sacctmgr.CaptureCommand + `
 
 The capture holds those four tables, in any order, with any of sacctmgr's
-columns (a field the file declares needs its column). A line that is not
-sacctmgr show -P output is refused at its position, and nothing is planned.
+columns (a field the file declares needs its column). The output of
+sacctmgr dump CLUSTER file=FILE is a capture too; before 26.05 it holds no
+QOS, so append the first command above to it. A line that is neither is
+refused at its position, and nothing is planned.
 
 A field the file leaves out is left as the database holds it; a QOS,
 account, user or association the database holds and the file does not
@@ -132,7 +134,7 @@ func newAccountingPlanCmd(e env) *cobra.Command {
 		},
 	}
 	opt.RegisterFlags(cmd.Flags())
-	cmd.Flags().StringVar(&current, "current", "", "the capture of the database: sacctmgr show qos, account, user and association -P output (see --help)")
+	cmd.Flags().StringVar(&current, "current", "", "the capture of the database: sacctmgr show qos, account, user and association -P output, or sacctmgr dump output (see --help)")
 	_ = cmd.MarkFlagFilename("current")
 	cmd.Flags().StringVar(&scriptPath, "script", "", "write the sacctmgr script that applies exactly the plan to `FILE`")
 	_ = cmd.MarkFlagFilename("script")

@@ -20,7 +20,8 @@ import (
 // an account moves, a user's association narrows to a partition, a user
 // leaves, a QOS and an account arrive), planned, applied, and planned
 // once more: the plan is empty, so what sacctmgr shows is what the plan
-// said it would make.
+// said it would make. The plan against sacctmgr dump's output (with
+// sacctmgr show qos -P) is empty too.
 func TestAccountingPlan(t *testing.T) {
 	for _, release := range localslurm.Releases() {
 		t.Run(release, func(t *testing.T) {
@@ -112,6 +113,25 @@ func accountingPlan(t *testing.T, release string) {
 	apply(p)
 	if p := plan(changed); !p.Empty() {
 		t.Errorf("after applying the changed file's plan, sacctmgr shows something else than planned: %s", p.Summary())
+	}
+
+	// The same database as sacctmgr dump writes it (the QOS from sacctmgr
+	// show qos -P beside it: dumps before 26.05 leave them out).
+	dump, err := cl.Command(ctx, "sacctmgr", "dump", c.cluster.ID.Value, "file=/dev/stdout").Output()
+	if err != nil {
+		t.Fatalf("sacctmgr dump: %v", err)
+	}
+	qos := sh(strings.Fields(strings.TrimPrefix(strings.Split(sacctmgr.CaptureCommand, "\n")[0], "{ "))...)
+	cur, err := sacctmgr.ParseCapture("dump", append(dump, qos...))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, dump)
+	}
+	if p, err := sacctmgr.Compare(cur, sacctmgr.Declared(changed)); err != nil || !p.Empty() {
+		var b bytes.Buffer
+		if p != nil {
+			_ = p.Text(&b)
+		}
+		t.Errorf("the plan against sacctmgr dump is not empty: %v\n%s\ndump:\n%s", err, b.String(), dump)
 	}
 	cl.stopAndCheck(t)
 }
