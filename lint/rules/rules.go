@@ -60,6 +60,7 @@ func All() []*lint.Rule {
 		QOSPreemptModeUnset,
 		AccountingTRESUntracked,
 		AccountingEnforceNoUser,
+		AccountingPartitionNoUser,
 		QOSPriorityUnweighted,
 		FairshareWithoutMultifactor,
 
