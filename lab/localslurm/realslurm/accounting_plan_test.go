@@ -23,8 +23,10 @@ import (
 // said it would make. The plan against sacctmgr dump's output (with
 // sacctmgr show qos -P) is empty too.
 func TestAccountingPlan(t *testing.T) {
+	t.Parallel()
 	for _, release := range localslurm.Releases() {
 		t.Run(release, func(t *testing.T) {
+			t.Parallel()
 			requirePrereqsFor(t, release)
 			accountingPlan(t, release)
 		})

@@ -30,8 +30,10 @@ users:
 // second urgent job of the same user, over MaxTRESPerUser=node=1, pends
 // with reason QOSMaxNodePerUserLimit.
 func TestQOSPreemptionAndLimit(t *testing.T) {
+	t.Parallel()
 	for _, release := range localslurm.Releases() {
 		t.Run(release, func(t *testing.T) {
+			t.Parallel()
 			requirePrereqsFor(t, release)
 			qosPreemption(t, release)
 		})
