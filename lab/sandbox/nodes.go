@@ -60,6 +60,9 @@ func afterStart(ctx context.Context, st *State, cl *localslurm.Cluster, log io.W
 			return err
 		}
 	}
+	if st.AccountingFile {
+		return applyAccounting(ctx, st, cl, log)
+	}
 	return nil
 }
 

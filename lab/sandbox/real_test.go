@@ -296,3 +296,40 @@ sinfo -h -o '%P %t %N'
 		}
 	})
 }
+
+// TestUpAppliesAccounting runs examples/a4-training.yaml with an
+// accounting file beside it (testdata/accounting.yaml) in `sandbox run`:
+// up applies the file, so the script testdata/accounting.sh finds its
+// associations and QOS in the database, and a job of a user it declares is
+// accepted at once under the spec's AccountingStorageEnforce and runs in
+// its account and QOS.
+func TestUpAppliesAccounting(t *testing.T) {
+	requirePrereqs(t)
+	dir := stateDir(t)
+	specDir := t.TempDir()
+	for from, to := range map[string]string{"../../examples/a4-training.yaml": "a4.yaml", "testdata/accounting.yaml": "a4.accounting.yaml"} {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(specDir, to), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := slurmspec(t, "sandbox", "run", filepath.Join(specDir, "a4.yaml"), "--state-dir", dir, "--", "sh", "testdata/accounting.sh")
+	t.Logf("stdout:\n%s", r.stdout)
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0 (the script's); stderr:\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "PASS: job 1 COMPLETED with Account=research QOS=scavenger") {
+		t.Errorf("stdout lacks the job's account and QOS")
+	}
+	for _, want := range []string{
+		"sandbox: accounting: the spec's accounting file is applied once slurmdbd is up (accounting/apply.sh, as rendered)",
+		"applied the spec's accounting file with its rendered script (accounting/apply.sh): 1 users",
+	} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}

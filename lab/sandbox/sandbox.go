@@ -124,8 +124,14 @@ type State struct {
 	Starter    Proc `json:"starter"`
 	Supervisor Proc `json:"supervisor"`
 
-	Accounting bool     `json:"accounting"`
-	StandIns   []string `json:"standIns"`
+	Accounting bool `json:"accounting"`
+	// AccountingUsers, when the rendered set holds the accounting file's
+	// script (accounting/apply.sh), are the users it declares: the
+	// supervisor applies the script once slurmdbd is up and waits until
+	// slurmctld knows them.
+	AccountingUsers []string `json:"accountingUsers,omitempty"`
+	AccountingFile  bool     `json:"accountingFile,omitempty"`
+	StandIns        []string `json:"standIns"`
 	// FakeNvidiaSMI asks the supervisor to put a fake nvidia-smi, listing
 	// each stand-in's rendered GPUs, on the default PATH inside the
 	// cluster's namespace (the host has none).

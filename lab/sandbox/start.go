@@ -17,6 +17,8 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/render/sacctmgr"
+	"github.com/slurmspec/slurmspec/schema/accounting"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
@@ -117,6 +119,10 @@ type StartOptions struct {
 	// Cluster is the compiled spec; Start changes its config by Settings.
 	Cluster  *ir.Cluster
 	Settings []Setting
+	// Accounting is the spec's accounting file (docs/accounting.md), nil
+	// when it has none: its script joins the rendered set, and the
+	// supervisor applies it.
+	Accounting *accounting.File
 }
 
 // Start applies the what-if settings to the cluster's config, renders it
@@ -127,6 +133,12 @@ func Start(ctx context.Context, o StartOptions) (*State, error) {
 	set, l := render.Render(o.Cluster, render.Options{SlurmVersion: o.RenderedFor})
 	if len(l) > 0 {
 		return nil, &RenderError{Diags: l}
+	}
+	if o.Accounting != nil {
+		set = sacctmgr.With(set, o.Accounting)
+		for _, u := range o.Accounting.Users {
+			o.AccountingUsers = append(o.AccountingUsers, u.Name.Text)
+		}
 	}
 	o.Set = set
 	return Up(ctx, o.Options)

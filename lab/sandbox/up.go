@@ -16,6 +16,7 @@ import (
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/output"
+	"github.com/slurmspec/slurmspec/render/sacctmgr"
 )
 
 // Options configures Up.
@@ -37,6 +38,9 @@ type Options struct {
 	NodesPerGroup int
 	// Changes are the stated changes already applied to the spec's config.
 	Changes []Change
+	// AccountingUsers are the users of the accounting file whose script
+	// Set holds (StartOptions.Accounting).
+	AccountingUsers []string
 	// FakeNvidiaSMI allows a fake nvidia-smi inside the cluster's namespace
 	// when stand-ins have rendered GPUs and this host has no nvidia-smi.
 	FakeNvidiaSMI bool
@@ -119,6 +123,15 @@ func Up(ctx context.Context, o Options) (*State, error) {
 	st.FakeNvidiaSMI = o.FakeNvidiaSMI && len(gpuNodes(groups, st.StandIns)) > 0 && !hostHasNvidiaSMI()
 	if st.Accounting {
 		say(o.Out, "accounting: the rendered AccountingStorageType is accounting_storage/slurmdbd, so slurmdbd runs with a throwaway MariaDB")
+	}
+	if o.Set.Get(sacctmgr.Path) != nil {
+		switch {
+		case st.Accounting:
+			st.AccountingFile, st.AccountingUsers = true, o.AccountingUsers
+			say(o.Out, "accounting: the spec's accounting file is applied once slurmdbd is up (%s, as rendered)", sacctmgr.Path)
+		default:
+			say(o.Out, "accounting: the spec's accounting file is not applied: no slurmdbd runs (the rendered AccountingStorageType is not accounting_storage/slurmdbd)")
+		}
 	}
 	if err := st.write(); err != nil {
 		return fail(err)

@@ -74,6 +74,23 @@ var accountingCases = []ruleCase{
 	{rule: "qos-preempt-cycle", name: "self without preempt/qos", acct: "qos:\n  - {name: high, preempt: [low, »high]}\n  - {name: low, preempt: [high]}\n"},
 	{rule: "qos-preempt-cycle", spec: spec{Config: qosPreempt}, acct: "qos:\n  - {name: high, preempt: [low, mid]}\n  - {name: mid, preempt: [low]}\n  - {name: low}\n"},
 
+	{rule: "qos-preempt-mode-unset", spec: spec{Config: "PreemptType: preempt/qos\nPreemptMode: CANCEL", Partitions: "- {id: spot, nodePoolIds: [cpu], config: {PreemptMode: REQUEUE}}", Default: "spot"},
+		acct: "qos:\n  - {name: urgent, preempt: [»scavenger, »normal, batch]}\n  - {name: scavenger, preemptMode: cluster}\n  - {name: batch, preemptMode: requeue}\n"},
+	{rule: "qos-preempt-mode-unset", name: "partition as global", spec: spec{Config: "PreemptType: preempt/qos\nPreemptMode: REQUEUE", Partitions: "- {id: spot, nodePoolIds: [cpu], config: {PreemptMode: REQUEUE}}", Default: "spot"},
+		acct: "qos:\n  - {name: urgent, preempt: [scavenger]}\n  - {name: scavenger}\n"},
+	{rule: "qos-preempt-mode-unset", name: "partition_prio", spec: spec{Config: "PreemptType: preempt/partition_prio\nPreemptMode: CANCEL", Partitions: "- {id: spot, nodePoolIds: [cpu], config: {PreemptMode: REQUEUE}}", Default: "spot"},
+		acct: "qos:\n  - {name: urgent, preempt: [scavenger]}\n  - {name: scavenger}\n"},
+
+	{rule: "accounting-partition-no-user", spec: spec{Config: enforce,
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowAccounts: »research}}\n- {id: train, nodePoolIds: [cpu], config: {DenyAccounts: vision}}\n- {id: »batch, nodePoolIds: [cpu]}", Default: "train"},
+		acct: "accounts:\n  - {name: research}\n  - {name: vision}\nusers:\n  - {name: alice, defaultAccount: vision, partitions: [urgent, train]}\n  - {name: bob, defaultAccount: research, partitions: [train]}\n"},
+	{rule: "accounting-partition-no-user", name: "every partition reachable", spec: spec{Config: enforce,
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowAccounts: research}}\n- {id: batch, nodePoolIds: [cpu], config: {DenyAccounts: vision}}", Default: "batch"},
+		acct: "accounts:\n  - {name: research}\n  - {name: vision}\nusers:\n  - {name: alice, defaultAccount: vision, accounts: [research]}\n"},
+	{rule: "accounting-partition-no-user", name: "no enforcement", spec: spec{
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowAccounts: research}}", Default: "urgent"},
+		acct: "accounts:\n  - {name: research}\n  - {name: vision}\nusers:\n  - {name: alice, defaultAccount: vision}\n"},
+
 	{rule: "accounting-tres-untracked", acct: "qos:\n  - {name: high, limits: {MaxTRESPerUser: »\"cpu=64,gres/gpu=8\", GrpTRES: »\"license/matlab=2\"}}\naccounts:\n  - {name: a, limits: {MaxTRES: »\"gres/gpu:b200=8\"}}\n"},
 	{rule: "accounting-tres-untracked", spec: spec{Config: "AccountingStorageTRES: \"gres/gpu,license/matlab\""}, acct: "qos:\n  - {name: high, limits: {MaxTRESPerUser: \"cpu=64,gres/gpu=8,mem=1T\", GrpTRES: \"license/matlab=2\"}}\naccounts:\n  - {name: a, limits: {MaxTRES: \"gres/gpu:b200=8\"}}\n"},
 

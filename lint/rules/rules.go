@@ -57,8 +57,10 @@ func All() []*lint.Rule {
 		AccountingReference,
 		AccountCycle,
 		QOSPreemptCycle,
+		QOSPreemptModeUnset,
 		AccountingTRESUntracked,
 		AccountingEnforceNoUser,
+		AccountingPartitionNoUser,
 		QOSPriorityUnweighted,
 		FairshareWithoutMultifactor,
 

@@ -26,6 +26,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/schema/accounting"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// when both are given. The cluster id is also ClusterName in
 	// slurm.conf, which is always compared.
 	OldName, NewName string
+	// OldAccounting and NewAccounting are the sides' accounting files
+	// (nil: none), whose changes Report.Accounting lists.
+	OldAccounting, NewAccounting *accounting.File
 }
 
 // Compare compares two rendered sets of the same cluster, old and new.
@@ -97,7 +101,7 @@ func CompareWith(old, new render.Set, opt Options) (*Report, error) {
 	for i := range c.changes {
 		c.changes[i].AppliedBy = c.changes[i].Impact.AppliedBy()
 	}
-	r := &Report{Changes: c.changes, SlurmVersion: c.series.String(), Target: opt.Target}
+	r := &Report{Changes: c.changes, SlurmVersion: c.series.String(), Target: opt.Target, Accounting: accountingChanges(opt)}
 	if r.Target == "" {
 		r.Target = "Slurm " + r.SlurmVersion
 	}

@@ -35,20 +35,24 @@ import (
 // global one), diff, appliedBy (who applies it); path, key, old, new,
 // hurtsJobs, effective and diff are left out when empty. slurmConfDiff is
 // a unified diff of the slurm.conf lines Slurm reads, left out when
-// slurm.conf did not change. New fields may be added within version 1; a change of meaning
+// slurm.conf did not change. accounting lists the changes of the
+// accounting file beside the spec, which sacctmgr applies (op, entity,
+// field, old, new, impact: who loses access, which limit tightens), left
+// out when there are none; they count for changed but not for maxImpact. New fields may be added within version 1; a change of meaning
 // or a removal increases the version.
 const JSONVersion = 1
 
 // jsonReport is the JSON shape documented on JSONVersion.
 type jsonReport struct {
-	Version      int      `json:"version"`
-	SlurmVersion string   `json:"slurmVersion"`
-	Changed      bool     `json:"changed"`
-	MaxImpact    Impact   `json:"maxImpact"`
-	HurtsJobs    int      `json:"hurtsJobs"`
-	Summary      string   `json:"summary"`
-	Changes      []Change `json:"changes"`
-	ConfDiff     string   `json:"slurmConfDiff,omitempty"`
+	Version      int                `json:"version"`
+	SlurmVersion string             `json:"slurmVersion"`
+	Changed      bool               `json:"changed"`
+	MaxImpact    Impact             `json:"maxImpact"`
+	HurtsJobs    int                `json:"hurtsJobs"`
+	Summary      string             `json:"summary"`
+	Changes      []Change           `json:"changes"`
+	ConfDiff     string             `json:"slurmConfDiff,omitempty"`
+	Accounting   []AccountingChange `json:"accounting,omitempty"`
 }
 
 // JSON writes the report as JSON in the shape documented on JSONVersion.
@@ -62,6 +66,7 @@ func (r *Report) JSON(w io.Writer) error {
 		Summary:      r.Summary(),
 		Changes:      r.Changes,
 		ConfDiff:     r.ConfDiff,
+		Accounting:   r.Accounting,
 	}
 	if out.Changes == nil {
 		out.Changes = []Change{}

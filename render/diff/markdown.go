@@ -19,7 +19,9 @@ func (r *Report) Markdown(w io.Writer) error {
 	if !r.HasChanges() {
 		return write(w, b.String())
 	}
-	b.WriteString("\n| impact | change | old | new | why | running jobs |\n|---|---|---|---|---|---|\n")
+	if len(r.Changes) > 0 {
+		b.WriteString("\n| impact | change | old | new | why | running jobs |\n|---|---|---|---|---|---|\n")
+	}
 	for _, c := range r.Changes {
 		hurts := ""
 		if c.HurtsJobs != "" {
@@ -36,10 +38,13 @@ func (r *Report) Markdown(w io.Writer) error {
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n",
 			c.Impact, mdSubject(c), code(old), code(new), why, hurts)
 	}
-	b.WriteString("\n**Who applies what**\n\n")
-	for _, i := range r.impacts() {
-		fmt.Fprintf(&b, "- %s: %s\n", i, cell(i.AppliedBy()))
+	if len(r.Changes) > 0 {
+		b.WriteString("\n**Who applies what**\n\n")
+		for _, i := range r.impacts() {
+			fmt.Fprintf(&b, "- %s: %s\n", i, cell(i.AppliedBy()))
+		}
 	}
+	r.accountingMarkdown(&b)
 	if r.ConfDiff != "" {
 		f := fence(r.ConfDiff)
 		fmt.Fprintf(&b, "\n**slurm.conf** (the lines Slurm reads, as written)\n\n%sdiff\n%s%s\n", f, r.ConfDiff, f)

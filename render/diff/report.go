@@ -22,10 +22,13 @@ type Report struct {
 	// reads (no comments), as the files hold them; empty when slurm.conf
 	// did not change.
 	ConfDiff string
+	// Accounting are the changes of the accounting file beside the spec
+	// (Options.OldAccounting, NewAccounting), which sacctmgr applies.
+	Accounting []AccountingChange
 }
 
 // HasChanges reports whether anything changed.
-func (r *Report) HasChanges() bool { return len(r.Changes) > 0 }
+func (r *Report) HasChanges() bool { return len(r.Changes) > 0 || len(r.Accounting) > 0 }
 
 // MaxImpact returns the highest impact of any change; None when nothing
 // changed.
@@ -53,6 +56,9 @@ func (r *Report) HurtsJobs() int {
 func (r *Report) Summary() string {
 	if !r.HasChanges() {
 		return "no changes"
+	}
+	if len(r.Changes) == 0 {
+		return r.accountingSummary()
 	}
 	s := fmt.Sprintf("%d changes", len(r.Changes))
 	if len(r.Changes) == 1 {
@@ -94,6 +100,9 @@ func (r *Report) Summary() string {
 	if r.MaxImpact() == InPlace {
 		parts = append(parts, "applies in place")
 	}
+	if len(r.Accounting) > 0 {
+		parts = append(parts, r.accountingSummary())
+	}
 	return s + " — " + strings.Join(parts, ", ")
 }
 
@@ -102,7 +111,7 @@ func (r *Report) Summary() string {
 func (r *Report) Text(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "slurmspec: %s; target %s\n", r.Summary(), r.Target)
-	if r.HasChanges() {
+	if len(r.Changes) > 0 {
 		fmt.Fprintf(&b, "max impact: %s (classified for Slurm %s)\n", r.MaxImpact(), r.SlurmVersion)
 	}
 	const indent = "                 "
@@ -127,7 +136,8 @@ func (r *Report) Text(w io.Writer) error {
 			b.WriteString("\n" + c.Diff)
 		}
 	}
-	if r.HasChanges() {
+	r.accountingText(&b)
+	if len(r.Changes) > 0 {
 		b.WriteString("\nwho applies what:\n")
 		for _, i := range r.impacts() {
 			fmt.Fprintf(&b, "  %-15s  %s\n", i, i.AppliedBy())

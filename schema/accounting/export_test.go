@@ -65,3 +65,37 @@ func TestJSONSchema(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONSchemaDescribesEveryField: an editor shows a description when
+// the cursor is on any field of the file (the CUE schema's comments).
+func TestJSONSchemaDescribesEveryField(t *testing.T) {
+	data, err := accounting.JSONSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	var walk func(v any, path string)
+	walk = func(v any, path string) {
+		switch v := v.(type) {
+		case map[string]any:
+			if props, ok := v["properties"].(map[string]any); ok {
+				for name, p := range props {
+					if m, ok := p.(map[string]any); !ok || m["description"] == nil {
+						t.Errorf("%s.%s has no description", path, name)
+					}
+				}
+			}
+			for k, sub := range v {
+				walk(sub, path+"/"+k)
+			}
+		case []any:
+			for _, sub := range v {
+				walk(sub, path)
+			}
+		}
+	}
+	walk(doc, "")
+}

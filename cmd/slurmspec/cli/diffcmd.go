@@ -16,6 +16,7 @@ import (
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/render/diff"
 	"github.com/slurmspec/slurmspec/schema"
+	"github.com/slurmspec/slurmspec/schema/accounting"
 )
 
 const diffHelp = `Compare what two versions of a spec render to, and say what the change
@@ -27,6 +28,10 @@ directory when it begins with ./ or ../. A REV beginning with - is refused.
 Both are rendered, then compared semantically: slurm.conf key by key (case
 and order are not changes), per partition, node set and node line; prolog
 and epilog scripts as unified diffs; node pools and cluster fields by field.
+The accounting files beside the specs (docs/accounting.md; for REV:PATH the
+one at that revision) are compared too: QOS, accounts, users and
+associations added, removed or changed, with who loses access and which
+limits tighten, listed apart since sacctmgr applies them.
 
 Every change is classified: applied in place through the API's update mask,
 needs scontrol reconfigure, needs a slurmctld restart, replaces a node pool,
@@ -139,6 +144,7 @@ func newDiffCmd(e env) *cobra.Command {
 			version := newSettings.SlurmVersion()
 			var sets [2]render.Set
 			var names [2]string
+			var accts [2]*accounting.File
 			for i, arg := range args {
 				r, err := readSide(cmd.Context(), p, sch, arg, e)
 				if err != nil {
@@ -147,8 +153,10 @@ func newDiffCmd(e env) *cobra.Command {
 				if sets[i], names[i], err = renderSide(arg, r, version, i == 1, e); err != nil {
 					return err
 				}
+				accts[i] = sideAccounting(cmd.Context(), arg, r, r.Settings, e)
 			}
-			dopt := diff.Options{SlurmVersion: version, Target: newSettings.Target().String(), OldName: names[0], NewName: names[1]}
+			dopt := diff.Options{SlurmVersion: version, Target: newSettings.Target().String(), OldName: names[0], NewName: names[1],
+				OldAccounting: accts[0], NewAccounting: accts[1]}
 			if oldName != "" {
 				dopt.OldName = oldName
 			}

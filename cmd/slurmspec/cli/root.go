@@ -120,7 +120,7 @@ slurm.conf, prolog/epilog scripts and API request body the cluster will run with
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	})
-	root.AddCommand(newLintCmd(e), newRenderCmd(e), newDiffCmd(e), newImportCmd(e), newSchemaCmd(e), newExplainCmd(e), newRulesCmd(e), newVersionCmd(e), newSandboxCmd(e), newDeployCmd(e), newVerifyCmd(e))
+	root.AddCommand(newLintCmd(e), newRenderCmd(e), newDiffCmd(e), newImportCmd(e), newSchemaCmd(e), newExplainCmd(e), newRulesCmd(e), newVersionCmd(e), newSandboxCmd(e), newDeployCmd(e), newVerifyCmd(e), newAccountingCmd(e))
 	root.Version = toolVersion()
 	root.SetVersionTemplate(versionText())
 	root.InitDefaultCompletionCmd()

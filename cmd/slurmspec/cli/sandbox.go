@@ -33,8 +33,11 @@ jobs really run and preempt each other across partitions. Only what this host
 needs is changed (ports, state, spool, pid and log locations, the daemons'
 user, the munge socket, the cgroup plugins of the stand-ins); each change is
 printed, and so is everything else the sandbox does: rendered nodes without a
-stand-in are drained, and a GPU-less host gets a fake nvidia-smi inside
-the sandbox for the rendered prolog.
+stand-in are drained, a GPU-less host gets a fake nvidia-smi inside
+the sandbox for the rendered prolog, and the spec's accounting file
+(docs/accounting.md) is applied with its rendered sacctmgr script once
+slurmdbd is up, so the jobs of the users it declares run at once under the
+spec's AccountingStorageEnforce.
 
 The daemons run in a private mount and UTS namespace, where the rendered host
 names resolve. up prints the environment to use from your shell: bin/ in the
@@ -248,7 +251,7 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	if err != nil {
 		return nil, &exitError{code: exitUsage, msg: fmt.Sprintf("find the slurmspec binary to run the supervisor: %v", err)}
 	}
-	st, err := sandbox.Start(ctx, sandbox.StartOptions{Cluster: r.Cluster, Settings: whatIf, Options: sandbox.Options{
+	st, err := sandbox.Start(ctx, sandbox.StartOptions{Cluster: r.Cluster, Settings: whatIf, Accounting: r.Accounting, Options: sandbox.Options{
 		Dir:           dir,
 		Spec:          file,
 		RenderedFor:   version,

@@ -8,7 +8,9 @@
 //     --slurm-version, and that release's slurmctld accepts it and shows the
 //     partitions, nodes and settings the spec asks for;
 //   - accounting as the product docs describe it (slurmdbd, sacctmgr
-//     associations, AccountingStorageEnforce);
+//     associations, AccountingStorageEnforce), and the accounting file
+//     (docs/accounting.md): its script applied twice, its plan against the
+//     database's own capture, QOS preemption and a QOS limit;
 //   - preemption by partition PriorityTier, and the priority weights;
 //   - prolog and epilog scripts around a real job, and the order Slurm runs
 //     them in;
