@@ -310,6 +310,7 @@ func (c *comparer) comparePartitions(old, new *conf) {
 	from := len(c.changes)
 	c.compareLines(KindPartition, old.partitions, new.partitions, hurtsPartitionRemoved, partitionJobRules)
 	c.explainEffective(old, new, from)
+	c.explainPreemption(new, from)
 	if old.defaultPart != new.defaultPart {
 		ch := Change{Kind: KindPartition, Key: "Default", Old: old.defaultPart, New: new.defaultPart, Op: OpChanged,
 			Impact: Reconfigure, Reason: reasonReconfigure}

@@ -472,6 +472,29 @@ func TestPreemptionChanges(t *testing.T) {
 	}
 }
 
+// TestPreemptionChangesWithoutPartitionPrio: without
+// preempt/partition_prio a partition's tier or mode preempts nothing
+// (checked with jobs: lab/localslurm/realslurm TestPreemptionDiffWithJobs
+// and TestPreemptionWithJobs), so diff does not say such a change hurts
+// running jobs, and says why.
+func TestPreemptionChangesWithoutPartitionPrio(t *testing.T) {
+	r := newRenderer(t)
+	for _, tc := range []struct{ name, preemptType, want string }{
+		{"unset", "", "PreemptType is unset"},
+		{"qos", "      PreemptType: preempt/qos\n", "PreemptType=preempt/qos"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := edit(t, base, "      PreemptType: preempt/partition_prio\n", tc.preemptType)
+			rep := r.compare(old, edit(t, old, `PriorityTier: "1"`, `PriorityTier: "5"`, `PreemptMode: "OFF"`, `PreemptMode: CANCEL`), "26.05")
+			for _, c := range []Change{one(t, rep, KindPartition, "preempt PriorityTier"), one(t, rep, KindPartition, "train PreemptMode")} {
+				if c.HurtsJobs != "" || !strings.Contains(c.Reason, "it preempts no running job: "+tc.want) {
+					t.Errorf("change %v: hurts = %q, reason %q", c, c.HurtsJobs, c.Reason)
+				}
+			}
+		})
+	}
+}
+
 // TestEffectiveValues: a partition key that falls back to the global one
 // is compared by what Slurm uses. The preempt partition's PreemptMode
 // removed while the global PreemptMode is the same value changes nothing
