@@ -304,6 +304,9 @@ func (c *comparer) classifyGlobal(ch *Change, old, new []string) {
 		}
 		ch.HurtsJobs = j.hurts + " (" + j.source + ")"
 	}
+	if h := exemptHurts(ch); h != "" {
+		ch.HurtsJobs = h
+	}
 }
 
 func (c *comparer) comparePartitions(old, new *conf) {

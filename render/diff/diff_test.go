@@ -495,6 +495,33 @@ func TestPreemptionChangesWithoutPartitionPrio(t *testing.T) {
 	}
 }
 
+// TestPreemptExemptTimeChanges: a shorter (or removed) PreemptExemptTime
+// may preempt running jobs at once (checked with jobs: lab/localslurm/realslurm
+// TestPreemptionDiffWithJobs); a longer one hurts none.
+func TestPreemptExemptTimeChanges(t *testing.T) {
+	r := newRenderer(t)
+	withExempt := func(v string) string {
+		return edit(t, base, "      PriorityWeightAge", "      PreemptExemptTime: \""+v+"\"\n      PriorityWeightAge")
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		hurts          bool
+	}{
+		{"shortened", withExempt("01:00:00"), withExempt("00:00:01"), true},
+		{"removed", withExempt("10"), base, true},
+		{"lengthened", withExempt("00:00:01"), withExempt("01:00:00"), false},
+		{"added", base, withExempt("10"), false},
+		{"to UNLIMITED", withExempt("10"), withExempt("UNLIMITED"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := one(t, r.compare(tc.old, tc.new, "26.05"), KindGlobal, "PreemptExemptTime")
+			if (c.HurtsJobs != "") != tc.hurts {
+				t.Errorf("change %v: hurts = %q, want hurting %v", c, c.HurtsJobs, tc.hurts)
+			}
+		})
+	}
+}
+
 // TestEffectiveValues: a partition key that falls back to the global one
 // is compared by what Slurm uses. The preempt partition's PreemptMode
 // removed while the global PreemptMode is the same value changes nothing

@@ -5,7 +5,10 @@ package diff
 // TestPreemptionDiffWithJobs and TestPreemptionWithJobs).
 
 import (
+	"math"
 	"strings"
+
+	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // partitionPreemptKeys are the partition keys that only
@@ -59,4 +62,34 @@ func isPartitionPreemptKey(key string) bool {
 		}
 	}
 	return false
+}
+
+// exemptHurts says what a change of the global PreemptExemptTime does to
+// running jobs: when it shortens the time (or removes it; the default is
+// 0), a running job that has run longer than the new time may be preempted
+// at once, since Slurm applies the key to running jobs when it is read
+// again (seen with jobs after `scontrol reconfigure`). A longer time hurts
+// no job. "" when the change is of another key or does not shorten it.
+func exemptHurts(ch *Change) string {
+	if ch.Kind != KindGlobal || !strings.EqualFold(ch.Key, "PreemptExemptTime") {
+		return ""
+	}
+	if exemptSeconds(ch.New) >= exemptSeconds(ch.Old) {
+		return ""
+	}
+	return "running jobs that have run longer than the new PreemptExemptTime may be preempted at once (slurm.conf(5) 26.05 PreemptExemptTime)"
+}
+
+// exemptSeconds reads a PreemptExemptTime value as slurmctld does
+// (time_str2secs); unset is 0, and no limit or a value Slurm refuses counts
+// as the longest time.
+func exemptSeconds(v string) int64 {
+	if strings.TrimSpace(v) == "" {
+		return 0
+	}
+	s, ok := catalog.ParseTimeSeconds(strings.TrimSpace(v))
+	if !ok || s == catalog.Infinite {
+		return math.MaxInt64
+	}
+	return s
 }

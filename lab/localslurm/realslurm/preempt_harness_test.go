@@ -77,21 +77,35 @@ func (cl *cluster) submitLow(t *testing.T, node, part, script string, extra ...s
 
 // submitHigh submits the high job and waits until the scheduler has
 // decided about it: it runs, or the low job was chosen for preemption, or
-// it pends with a reason and slurmctld's main scheduler has made a pass
-// since its submission without preempting the low job (slurmctld tries
-// preemption when the job is submitted and in every pass). It returns
-// what became of the low job.
+// it pends and the scheduler has evaluated it without preempting the low
+// job (decide; slurmctld tries preemption when the job is submitted and in
+// every pass). It returns what became of the low job.
 func (cl *cluster) submitHigh(t *testing.T, node, part string, low pairJob, extra ...string) pairResult {
 	t.Helper()
-	before := cl.schedCycles(t)
+	mark := cl.mark(t)
 	id := cl.submit(t, pairArgs(node, part, "sleep 300", extra...)...)
-	return cl.decide(t, id, low, before)
+	return cl.decide(t, id, low, mark)
+}
+
+// schedMark is a point from which decide counts the scheduler's work: the
+// main scheduler's pass count and the time.
+type schedMark struct {
+	cycles int
+	at     time.Time
+}
+
+// mark is the scheduler's state now.
+func (cl *cluster) mark(t *testing.T) schedMark {
+	t.Helper()
+	return schedMark{cl.schedCycles(t), time.Now()}
 }
 
 // decide waits until the scheduler has decided about the pending job id
-// (as submitHigh says), given the main scheduler's pass count before, and
-// returns what became of the low job.
-func (cl *cluster) decide(t *testing.T, id string, low pairJob, before int) pairResult {
+// since mark, and returns what became of the low job. Not preempting is a
+// decision once the job pends for Resources or Priority (the node is up and
+// busy) by an evaluation in a later second than mark (LastSchedEval) and
+// the main scheduler has made two passes since mark.
+func (cl *cluster) decide(t *testing.T, id string, low pairJob, mark schedMark) pairResult {
 	t.Helper()
 	var r pairResult
 	deadline := time.Now().Add(jobTimeout)
@@ -108,7 +122,8 @@ func (cl *cluster) decide(t *testing.T, id string, low pairJob, before int) pair
 			cl.waitJob(t, id, "RUNNING", func(f localslurm.Fields) bool { return f["JobState"] != "PENDING" })
 			continue
 		}
-		if h["Reason"] != "None" && cl.schedCycles(t) > before {
+		evaluated := jobTime(h["LastSchedEval"]).After(mark.at.Truncate(time.Second))
+		if (h["Reason"] == "Resources" || h["Reason"] == "Priority") && evaluated && cl.schedCycles(t) > mark.cycles+1 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -116,9 +131,7 @@ func (cl *cluster) decide(t *testing.T, id string, low pairJob, before int) pair
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	r.low.fields = cl.waitJob(t, low.id, "settled", func(f localslurm.Fields) bool {
-		return f["JobState"] != "COMPLETING" && (f["JobState"] != "RUNNING" || r.high.fields["JobState"] != "RUNNING")
-	})
+	r.low.fields = cl.waitJob(t, low.id, "settled", func(f localslurm.Fields) bool { return f["JobState"] != "COMPLETING" })
 	l := r.low.fields
 	switch {
 	case l["JobState"] == "RUNNING":

@@ -89,12 +89,14 @@ var preemptCases = []preemptCase{
 		claims: allReleases(claim{"partition-preempt-mode-ignored", diag.Warning})},
 	{name: "PreemptType unset with tiers", low: tierLow, high: tierHigh, want: outNone},
 	{name: "partition GANG only", config: "PreemptType: preempt/partition_prio\nPreemptMode: \"REQUEUE,GANG\"", low: `{PriorityTier: "1", PreemptMode: GANG}`, high: tierHigh,
-		want: outNone,
+		want: outNone, wantBy: map[string]string{"22.05": outSuspended},
 		claims: map[string][]claim{
 			"22.05": {{"partition-preempt-gang", diag.Warning}},
-			"24.11": {{"partition-preempt-gang", diag.Error}},
-			"26.05": {{"partition-preempt-gang", diag.Error}},
+			"24.11": {{"partition-preempt-gang", diag.Error}, {"preemption-never-fires", diag.Warning}},
+			"26.05": {{"partition-preempt-gang", diag.Error}, {"preemption-never-fires", diag.Warning}},
 		}},
+	{name: "partition WITHIN only", config: prioRequeue, low: `{PriorityTier: "1", PreemptMode: WITHIN}`, high: tierHigh, want: outNone,
+		claims: allReleases(claim{"preemption-never-fires", diag.Warning})},
 	{name: "partition GANG with a mode", config: "PreemptType: preempt/partition_prio\nPreemptMode: \"REQUEUE,GANG\"", low: `{PriorityTier: "1", PreemptMode: "CANCEL,GANG"}`, high: tierHigh,
 		want: outCancelled,
 		claims: map[string][]claim{
