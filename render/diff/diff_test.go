@@ -495,6 +495,34 @@ func TestPreemptionChangesWithoutPartitionPrio(t *testing.T) {
 	}
 }
 
+// TestPartitionNodesPreempt: under preempt/partition_prio a partition that
+// gains nodes may preempt the running jobs of lower-tier partitions there
+// (checked with jobs: lab/localslurm/realslurm TestPreemptionDiffWithJobs);
+// one that gains nodes no lower-tier partition with preemptable jobs
+// holds hurts none.
+func TestPartitionNodesPreempt(t *testing.T) {
+	r := newRenderer(t)
+	withGPU := edit(t, base, "    zone: us-central1-b\n  - id: login",
+		"    zone: us-central1-b\n  - id: gpu\n    machineSpec:\n      machineType: n2-standard-8\n    scalingSpec:\n      minNodeCount: 1\n      maxNodeCount: 1\n    zone: us-central1-b\n  - id: login")
+	trainOnGPU := edit(t, withGPU, "      - id: train\n        nodePoolIds: [cpu]", "      - id: train\n        nodePoolIds: [gpu]")
+	for _, tc := range []struct {
+		name, old, new, subject string
+		hurts                   bool
+	}{
+		{"high tier gains the low tier's nodes", trainOnGPU, withGPU, "train Nodes", true},
+		{"low tier gains the high tier's nodes", trainOnGPU, edit(t, trainOnGPU, "      - id: preempt\n        nodePoolIds: [cpu]", "      - id: preempt\n        nodePoolIds: [cpu, gpu]"), "preempt Nodes", false},
+		{"without partition_prio", edit(t, trainOnGPU, "      PreemptType: preempt/partition_prio\n", ""), edit(t, withGPU, "      PreemptType: preempt/partition_prio\n", ""), "train Nodes", false},
+		{"lower tier not preemptable", edit(t, trainOnGPU, "PreemptMode: REQUEUE\n    nodeSets", "PreemptMode: \"OFF\"\n    nodeSets"), edit(t, withGPU, "PreemptMode: REQUEUE\n    nodeSets", "PreemptMode: \"OFF\"\n    nodeSets"), "train Nodes", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := one(t, r.compare(tc.old, tc.new, "26.05"), KindPartition, tc.subject)
+			if (c.HurtsJobs != "") != tc.hurts {
+				t.Errorf("change %v: hurts = %q, want hurting %v", c, c.HurtsJobs, tc.hurts)
+			}
+		})
+	}
+}
+
 // TestPreemptExemptTimeChanges: a shorter (or removed) PreemptExemptTime
 // may preempt running jobs at once (checked with jobs: lab/localslurm/realslurm
 // TestPreemptionDiffWithJobs); a longer one hurts none.

@@ -25,6 +25,9 @@ type preemptChange struct {
 	// release when wantBy names it.
 	want   string
 	wantBy map[string]string
+	// submitAfter submits the high job only once the change is applied
+	// (before it, the high partition does not hold the node).
+	submitAfter bool
 }
 
 var preemptChanges = []preemptChange{
@@ -42,6 +45,11 @@ var preemptChanges = []preemptChange{
 	{name: "PreemptExemptTime shortened", subject: "slurm.conf PreemptExemptTime", hurts: true, want: outRequeued,
 		old: preemptCase{config: prioRequeue + "\nPreemptExemptTime: \"01:00:00\"", low: tierLow, high: tierHigh},
 		new: preemptCase{config: prioRequeue + "\nPreemptExemptTime: \"00:00:01\"", low: tierLow, high: tierHigh}},
+	// Finding: diff said nothing about running jobs; the low job on the
+	// node the high partition now holds is preempted.
+	{name: "high partition extended", subject: "partition high Nodes", hurts: true, want: outRequeued, submitAfter: true,
+		old: preemptCase{config: prioRequeue, low: tierLow, high: tierHigh, highPools: "[cpu2]"},
+		new: preemptCase{config: prioRequeue, low: tierLow, high: tierHigh, highPools: "[cpu2, cpu]"}},
 	// Finding: diff said this change may preempt running jobs; nothing
 	// is preempted.
 	{name: "tier raised without PreemptType", subject: "partition high PriorityTier", hurts: false, want: outNone,
@@ -105,14 +113,22 @@ func TestPreemptionDiffWithJobs(t *testing.T) {
 						t.Fatalf("restart slurmctld on the old slurm.conf: %v", err)
 					}
 					low := cl.submitLow(t, node, "low", "")
-					r := cl.submitHigh(t, node, "high", low)
-					if r.outcome != outNone {
-						t.Fatalf("before the change: low job %s, want not preempted", r.outcome)
+					var r pairResult
+					if !ch.submitAfter {
+						r = cl.submitHigh(t, node, "high", low)
+						if r.outcome != outNone {
+							t.Fatalf("before the change: low job %s, want not preempted", r.outcome)
+						}
 					}
 					if err := cl.Reconfigure(ctx, newDir); err != nil {
 						t.Fatalf("apply the new slurm.conf: %v", err)
 					}
-					after := cl.decide(t, r.high.id, low, cl.mark(t))
+					var after pairResult
+					if ch.submitAfter {
+						after = cl.submitHigh(t, node, "high", low)
+					} else {
+						after = cl.decide(t, r.high.id, low, cl.mark(t))
+					}
 					want := ch.want
 					if w, ok := ch.wantBy[release]; ok {
 						want = w
@@ -122,7 +138,7 @@ func TestPreemptionDiffWithJobs(t *testing.T) {
 					if after.outcome != want {
 						t.Errorf("after the change: low job %s, want %s", after.outcome, want)
 					}
-					cl.cancelAll(t, r.low.id, r.high.id)
+					cl.cancelAll(t, low.id, after.high.id)
 				})
 			}
 			t.Run("stop leaves no process", cl.stopAndCheck)

@@ -26,6 +26,9 @@ type preemptCase struct {
 	config string // slurmSpec.config, YAML
 	// low and high are the partitions' config, YAML flow maps.
 	low, high string
+	// highPools are the high partition's nodePoolIds ("" is [cpu]); a
+	// second pool cpu2 of one node is there to name.
+	highPools string
 	// claims are the findings lint must report for the release; every
 	// other preemption finding is absent. The spec is rendered with their
 	// rules disabled.
@@ -155,8 +158,13 @@ func preemptSpec(c preemptCase) spec {
 	if c.config != "" {
 		config = c.config + "\n" + preemptSched
 	}
-	s := truthSpec(truthCase{name: "preempt " + c.name, config: config,
-		partitions: "- {id: low, nodePoolIds: [cpu], config: " + low + "}\n- {id: high, nodePoolIds: [cpu], config: " + high + "}"})
+	highPools, pools := "[cpu]", ""
+	if c.highPools != "" {
+		highPools = c.highPools
+		pools = "- {id: cpu2, machineSpec: {machineType: n2-standard-8}, scalingSpec: {minNodeCount: 1, maxNodeCount: 1}, zone: us-central1-a}"
+	}
+	s := truthSpec(truthCase{name: "preempt " + c.name, config: config, pools: pools,
+		partitions: "- {id: low, nodePoolIds: [cpu], config: " + low + "}\n- {id: high, nodePoolIds: " + highPools + ", config: " + high + "}"})
 	return s
 }
 
