@@ -45,6 +45,8 @@ type preemptCase struct {
 	lowScript string
 	// check tests more of the result (times).
 	check func(t *testing.T, r pairResult)
+	// only lists the releases the case applies to; empty means all.
+	only []string
 	// after runs once the high job was decided on, before the jobs are
 	// cancelled (PreemptExemptTime: the low job is preempted later).
 	after func(t *testing.T, cl *cluster, r pairResult)
@@ -128,6 +130,15 @@ var preemptCases = []preemptCase{
 				t.Errorf("the high job started %v after the low job, before PreemptExemptTime=00:00:10", at.Sub(start))
 			}
 		}},
+	{name: "JobRequeue 0", config: prioRequeue + "\nJobRequeue: \"0\"", low: tierLow, high: tierHigh, want: outCancelled,
+		claims: allReleases(claim{"preempt-requeue-disabled", diag.Warning})},
+	{name: "PRIORITY under priority/basic", config: "PriorityType: priority/basic\nPreemptType: preempt/qos\nPreemptMode: \"REQUEUE,PRIORITY\"",
+		low: tierLow, high: tierLow, qos: true, want: outNone, only: []string{"26.05"},
+		setQOS: [][]string{{"high", "set", "Preempt=low"}, {"low", "set", "PreemptMode=cluster"}},
+		claims: map[string][]claim{"26.05": {{"preempt-priority-basic", diag.Warning}}}},
+	{name: "QOS under priority/basic", config: "PriorityType: priority/basic\n" + qosRequeue,
+		low: tierLow, high: tierLow, qos: true, want: outRequeued,
+		setQOS: [][]string{{"high", "set", "Preempt=low"}, {"low", "set", "PreemptMode=cluster"}}},
 	{name: "QOS REQUEUE", config: qosRequeue, low: tierLow, high: tierLow, qos: true, want: outRequeued,
 		setQOS: [][]string{{"high", "set", "Preempt=low"}, {"low", "set", "PreemptMode=cluster"}}},
 	{name: "QOS CANCEL", config: qosRequeue, low: tierLow, high: tierLow, qos: true, want: outCancelled,
@@ -188,6 +199,9 @@ func TestPreemptionWithJobs(t *testing.T) {
 			node := jobNode(t, base.cluster)
 			cl := start(t, baseDir, localslurm.Options{Release: release, Accounting: true, StandIns: []string{node}})
 			for _, c := range preemptCases {
+				if len(c.only) > 0 && !slices.Contains(c.only, release) {
+					continue
+				}
 				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
 					s := preemptSpec(c)
 					all := compileSpecVersion(t, s, release)
