@@ -69,7 +69,7 @@ var accountingCases = []ruleCase{
 	{rule: "account-cycle", acct: acctTeams},
 
 	{rule: "qos-preempt-cycle", spec: spec{Config: qosPreempt}, acct: "qos:\n  - {name: high, preempt: [»low, »high]}\n  - {name: low, preempt: [»high]}\n"},
-	{rule: "qos-preempt-cycle", name: "self without preempt/qos", acct: "qos:\n  - {name: high, preempt: [low, »high]}\n  - {name: low, preempt: [high]}\n"},
+	{rule: "qos-preempt-cycle", name: "loop without preempt/qos", acct: "qos:\n  - {name: high, preempt: [»low, »high]}\n  - {name: low, preempt: [»high]}\n"},
 	{rule: "qos-preempt-cycle", spec: spec{Config: qosPreempt}, acct: "qos:\n  - {name: high, preempt: [low, mid]}\n  - {name: mid, preempt: [low]}\n  - {name: low}\n"},
 
 	{rule: "accounting-tres-untracked", acct: "qos:\n  - {name: high, limits: {MaxTRESPerUser: »\"cpu=64,gres/gpu=8\", GrpTRES: »\"license/matlab=2\"}}\naccounts:\n  - {name: a, limits: {MaxTRES: »\"gres/gpu:b200=8\"}}\n"},

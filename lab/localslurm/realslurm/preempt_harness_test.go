@@ -220,3 +220,16 @@ func (cl *cluster) sacctmgr(t *testing.T, args ...string) {
 		t.Fatalf("sacctmgr %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
 }
+
+// sacctmgrRefused runs sacctmgr -i, which must fail with want in its
+// output.
+func (cl *cluster) sacctmgrRefused(t *testing.T, want string, args ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), commandTimeout)
+	defer cancel()
+	out, err := cl.Command(ctx, "sacctmgr", append([]string{"-i"}, args...)...).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), want) {
+		t.Errorf("sacctmgr %s: %v %q, want it refused with %q", strings.Join(args, " "), err, out, want)
+	}
+	t.Logf("sacctmgr %s: %s", strings.Join(args, " "), strings.TrimSpace(string(out)))
+}

@@ -41,6 +41,9 @@ type preemptCase struct {
 	// sacctmgr "modify qos" arguments applied first.
 	qos    bool
 	setQOS [][]string
+	// refusedQOS, when set, is the error sacctmgr must give for the last
+	// of setQOS; the case then ends there.
+	refusedQOS string
 	// lowScript is the low job's script; "" is sleep 300.
 	lowScript string
 	// check tests more of the result (times).
@@ -139,6 +142,11 @@ var preemptCases = []preemptCase{
 	{name: "QOS under priority/basic", config: "PriorityType: priority/basic\n" + qosRequeue,
 		low: tierLow, high: tierLow, qos: true, want: outRequeued,
 		setQOS: [][]string{{"high", "set", "Preempt=low"}, {"low", "set", "PreemptMode=cluster"}}},
+	// qos-preempt-cycle: sacctmgr refuses the loop, whatever the
+	// PreemptType (no jobs run).
+	{name: "QOS preempting each other", config: prioRequeue, low: tierLow, high: tierHigh, qos: true,
+		setQOS:     [][]string{{"high", "set", "Preempt=low"}, {"low", "set", "PreemptMode=cluster", "Preempt=high"}},
+		refusedQOS: "QOS Preemption loop detected"},
 	{name: "QOS REQUEUE", config: qosRequeue, low: tierLow, high: tierLow, qos: true, want: outRequeued,
 		setQOS: [][]string{{"high", "set", "Preempt=low"}, {"low", "set", "PreemptMode=cluster"}}},
 	{name: "QOS CANCEL", config: qosRequeue, low: tierLow, high: tierLow, qos: true, want: outCancelled,
@@ -233,8 +241,13 @@ func TestPreemptionWithJobs(t *testing.T) {
 						cl.sacctmgr(t, "add", "qos", "low")
 						cl.sacctmgr(t, "add", "qos", "high")
 						cl.sacctmgr(t, "modify", "user", "root", "set", "qos=normal,low,high")
-						for _, a := range c.setQOS {
-							cl.sacctmgr(t, append([]string{"modify", "qos", a[0]}, a[1:]...)...)
+						for i, a := range c.setQOS {
+							args := append([]string{"modify", "qos", a[0]}, a[1:]...)
+							if c.refusedQOS != "" && i == len(c.setQOS)-1 {
+								cl.sacctmgrRefused(t, c.refusedQOS, args...)
+								return
+							}
+							cl.sacctmgr(t, args...)
 						}
 						lowArgs, highArgs = []string{"--qos=low"}, []string{"--qos=high"}
 					}
