@@ -44,6 +44,13 @@ func (c *Cluster) Reconfigure(ctx context.Context, dir string) error {
 	if err != nil {
 		return fmt.Errorf("localslurm: Reconfigure: before: %w", err)
 	}
+	// The time has whole seconds: a reconfigure within the second the
+	// configuration was last read would look like none.
+	if last, err := time.ParseInLocation("2006-01-02T15:04:05", strings.TrimSpace(strings.TrimPrefix(before, "Configuration data as of")), time.Local); err == nil {
+		if wait := time.Until(last.Add(time.Second)); wait > 0 {
+			time.Sleep(wait)
+		}
+	}
 	c.opts.Dir = dir
 	if err := c.writeFiles(cf); err != nil {
 		return err

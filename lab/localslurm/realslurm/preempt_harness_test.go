@@ -108,7 +108,9 @@ func (cl *cluster) mark(t *testing.T) schedMark {
 func (cl *cluster) decide(t *testing.T, id string, low pairJob, mark schedMark) pairResult {
 	t.Helper()
 	var r pairResult
-	deadline := time.Now().Add(jobTimeout)
+	// Twice jobTimeout: after `scontrol reconfigure` 24.11's new slurmctld
+	// was seen to take up to 40 s before it scheduled again.
+	deadline := time.Now().Add(2 * jobTimeout)
 	for {
 		h, l := cl.job(t, id), cl.job(t, low.id)
 		r.high, r.low = pairJob{id, h}, pairJob{low.id, l}
@@ -123,11 +125,17 @@ func (cl *cluster) decide(t *testing.T, id string, low pairJob, mark schedMark) 
 			continue
 		}
 		evaluated := jobTime(h["LastSchedEval"]).After(mark.at.Truncate(time.Second))
-		if (h["Reason"] == "Resources" || h["Reason"] == "Priority") && evaluated && cl.schedCycles(t) > mark.cycles+1 {
+		n := cl.schedCycles(t)
+		if n < mark.cycles {
+			mark.cycles = n // a new slurmctld process (reconfigure from 23.11) counts from 0
+		}
+		if (h["Reason"] == "Resources" || h["Reason"] == "Priority") && evaluated && n > mark.cycles+1 {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("high job %s: no decision after %v: JobState=%s Reason=%s; low job %s JobState=%s", id, jobTimeout, h["JobState"], h["Reason"], low.id, l["JobState"])
+			node, _ := cl.output("scontrol", "show", "node", "-o")
+			t.Fatalf("high job %s: no decision after %v: JobState=%s Reason=%s LastSchedEval=%s (since %s); low job %s JobState=%s; main scheduler passes %d since %d\nnodes:\n%s",
+				id, 2*jobTimeout, h["JobState"], h["Reason"], h["LastSchedEval"], mark.at.Format(time.TimeOnly), low.id, l["JobState"], n, mark.cycles, node)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

@@ -210,68 +210,72 @@ func TestPreemptionWithJobs(t *testing.T) {
 				if len(c.only) > 0 && !slices.Contains(c.only, release) {
 					continue
 				}
-				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
-					s := preemptSpec(c)
-					all := compileSpecVersion(t, s, release)
-					claims := c.claims[release]
-					var disabled []string
-					for _, cl := range claims {
-						if !hasFinding(all.diags, cl.rule, cl.severity) {
-							t.Errorf("lint: want a %s from %s, got:\n%s", cl.severity, cl.rule, allText(all.diags))
-						}
-						disabled = append(disabled, cl.rule)
-					}
-					for _, d := range all.diags {
-						if slices.Contains(preemptRules, d.Rule) && !slices.Contains(disabled, d.Rule) {
-							t.Errorf("lint: unexpected %s", d)
-						}
-					}
-					sp := compileSpecVersion(t, s, release, disabled...)
-					if sp.cluster == nil || sp.diags.HasErrors() {
-						t.Fatalf("spec must lint without errors (%v disabled):\n%s", disabled, errorsText(sp.diags))
-					}
-					dir, _ := renderSpecVersion(t, sp, release)
-					ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
-					defer cancel()
-					if err := cl.RestartController(ctx, dir); err != nil {
-						t.Fatalf("restart slurmctld on the case's slurm.conf: %v", err)
-					}
-					var lowArgs, highArgs []string
-					if c.qos {
-						cl.sacctmgr(t, "add", "qos", "low")
-						cl.sacctmgr(t, "add", "qos", "high")
-						cl.sacctmgr(t, "modify", "user", "root", "set", "qos=normal,low,high")
-						for i, a := range c.setQOS {
-							args := append([]string{"modify", "qos", a[0]}, a[1:]...)
-							if c.refusedQOS != "" && i == len(c.setQOS)-1 {
-								cl.sacctmgrRefused(t, c.refusedQOS, args...)
-								return
-							}
-							cl.sacctmgr(t, args...)
-						}
-						lowArgs, highArgs = []string{"--qos=low"}, []string{"--qos=high"}
-					}
-					low := cl.submitLow(t, node, "low", c.lowScript, lowArgs...)
-					r := cl.submitHigh(t, node, "high", low, highArgs...)
-					want := c.want
-					if w, ok := c.wantBy[release]; ok {
-						want = w
-					}
-					t.Logf("%s: low job %s %s (JobState=%s Reason=%s Restarts=%s PreemptTime=%s); high job %s JobState=%s Reason=%s",
-						release, r.low.id, r.outcome, r.low.fields["JobState"], r.low.fields["Reason"], r.low.fields["Restarts"], r.low.fields["PreemptTime"],
-						r.high.id, r.high.fields["JobState"], r.high.fields["Reason"])
-					if r.outcome != want {
-						t.Errorf("low job: %s, want %s", r.outcome, want)
-					} else if c.check != nil {
-						c.check(t, r)
-					}
-					if c.after != nil {
-						c.after(t, cl, r)
-					}
-					cl.cancelAll(t, r.low.id, r.high.id)
-				})
+				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) { preemptCaseOn(t, cl, node, release, c) })
 			}
 			t.Run("stop leaves no process", cl.stopAndCheck)
 		})
 	}
+}
+
+// preemptCaseOn checks one case on the release's cluster: the lint claims,
+// then the pair of jobs on the case's slurm.conf.
+func preemptCaseOn(t *testing.T, cl *cluster, node, release string, c preemptCase) {
+	s := preemptSpec(c)
+	all := compileSpecVersion(t, s, release)
+	claims := c.claims[release]
+	var disabled []string
+	for _, w := range claims {
+		if !hasFinding(all.diags, w.rule, w.severity) {
+			t.Errorf("lint: want a %s from %s, got:\n%s", w.severity, w.rule, allText(all.diags))
+		}
+		disabled = append(disabled, w.rule)
+	}
+	for _, d := range all.diags {
+		if slices.Contains(preemptRules, d.Rule) && !slices.Contains(disabled, d.Rule) {
+			t.Errorf("lint: unexpected %s", d)
+		}
+	}
+	sp := compileSpecVersion(t, s, release, disabled...)
+	if sp.cluster == nil || sp.diags.HasErrors() {
+		t.Fatalf("spec must lint without errors (%v disabled):\n%s", disabled, errorsText(sp.diags))
+	}
+	dir, _ := renderSpecVersion(t, sp, release)
+	ctx, cancel := context.WithTimeout(context.Background(), startTimeout)
+	defer cancel()
+	if err := cl.RestartController(ctx, dir); err != nil {
+		t.Fatalf("restart slurmctld on the case's slurm.conf: %v", err)
+	}
+	var lowArgs, highArgs []string
+	if c.qos {
+		cl.sacctmgr(t, "add", "qos", "low")
+		cl.sacctmgr(t, "add", "qos", "high")
+		cl.sacctmgr(t, "modify", "user", "root", "set", "qos=normal,low,high")
+		for i, a := range c.setQOS {
+			args := append([]string{"modify", "qos", a[0]}, a[1:]...)
+			if c.refusedQOS != "" && i == len(c.setQOS)-1 {
+				cl.sacctmgrRefused(t, c.refusedQOS, args...)
+				return
+			}
+			cl.sacctmgr(t, args...)
+		}
+		lowArgs, highArgs = []string{"--qos=low"}, []string{"--qos=high"}
+	}
+	low := cl.submitLow(t, node, "low", c.lowScript, lowArgs...)
+	r := cl.submitHigh(t, node, "high", low, highArgs...)
+	want := c.want
+	if w, ok := c.wantBy[release]; ok {
+		want = w
+	}
+	t.Logf("%s: low job %s %s (JobState=%s Reason=%s Restarts=%s PreemptTime=%s); high job %s JobState=%s Reason=%s",
+		release, r.low.id, r.outcome, r.low.fields["JobState"], r.low.fields["Reason"], r.low.fields["Restarts"], r.low.fields["PreemptTime"],
+		r.high.id, r.high.fields["JobState"], r.high.fields["Reason"])
+	if r.outcome != want {
+		t.Errorf("low job: %s, want %s", r.outcome, want)
+	} else if c.check != nil {
+		c.check(t, r)
+	}
+	if c.after != nil {
+		c.after(t, cl, r)
+	}
+	cl.cancelAll(t, r.low.id, r.high.id)
 }
