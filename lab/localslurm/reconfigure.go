@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 )
@@ -18,7 +19,8 @@ import (
 // which Stop empties). dir must name the same SlurmctldHost, ClusterName
 // and stand-in nodes as at Start. Reconfigure returns once slurmctld
 // answers and shows the new configuration's time, or with slurmctld's
-// error lines when it does not within ReadyTimeout.
+// error lines when it does not within ReadyTimeout, and once every
+// stand-in node answers again (standInAnswers).
 func (c *Cluster) Reconfigure(ctx context.Context, dir string) error {
 	rendered, err := os.ReadFile(filepath.Join(dir, "slurm.conf"))
 	if err != nil {
@@ -59,10 +61,60 @@ func (c *Cluster) Reconfigure(ctx context.Context, dir string) error {
 	if out, err := c.output(ctx, "scontrol", "reconfigure"); err != nil {
 		return &StartError{Stage: "scontrol reconfigure", Err: fmt.Errorf("%w: %s", err, strings.TrimSpace(string(out))), LogErrors: c.LogErrors()}
 	}
-	return c.waitFor(ctx, nil, "reconfigured (a new LAST_CONFIG_UPDATE in scontrol show config)", func(ctx context.Context) (bool, error) {
+	err = c.waitFor(ctx, nil, "reconfigured (a new LAST_CONFIG_UPDATE in scontrol show config)", func(ctx context.Context) (bool, error) {
 		now, err := c.lastConfigUpdate(ctx)
 		return err == nil && now != before, err
 	})
+	if err != nil {
+		return err
+	}
+	for _, node := range c.opts.StandIns {
+		if err := c.standInAnswers(ctx, node); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// standInAnswerTimeout bounds the wait for a stand-in slurmd to answer
+// after `scontrol reconfigure` before it is started again.
+const standInAnswerTimeout = 15 * time.Second
+
+// standInAnswers waits until a stand-in node is registered and responding
+// after a reconfigure. 24.11's slurmd, replaced by a new process on
+// reconfigure, was seen not to register again (the node stayed
+// NOT_RESPONDING with SlurmdStartTime=None): then the stand-in slurmd is
+// started again on its spool directory, which running jobs' slurmstepd
+// processes outlive.
+func (c *Cluster) standInAnswers(ctx context.Context, node string) error {
+	answers := func(ctx context.Context) (bool, error) {
+		f, err := c.showNode(ctx, node)
+		if err != nil || f == nil {
+			return false, err
+		}
+		registered := f["SlurmdStartTime"] != "" && f["SlurmdStartTime"] != "None"
+		return registered && !strings.Contains(f["State"], "NOT_RESPONDING"), nil
+	}
+	deadline := time.Now().Add(standInAnswerTimeout)
+	for time.Now().Before(deadline) {
+		if ok, _ := answers(ctx); ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	name := "slurmd-" + node
+	c.logf("%s does not answer after reconfigure: starting it again", name)
+	if i := slices.IndexFunc(c.daemons, func(d *daemon) bool { return d.name == name }); i >= 0 {
+		if err := c.daemons[i].terminate(c.opts.StopTimeout); err != nil {
+			return err
+		}
+		c.daemons = slices.Delete(c.daemons, i, i+1)
+	}
+	return c.startStandIn(ctx, node)
 }
 
 // lastConfigUpdate is when slurmctld last read slurm.conf, as `scontrol
