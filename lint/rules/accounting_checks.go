@@ -51,10 +51,10 @@ var AccountCycle = &lint.Rule{
 var QOSPreemptCycle = &lint.Rule{
 	ID:       "qos-preempt-cycle",
 	Severity: diag.Error,
-	Summary:  "A QOS preempts itself, or QOS preempt lists form a cycle under preempt/qos",
-	Doc: doc("sacctmgr refuses a QOS that preempts itself (\"QOS can't preempt itself\"). Under PreemptType=preempt/qos "+
-		"a QOS preempts the jobs of the QOS in its preempt list; when two QOS can preempt each other, jobs of each "+
-		"evict the other's in turn and neither finishes.",
+	Summary:  "A QOS preempts itself, or QOS preempt lists form a cycle",
+	Doc: doc("sacctmgr refuses a QOS that preempts itself (\"QOS can't preempt itself\") and a preempt list that "+
+		"closes a cycle, QOS that can preempt each other (\"QOS Preemption loop detected\", whatever the "+
+		"PreemptType; seen on 22.05 and 26.05), so the accounting file cannot be applied.",
 		"config: {PreemptType: preempt/qos}\n# accounting file\nqos: [{name: high, preempt: [low]}, {name: low, preempt: [high]}]",
 		"config: {PreemptType: preempt/qos}\n# accounting file\nqos: [{name: high, preempt: [low]}, {name: low}]"),
 	Check: func(p *lint.Pass) {
@@ -71,14 +71,11 @@ var QOSPreemptCycle = &lint.Rule{
 				}
 			}
 		}
-		if effective(p).preemptType() != "qos" {
-			return
-		}
 		for _, q := range f.QOS {
 			for _, v := range q.Preempt {
 				if v.Text != q.Name.Text && reaches(edges, v.Text, q.Name.Text) {
 					p.Report(v.Pos, v.Path, "let preemption run one way: remove one of the two from the other's preempt list",
-						"QOS %q preempts %q, which can preempt %q in turn (preempt/qos)", q.Name.Text, v.Text, q.Name.Text)
+						"QOS %q preempts %q, which can preempt %q in turn: sacctmgr refuses it (\"QOS Preemption loop detected\")", q.Name.Text, v.Text, q.Name.Text)
 				}
 			}
 		}

@@ -71,7 +71,7 @@ var accountingCases = []ruleCase{
 	{rule: "account-cycle", acct: acctTeams},
 
 	{rule: "qos-preempt-cycle", spec: spec{Config: qosPreempt}, acct: "qos:\n  - {name: high, preempt: [»low, »high]}\n  - {name: low, preempt: [»high]}\n"},
-	{rule: "qos-preempt-cycle", name: "self without preempt/qos", acct: "qos:\n  - {name: high, preempt: [low, »high]}\n  - {name: low, preempt: [high]}\n"},
+	{rule: "qos-preempt-cycle", name: "loop without preempt/qos", acct: "qos:\n  - {name: high, preempt: [»low, »high]}\n  - {name: low, preempt: [»high]}\n"},
 	{rule: "qos-preempt-cycle", spec: spec{Config: qosPreempt}, acct: "qos:\n  - {name: high, preempt: [low, mid]}\n  - {name: mid, preempt: [low]}\n  - {name: low}\n"},
 
 	{rule: "qos-preempt-mode-unset", spec: spec{Config: "PreemptType: preempt/qos\nPreemptMode: CANCEL", Partitions: "- {id: spot, nodePoolIds: [cpu], config: {PreemptMode: REQUEUE}}", Default: "spot"},

@@ -142,7 +142,9 @@ var PartitionPreemptGang = &lint.Rule{
 	Severity: diag.Error,
 	Summary:  "A partition's PreemptMode includes GANG, which is cluster-wide only",
 	Doc: doc("Gang scheduling is switched on by the global PreemptMode only. From 24.11 slurmctld drops GANG "+
-		"from a partition's PreemptMode with an error; older releases accept it and ignore it.",
+		"from a partition's PreemptMode with an error (GANG alone then leaves the partition's mode OFF: its jobs "+
+		"are never preempted); older releases ignore it beside a base mode, and suspend the partition's jobs "+
+		"when it stands alone.",
 		"partitions:\n- id: batch\n  nodePoolIds: [cpu]\n  config: {PreemptMode: \"SUSPEND,GANG\"}",
 		"config: {PreemptMode: \"SUSPEND,GANG\"}\npartitions:\n- id: batch\n  nodePoolIds: [cpu]\n  config: {PreemptMode: SUSPEND}"),
 	Check: func(p *lint.Pass) {
@@ -151,10 +153,20 @@ var PartitionPreemptGang = &lint.Rule{
 			if m.part == nil || !m.mode.gang {
 				continue
 			}
+			// Checked with jobs (lab/localslurm/realslurm/preempt_test.go):
+			// 22.05 ignores GANG beside a base mode but suspends the jobs
+			// of a partition whose mode is GANG alone; 24.11 and 26.05 drop
+			// it, and a mode of GANG alone becomes OFF.
 			sev := diag.Error
 			what := "slurmctld drops it with an error"
+			if len(m.mode.bases) == 0 {
+				what += ", which leaves the partition's PreemptMode OFF: its jobs are never preempted"
+			}
 			if e.v < catalog.V2411 {
 				sev, what = diag.Warning, "Slurm "+e.v.String()+" ignores it"
+				if len(m.mode.bases) == 0 {
+					what = "Slurm " + e.v.String() + " suspends the partition's jobs for it (gang scheduling), whatever the global PreemptMode says"
+				}
 			}
 			reportValueAs(p, sev, m.kv, "remove GANG here and add it to orchestratorSpec.slurmSpec.config.PreemptMode",
 				"partition %q: GANG in a partition's PreemptMode is cluster-wide only; %s", m.part.ID.Value, what)
@@ -179,6 +191,20 @@ func partitionTier(part *ir.Partition) int64 {
 	return tier
 }
 
+// partitionPreemptable reports whether preempt/partition_prio preempts
+// the jobs of a partition whose own PreemptMode is m, on release v. A mode
+// without a base mode (GANG, WITHIN or PRIORITY alone) leaves the base
+// OFF: checked with jobs (lab/localslurm/realslurm/preempt_test.go), a
+// partition with PreemptMode=GANG or WITHIN keeps its jobs running on
+// 24.11 and 26.05, while 22.05 suspends a GANG partition's jobs (the gang
+// scheduler does).
+func partitionPreemptable(m preemptMode, v catalog.Version) bool {
+	if len(m.bases) == 0 {
+		return m.gang && v < catalog.V2411
+	}
+	return !(len(m.bases) == 1 && m.bases[0] == "off")
+}
+
 // PreemptionNeverFires reports partition_prio preemption that no pair of
 // partitions can trigger (P6).
 var PreemptionNeverFires = &lint.Rule{
@@ -186,7 +212,8 @@ var PreemptionNeverFires = &lint.Rule{
 	Severity: diag.Warning,
 	Summary:  "preempt/partition_prio is set but no two partitions sharing a node pool differ in PriorityTier",
 	Doc: doc("With preempt/partition_prio a job preempts another only when its partition's PriorityTier is "+
-		"strictly higher, the two partitions share nodes, and the lower partition's PreemptMode is not OFF. "+
+		"strictly higher, the two partitions share nodes, and the lower partition's PreemptMode is not OFF (a "+
+		"partition mode of modifiers alone, such as WITHIN, is OFF; GANG alone is OFF from 24.11). "+
 		"When no pair of partitions that share a node pool qualifies, preemption is configured but can never "+
 		"happen. A spec with a single partition is taken as one still being built and is not reported.",
 		"config: {PreemptType: preempt/partition_prio, PreemptMode: REQUEUE}\npartitions:\n- {id: urgent, nodePoolIds: [a4]}\n- {id: batch, nodePoolIds: [a4]}",
@@ -215,8 +242,7 @@ var PreemptionNeverFires = &lint.Rule{
 			tiers[tier] = true
 			preemptable := true
 			if kv := lookupKV(part.Config, "PreemptMode"); kv != nil {
-				m := parsePreemptMode(kv.Value.Value)
-				preemptable = !(len(m.bases) == 1 && m.bases[0] == "off")
+				preemptable = partitionPreemptable(parsePreemptMode(kv.Value.Value), e.v)
 			}
 			for _, ref := range part.NodePoolIDs {
 				s := pools[ref.Value]

@@ -308,12 +308,16 @@ func (c *comparer) classifyGlobal(ch *Change, old, new []string) {
 		}
 		ch.HurtsJobs = j.hurts + " (" + j.source + ")"
 	}
+	if h := exemptHurts(ch); h != "" {
+		ch.HurtsJobs = h
+	}
 }
 
 func (c *comparer) comparePartitions(old, new *conf) {
 	from := len(c.changes)
 	c.compareLines(KindPartition, old.partitions, new.partitions, hurtsPartitionRemoved, partitionJobRules)
 	c.explainEffective(old, new, from)
+	c.explainPreemption(new, from)
 	if old.defaultPart != new.defaultPart {
 		ch := Change{Kind: KindPartition, Key: "Default", Old: old.defaultPart, New: new.defaultPart, Op: OpChanged,
 			Impact: Reconfigure, Reason: reasonReconfigure}

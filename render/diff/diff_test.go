@@ -472,6 +472,84 @@ func TestPreemptionChanges(t *testing.T) {
 	}
 }
 
+// TestPreemptionChangesWithoutPartitionPrio: without
+// preempt/partition_prio a partition's tier or mode preempts nothing
+// (checked with jobs: lab/localslurm/realslurm TestPreemptionDiffWithJobs
+// and TestPreemptionWithJobs), so diff does not say such a change hurts
+// running jobs, and says why.
+func TestPreemptionChangesWithoutPartitionPrio(t *testing.T) {
+	r := newRenderer(t)
+	for _, tc := range []struct{ name, preemptType, want string }{
+		{"unset", "", "PreemptType is unset"},
+		{"qos", "      PreemptType: preempt/qos\n", "PreemptType=preempt/qos"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			old := edit(t, base, "      PreemptType: preempt/partition_prio\n", tc.preemptType)
+			rep := r.compare(old, edit(t, old, `PriorityTier: "1"`, `PriorityTier: "5"`, `PreemptMode: "OFF"`, `PreemptMode: CANCEL`), "26.05")
+			for _, c := range []Change{one(t, rep, KindPartition, "preempt PriorityTier"), one(t, rep, KindPartition, "train PreemptMode")} {
+				if c.HurtsJobs != "" || !strings.Contains(c.Reason, "it preempts no running job: "+tc.want) {
+					t.Errorf("change %v: hurts = %q, reason %q", c, c.HurtsJobs, c.Reason)
+				}
+			}
+		})
+	}
+}
+
+// TestPartitionNodesPreempt: under preempt/partition_prio a partition that
+// gains nodes may preempt the running jobs of lower-tier partitions there
+// (checked with jobs: lab/localslurm/realslurm TestPreemptionDiffWithJobs);
+// one that gains nodes no lower-tier partition with preemptable jobs
+// holds hurts none.
+func TestPartitionNodesPreempt(t *testing.T) {
+	r := newRenderer(t)
+	withGPU := edit(t, base, "    zone: us-central1-b\n  - id: login",
+		"    zone: us-central1-b\n  - id: gpu\n    machineSpec:\n      machineType: n2-standard-8\n    scalingSpec:\n      minNodeCount: 1\n      maxNodeCount: 1\n    zone: us-central1-b\n  - id: login")
+	trainOnGPU := edit(t, withGPU, "      - id: train\n        nodePoolIds: [cpu]", "      - id: train\n        nodePoolIds: [gpu]")
+	for _, tc := range []struct {
+		name, old, new, subject string
+		hurts                   bool
+	}{
+		{"high tier gains the low tier's nodes", trainOnGPU, withGPU, "train Nodes", true},
+		{"low tier gains the high tier's nodes", trainOnGPU, edit(t, trainOnGPU, "      - id: preempt\n        nodePoolIds: [cpu]", "      - id: preempt\n        nodePoolIds: [cpu, gpu]"), "preempt Nodes", false},
+		{"without partition_prio", edit(t, trainOnGPU, "      PreemptType: preempt/partition_prio\n", ""), edit(t, withGPU, "      PreemptType: preempt/partition_prio\n", ""), "train Nodes", false},
+		{"lower tier not preemptable", edit(t, trainOnGPU, "PreemptMode: REQUEUE\n    nodeSets", "PreemptMode: \"OFF\"\n    nodeSets"), edit(t, withGPU, "PreemptMode: REQUEUE\n    nodeSets", "PreemptMode: \"OFF\"\n    nodeSets"), "train Nodes", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := one(t, r.compare(tc.old, tc.new, "26.05"), KindPartition, tc.subject)
+			if (c.HurtsJobs != "") != tc.hurts {
+				t.Errorf("change %v: hurts = %q, want hurting %v", c, c.HurtsJobs, tc.hurts)
+			}
+		})
+	}
+}
+
+// TestPreemptExemptTimeChanges: a shorter (or removed) PreemptExemptTime
+// may preempt running jobs at once (checked with jobs: lab/localslurm/realslurm
+// TestPreemptionDiffWithJobs); a longer one hurts none.
+func TestPreemptExemptTimeChanges(t *testing.T) {
+	r := newRenderer(t)
+	withExempt := func(v string) string {
+		return edit(t, base, "      PriorityWeightAge", "      PreemptExemptTime: \""+v+"\"\n      PriorityWeightAge")
+	}
+	for _, tc := range []struct {
+		name, old, new string
+		hurts          bool
+	}{
+		{"shortened", withExempt("01:00:00"), withExempt("00:00:01"), true},
+		{"removed", withExempt("10"), base, true},
+		{"lengthened", withExempt("00:00:01"), withExempt("01:00:00"), false},
+		{"added", base, withExempt("10"), false},
+		{"to UNLIMITED", withExempt("10"), withExempt("UNLIMITED"), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := one(t, r.compare(tc.old, tc.new, "26.05"), KindGlobal, "PreemptExemptTime")
+			if (c.HurtsJobs != "") != tc.hurts {
+				t.Errorf("change %v: hurts = %q, want hurting %v", c, c.HurtsJobs, tc.hurts)
+			}
+		})
+	}
+}
+
 // TestEffectiveValues: a partition key that falls back to the global one
 // is compared by what Slurm uses. The preempt partition's PreemptMode
 // removed while the global PreemptMode is the same value changes nothing

@@ -12,6 +12,8 @@
 //     (docs/accounting.md): its script applied twice, its plan against the
 //     database's own capture, QOS preemption and a QOS limit;
 //   - preemption by partition PriorityTier, and the priority weights;
+//   - every preemption claim of lint and diff, with a pair of real jobs
+//     (preempt_test.go, preempt_diff_test.go; docs/fidelity.md);
 //   - prolog and epilog scripts around a real job, and the order Slurm runs
 //     them in;
 //   - negative controls: configurations slurmctld refuses are refused, with
