@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -57,9 +55,6 @@ lint's rules: FILE is replaced atomically once the report is complete
 passes through one below the working directory, is one of the specs, or
 lies inside a directory render writes.`
 
-// diffFormats are the names diff --format takes.
-var diffFormats = []string{"text", "markdown", "json"}
-
 func newDiffCmd(e env) *cobra.Command {
 	var (
 		opt     pipeline.Options
@@ -104,8 +99,9 @@ func newDiffCmd(e env) *cobra.Command {
 				}
 				threshold = t
 			}
-			if !slices.Contains(diffFormats, outFmt) {
-				return usageError("--format must be %s, not %q", strings.Join(diffFormats, ", "), outFmt)
+			write, err := lookupFormat(diff.Formats(), outFmt)
+			if err != nil {
+				return err
 			}
 			for _, arg := range args {
 				if _, isRef := gitRef(arg); !isRef {
@@ -159,7 +155,7 @@ func newDiffCmd(e env) *cobra.Command {
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
-			if err := writeDiff(out, result, outFmt); err != nil {
+			if err := write(result, out); err != nil {
 				return &exitError{code: exitUsage, msg: fmt.Sprintf("writing output: %v", err)}
 			}
 			if report != nil {
@@ -181,11 +177,10 @@ func newDiffCmd(e env) *cobra.Command {
 	})
 	cmd.Flags().BoolVar(&detailed, "detailed-exitcode", false, "exit as terraform plan -detailed-exitcode does: 0 no change, 2 changes, 1 error")
 	opt.RegisterFlags(cmd.Flags())
-	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: text, markdown (a PR comment) or json")
+	formatFlag(cmd, &outFmt, diff.Formats())
 	cmd.Flags().StringVar(&outPath, "output", "", "write the report to `FILE` (replaced atomically; never through a symlink) instead of standard output")
 	_ = cmd.MarkFlagFilename("output")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 only for changes with at least this impact (e.g. replace)")
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(diffFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", fixedCompletion(impacts()...))
 	cmd.Flags().StringVar(&oldName, "old-name", "", "resource name of the old cluster, when its spec has none")
 	cmd.Flags().StringVar(&newName, "new-name", "", "resource name of the new cluster, when its spec has none")
@@ -209,17 +204,6 @@ func detailedExit(err error, changed *exitError, detailed bool) error {
 		return &exitError{code: 1, msg: ee.msg}
 	}
 	return &exitError{code: 1, msg: err.Error()}
-}
-
-// writeDiff writes the report in one of diffFormats.
-func writeDiff(w io.Writer, r *diff.Report, format string) error {
-	switch format {
-	case "markdown":
-		return r.Markdown(w)
-	case "json":
-		return r.JSON(w)
-	}
-	return r.Text(w)
 }
 
 // settingsOf returns the settings of one side of a diff: those of the
