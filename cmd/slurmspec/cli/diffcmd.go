@@ -241,15 +241,19 @@ func readSide(ctx context.Context, p *pipeline.Pipeline, sch *schema.Schema, arg
 	if err != nil {
 		return nil, err
 	}
-	ref, isRef := gitRef(arg)
-	if !isRef {
-		return p.AnalyseFileWith(sch, arg, e.stdin, s), nil
+	src := pipeline.File(arg, e.stdin)
+	if ref, isRef := gitRef(arg); isRef {
+		data, err := gitrev.Read(ctx, "", ref)
+		if err != nil {
+			return nil, &exitError{code: exitUsage, msg: err.Error()}
+		}
+		src = pipeline.Bytes(arg, data)
 	}
-	data, err := gitrev.Read(ctx, "", ref)
+	r, err := p.Analyse(src, pipeline.AnalyseOptions{Schema: sch, Settings: s})
 	if err != nil {
-		return nil, &exitError{code: exitUsage, msg: err.Error()}
+		return nil, usageError("%v", err)
 	}
-	return p.AnalyseBytes(sch, arg, data, s), nil
+	return r, nil
 }
 
 // renderSide checks one side and renders it for version. It returns the
