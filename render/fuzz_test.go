@@ -40,7 +40,10 @@ func FuzzRender(f *testing.F) {
 		if yaml {
 			name = "f.yaml"
 		}
-		r := p.AnalyseBytes(sch, name, data, settings)
+		r, err := p.Analyse(pipeline.Bytes(name, data), pipeline.AnalyseOptions{Schema: sch, Settings: settings})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if r.Cluster == nil || r.Diags.HasErrors() {
 			return // refused before render: load, schema, compile or lint errors
 		}

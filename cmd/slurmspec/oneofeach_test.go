@@ -296,3 +296,57 @@ func TestOneRealSlurmGate(t *testing.T) {
 		}
 	}
 }
+
+// TestOneAnalysisEntryPoint: a spec is analysed through
+// (*pipeline.Pipeline).Analyse alone, whatever it is read from (a
+// pipeline.Source: a file or standard input, bytes such as a git
+// revision's, a loaded document). No other exported function or method of
+// lint/pipeline or the packages under it is named Analyse... or Analyze...,
+// or returns a *Result (as AnalyseFile, AnalyseFileWith, AnalyseBytes and
+// AnalyseWith did); Stream, the many-files driver, calls Analyse.
+func TestOneAnalysisEntryPoint(t *testing.T) {
+	var found []string
+	for _, f := range treeFiles(t) {
+		if !strings.HasPrefix(f.rel, "lint/pipeline/") {
+			continue
+		}
+		for _, decl := range f.file.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || !fn.Name.IsExported() {
+				continue
+			}
+			name := fn.Name.Name
+			if fn.Recv != nil && len(fn.Recv.List) == 1 {
+				recv := fn.Recv.List[0].Type
+				if star, ok := recv.(*ast.StarExpr); ok {
+					recv = star.X
+				}
+				id, ok := recv.(*ast.Ident)
+				if !ok || !id.IsExported() {
+					continue
+				}
+				name = id.Name + "." + name
+			}
+			returnsResult := false
+			if fn.Type.Results != nil {
+				for _, r := range fn.Type.Results.List {
+					if star, ok := r.Type.(*ast.StarExpr); ok {
+						switch x := star.X.(type) {
+						case *ast.Ident:
+							returnsResult = returnsResult || x.Name == "Result"
+						case *ast.SelectorExpr:
+							returnsResult = returnsResult || x.Sel.Name == "Result"
+						}
+					}
+				}
+			}
+			if returnsResult || strings.HasPrefix(fn.Name.Name, "Analy") {
+				found = append(found, fmt.Sprintf("%s: %s", f.rel, name))
+			}
+		}
+	}
+	if want := []string{"lint/pipeline/pipeline.go: Pipeline.Analyse"}; strings.Join(found, "\n") != strings.Join(want, "\n") {
+		t.Errorf("analysis entry points of lint/pipeline:\n  %s\nwant only %s: take a pipeline.Source (File, Bytes, Loaded) and AnalyseOptions instead of adding a variant",
+			strings.Join(found, "\n  "), want[0])
+	}
+}

@@ -151,7 +151,7 @@ func TestOneRoundInEveryFormat(t *testing.T) {
 		if !slices.Equal(rules, oneRoundProblems) {
 			t.Errorf("%s: reports %v,\nwant %v", filepath.Base(spec), rules, oneRoundProblems)
 		}
-		for _, name := range format.Names() {
+		for _, name := range format.Formats().Names() {
 			if got := run(name); !slices.Equal(got, want) {
 				t.Errorf("%s --format %s reports\n  %v\nwhile --format json reports\n  %v", filepath.Base(spec), name, got, want)
 			}

@@ -150,7 +150,11 @@ var examples = []example{
 
 func loadModel(t *testing.T, file string, opt pulumimodel.Options) (*pulumimodel.Model, *pipeline.Result) {
 	t.Helper()
-	r, err := pipeline.AnalyseFile(file, pipeline.Options{}, nil)
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Analyse(pipeline.File(file, nil), pipeline.AnalyseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,11 @@ import (
 
 func compileExample(t *testing.T, file string, opt pipeline.Options) *pipeline.Result {
 	t.Helper()
-	r, err := pipeline.AnalyseFile("../../examples/"+file, opt, nil)
+	p, err := pipeline.New(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Analyse(pipeline.File("../../examples/"+file, nil), pipeline.AnalyseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -431,7 +431,12 @@ func lintSpec(sch *schema.Schema, name string, data []byte, version string, disa
 		return nil, l, nil
 	}
 	s := &pipeline.Settings{Lint: lint.Config{Options: lint.Options{SlurmVersion: version, Build: catalog.BuildDebian.String()}, Disabled: disabled}}
-	r := p.AnalyseBytes(sch, name, data, s)
+	r, err := p.Analyse(pipeline.Bytes(name, data), pipeline.AnalyseOptions{Schema: sch, Settings: s})
+	if err != nil {
+		var l diag.List
+		l.Errorf("internal-error", diag.Pos{File: name, Line: 1, Col: 1}, "", "", "fidelity: %v", err)
+		return nil, l, nil
+	}
 	return r.Cluster, errorsOf(r.Diags), warningsOf(r.Diags)
 }
 

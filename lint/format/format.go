@@ -1,12 +1,11 @@
 // Package format prints the outcome of a lint run. Each output format is a
 // small adapter behind the Formatter interface: Text for people, JSON for
 // scripts, SARIF for code-scanning services and GitHub for workflow
-// annotations. New selects one by name; docs/output-formats.md describes
-// each of them.
+// annotations. Formats is their registry (package compiler/outformat),
+// New makes one by name; docs/output-formats.md describes each of them.
 package format
 
 import (
-	"fmt"
 	"io"
 	"path"
 	"path/filepath"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/diag/ids"
+	"github.com/slurmspec/slurmspec/compiler/outformat"
 	"github.com/slurmspec/slurmspec/lint/suppress"
 )
 
@@ -94,24 +94,33 @@ type Options struct {
 	BaseDir string
 }
 
-// Names returns the format names New accepts, the default first.
-func Names() []string { return []string{"text", "json", "sarif", "github"} }
+// Constructor makes a lint format's Formatter with the given options.
+type Constructor func(Options) Formatter
 
-// New returns the named format.
+// Formats are the formats of a lint report (slurmspec lint --format), the
+// default first.
+func Formats() *outformat.Registry[Constructor] {
+	return outformat.MustNew(
+		outformat.Format[Constructor]{Name: "text", Writer: func(o Options) Formatter {
+			return Text{Color: o.Color, FileSummary: o.FileSummary}
+		}},
+		outformat.Format[Constructor]{Name: "json", Writer: func(Options) Formatter { return JSON{} }},
+		outformat.Format[Constructor]{Name: "sarif", Note: "code scanning", Writer: func(o Options) Formatter {
+			return SARIF{BaseDir: o.BaseDir}
+		}},
+		outformat.Format[Constructor]{Name: "github", Note: "workflow annotations", Writer: func(o Options) Formatter {
+			return GitHub{BaseDir: o.BaseDir}
+		}},
+	)
+}
+
+// New returns the named format (one of Formats) with the options.
 func New(name string, opt Options) (Formatter, error) {
-	switch name {
-	case "text":
-		return Text{Color: opt.Color, FileSummary: opt.FileSummary}, nil
-	case "json":
-		return JSON{}, nil
-	case "sarif":
-		return SARIF{BaseDir: opt.BaseDir}, nil
-	case "github":
-		return GitHub{BaseDir: opt.BaseDir}, nil
+	c, err := Formats().Lookup(name)
+	if err != nil {
+		return nil, err
 	}
-	names := Names()
-	return nil, fmt.Errorf("unknown format %q (%s)", name,
-		diag.DidYouMean(name, names, "want "+strings.Join(names[:len(names)-1], ", ")+" or "+names[len(names)-1]))
+	return c(opt), nil
 }
 
 // sorted returns the run's files with each file's diagnostics sorted and

@@ -115,7 +115,7 @@ func TestGolden(t *testing.T) {
 // TestDeterministic checks that the same run gives the same bytes, whatever
 // the order of each file's diagnostics and of the rule catalog.
 func TestDeterministic(t *testing.T) {
-	for _, name := range Names() {
+	for _, name := range Formats().Names() {
 		t.Run(name, func(t *testing.T) {
 			want := format(t, name, Options{}, fixture())
 			if again := format(t, name, Options{}, fixture()); !bytes.Equal(again, want) {
@@ -147,7 +147,7 @@ func TestEmptyRun(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	for _, name := range Names() {
+	for _, name := range Formats().Names() {
 		if _, err := New(name, Options{}); err != nil {
 			t.Errorf("New(%q): %v", name, err)
 		}

@@ -45,7 +45,7 @@ func allocated(t testing.TB, f Formatter, r Run) uint64 {
 // allocates 256 times as much.
 func TestFormatsAreLinear(t *testing.T) {
 	small, large := manyFindings(250), manyFindings(4000)
-	for _, name := range Names() {
+	for _, name := range Formats().Names() {
 		f, err := New(name, Options{FileSummary: true})
 		if err != nil {
 			t.Fatal(err)
@@ -62,7 +62,7 @@ func TestFormatsAreLinear(t *testing.T) {
 func BenchmarkFormat(b *testing.B) {
 	for _, n := range []int{1000, 2000} {
 		r := manyFindings(n)
-		for _, name := range Names() {
+		for _, name := range Formats().Names() {
 			f, _ := New(name, Options{FileSummary: true})
 			b.Run(fmt.Sprintf("%s/%d", name, n), func(b *testing.B) {
 				b.ReportAllocs()

@@ -11,7 +11,7 @@ import (
 
 // accountingFor returns the settings of the spec file with its accounting
 // file: the project config's accounting key, else the file beside the spec
-// by convention (accounting.Beside). A spec in memory (AnalyseBytes, a git
+// by convention (accounting.Beside). A spec in memory (Bytes, a git
 // revision) has none.
 func accountingFor(file string, s *Settings) *Settings {
 	name := s.Project.Accounting

@@ -44,7 +44,7 @@ func TestAccountingFileFound(t *testing.T) {
 		conf:   filepath.Join(repo, "conf", "acct", "teams.yaml"),
 		none:   "",
 	} {
-		r, err := p.Analyse(sch, spec, nil)
+		r, err := p.Analyse(pipeline.File(spec, nil), pipeline.AnalyseOptions{Schema: sch})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func TestAccountingFileFound(t *testing.T) {
 			t.Errorf("%s: accounting-schema at %q, want %q", spec, got, want)
 		}
 	}
-	r, err := p.Analyse(sch, good, nil)
+	r, err := p.Analyse(pipeline.File(good, nil), pipeline.AnalyseOptions{Schema: sch})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestAccountingErrorsHidePartitionQOS(t *testing.T) {
 		t.Fatal(err)
 	}
 	rules := func() map[string]bool {
-		r, err := p.Analyse(sch, spec, nil)
+		r, err := p.Analyse(pipeline.File(spec, nil), pipeline.AnalyseOptions{Schema: sch})
 		if err != nil {
 			t.Fatal(err)
 		}

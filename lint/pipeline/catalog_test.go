@@ -15,8 +15,6 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"github.com/slurmspec/slurmspec/schema"
@@ -258,13 +256,17 @@ func emittedOnCorpus(t *testing.T) map[string]string {
 			switch filepath.Ext(f.Name) {
 			case ".yaml", ".yml", ".json", ".jsonc", ".cue":
 				if !strings.Contains(f.Name, ".slurmspec") {
-					record(p.AnalyseBytes(sch, f.Name, f.Data, s), where)
+					r, err := p.Analyse(pipeline.Bytes(f.Name, f.Data), pipeline.AnalyseOptions{Schema: sch, Settings: s})
+					if err != nil {
+						t.Fatal(err)
+					}
+					record(r, where)
 				}
 			}
 		}
 	}
 	for _, file := range []string{"../../examples/a4-training.yaml", "../../examples/seed.jsonc"} {
-		base, err := p.Analyse(sch, file, nil)
+		base, err := p.Analyse(pipeline.File(file, nil), pipeline.AnalyseOptions{Schema: sch})
 		if err != nil || base.Doc == nil {
 			t.Fatalf("%s: %v", file, err)
 		}
@@ -272,8 +274,11 @@ func emittedOnCorpus(t *testing.T) map[string]string {
 			doc := *base.Doc
 			doc.Root = pipelinetest.Clone(base.Doc.Root)
 			m.Apply(doc.Root)
-			record(p.AnalyseWith(sch, file, s, func(load.Options) (*load.Document, diag.List) { return &doc, nil }),
-				filepath.Base(file)+" with "+m.What)
+			r, err := p.Analyse(pipeline.Loaded(file, &doc, nil), pipeline.AnalyseOptions{Schema: sch, Settings: s})
+			if err != nil {
+				t.Fatal(err)
+			}
+			record(r, filepath.Base(file)+" with "+m.What)
 		}
 	}
 	if len(out) < 10 {

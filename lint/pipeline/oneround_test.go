@@ -29,7 +29,7 @@ func TestSchemaErrorsAddNoLintNoise(t *testing.T) {
 	}
 	for _, file := range []string{"../../examples/a4-training.yaml", "../../examples/seed.jsonc"} {
 		t.Run(filepath.Base(file), func(t *testing.T) {
-			base, err := p.Analyse(sch, file, nil)
+			base, err := p.Analyse(pipeline.File(file, nil), pipeline.AnalyseOptions{Schema: sch})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,7 +73,10 @@ orchestratorSpec:
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := p.AnalyseBytes(sch, "s.yaml", src, s)
+	r, err := p.Analyse(pipeline.Bytes("s.yaml", src), pipeline.AnalyseOptions{Schema: sch, Settings: s})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var rules []string
 	for _, d := range r.Diags {
 		rules = append(rules, d.Rule)

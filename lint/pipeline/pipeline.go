@@ -23,7 +23,6 @@ package pipeline
 import (
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -156,7 +155,7 @@ type Settings struct {
 	// Strict makes warnings fail the spec.
 	Strict bool
 	// accountingFile is the spec's accounting file ("" for none); set
-	// per spec file by AnalyseFileWith (accountingFor).
+	// per spec file by Analyse (accountingFor).
 	accountingFile string
 }
 
@@ -272,39 +271,50 @@ func (r *Result) Failed() bool {
 // Summary is "N errors, M warnings".
 func (r *Result) Summary() string { return r.Diags.Summary() }
 
-// Analyse runs load → schema → compile → lint on the spec file, reading
-// "-" from stdin. The error is a usage error (the spec's project config is
-// bad); every problem of the spec itself is a diagnostic of the result.
-func (p *Pipeline) Analyse(sch *schema.Schema, file string, stdin io.Reader) (*Result, error) {
-	s, err := p.SettingsFor(file)
-	if err != nil {
-		return nil, err
+// AnalyseOptions are what one analysis uses besides its source. The zero
+// value analyses with a schema of its own and the spec's own settings.
+type AnalyseOptions struct {
+	// Schema is the compiled schema to check with. CUE values are not
+	// shared between goroutines: each needs its own. Nil compiles one,
+	// as a command that reads one spec does.
+	Schema *schema.Schema
+	// Settings, when set, are used instead of the spec's own
+	// (SettingsFor its name).
+	Settings *Settings
+}
+
+// Analyse is the one way to analyse a spec: it runs load → schema →
+// compile → lint on src, then applies its inline suppression comments
+// (suppressed). The error is a usage error (the spec's project config is
+// bad) or, when Analyse compiles a schema, an internal one; every problem
+// of the spec itself is a diagnostic of the result, so with
+// opt.Settings and opt.Schema given the error is always nil.
+func (p *Pipeline) Analyse(src Source, opt AnalyseOptions) (*Result, error) {
+	s := opt.Settings
+	if s == nil {
+		var err error
+		if s, err = p.SettingsFor(src.name); err != nil {
+			return nil, err
+		}
 	}
-	return p.AnalyseFileWith(sch, file, stdin, s), nil
+	sch := opt.Schema
+	if sch == nil {
+		var err error
+		if sch, err = schema.New(); err != nil {
+			return nil, fmt.Errorf("internal error: %w", err)
+		}
+	}
+	if src.onDisk {
+		s = accountingFor(src.name, s)
+	}
+	return p.suppressed(p.analyse(sch, src, s), s), nil
 }
 
-// AnalyseFileWith is Analyse with the given settings.
-func (p *Pipeline) AnalyseFileWith(sch *schema.Schema, file string, stdin io.Reader, s *Settings) *Result {
-	s = accountingFor(file, s)
-	return p.AnalyseWith(sch, file, s, func(opt load.Options) (*load.Document, diag.List) {
-		opt.Stdin = stdin
-		return load.File(file, opt)
-	})
-}
-
-// AnalyseBytes is Analyse for a spec already in memory (read from git),
-// with the given settings.
-func (p *Pipeline) AnalyseBytes(sch *schema.Schema, name string, data []byte, s *Settings) *Result {
-	return p.AnalyseWith(sch, name, s, func(opt load.Options) (*load.Document, diag.List) {
-		return load.Bytes(name, data, opt)
-	})
-}
-
-// analyse runs the pipeline on the document read returns, given the load
-// options of the pipeline; AnalyseWith then applies the suppressions.
-func (p *Pipeline) analyse(sch *schema.Schema, file string, s *Settings, read func(load.Options) (*load.Document, diag.List)) *Result {
-	r := &Result{File: file, Settings: s}
-	doc, l := read(load.Options{Format: p.format, Verbatim: sch.Verbatim, Strings: sch.Strings, CUE: p.cue})
+// analyse runs the pipeline on the document src reads, given the load
+// options of the pipeline.
+func (p *Pipeline) analyse(sch *schema.Schema, src Source, s *Settings) *Result {
+	r := &Result{File: src.name, Settings: s}
+	doc, l := src.read(load.Options{Format: p.format, Verbatim: sch.Verbatim, Strings: sch.Strings, CUE: p.cue})
 	r.Doc, r.Diags = doc, l
 	if doc == nil || doc.Root == nil {
 		for _, d := range l {
@@ -389,19 +399,4 @@ func firstError(l diag.List) string {
 		}
 	}
 	return "no document"
-}
-
-// AnalyseFile checks opt and analyses one spec file with a schema of its
-// own ("-" reads stdin): what a command that reads one spec does. Every
-// error is a usage error but the schema's, which is internal.
-func AnalyseFile(file string, opt Options, stdin io.Reader) (*Result, error) {
-	p, err := New(opt)
-	if err != nil {
-		return nil, err
-	}
-	sch, err := schema.New()
-	if err != nil {
-		return nil, fmt.Errorf("internal error: %w", err)
-	}
-	return p.Analyse(sch, file, stdin)
 }

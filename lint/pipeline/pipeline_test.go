@@ -193,7 +193,7 @@ func TestAnalyseAppliesConfig(t *testing.T) {
 		t.Fatal(err)
 	}
 	count := func(file, rule string, sev diag.Severity) int {
-		r, err := p.Analyse(sch, file, nil)
+		r, err := p.Analyse(pipeline.File(file, nil), pipeline.AnalyseOptions{Schema: sch})
 		if err != nil {
 			t.Fatal(err)
 		}

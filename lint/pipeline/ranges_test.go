@@ -65,7 +65,10 @@ func TestDiagnosticsCarryRanges(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := p.AnalyseBytes(sch, "spec.yaml", []byte(tc.src), &pipeline.Settings{})
+			r, err := p.Analyse(pipeline.Bytes("spec.yaml", []byte(tc.src)), pipeline.AnalyseOptions{Schema: sch, Settings: &pipeline.Settings{}})
+			if err != nil {
+				t.Fatal(err)
+			}
 			seen := map[string]bool{}
 			for _, d := range r.Diags {
 				want, ok := tc.want[d.Rule]

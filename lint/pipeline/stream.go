@@ -26,7 +26,9 @@ func (p *Pipeline) Stream(files []string, stdin io.Reader, emit func(*Result) er
 		if err != nil {
 			return nil, err
 		}
-		return func(i int) (*Result, error) { return p.Analyse(sch, files[i], stdin) }, nil
+		return func(i int) (*Result, error) {
+			return p.Analyse(File(files[i], stdin), AnalyseOptions{Schema: sch})
+		}, nil
 	}, func(_ int, r *Result) error { return emit(r) })
 }
 

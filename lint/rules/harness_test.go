@@ -148,7 +148,11 @@ func schemaRejects(t *testing.T, file, text string) bool {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.AnalyseBytes(sch, file, []byte(text), &pipeline.Settings{}).Cluster == nil
+	r, err := p.Analyse(pipeline.Bytes(file, []byte(text)), pipeline.AnalyseOptions{Schema: sch, Settings: &pipeline.Settings{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r.Cluster == nil
 }
 
 func numbered(text string) string {

@@ -46,7 +46,10 @@ func TestSchemaErrorsAddNoNoise(t *testing.T) {
 		}
 		text, _ := stripMarkers(caseText(c))
 		s := &pipeline.Settings{Lint: lint.Config{Options: lint.Options{SlurmVersion: orVersion(c.version)}}}
-		base := p.AnalyseBytes(sch, file, []byte(text), s)
+		base, err := p.Analyse(pipeline.Bytes(file, []byte(text)), pipeline.AnalyseOptions{Schema: sch, Settings: s})
+		if err != nil {
+			t.Fatal(err)
+		}
 		if base.Doc == nil || base.Cluster == nil {
 			t.Fatalf("%s: not a valid spec:\n%s", caseName(c, i), base.Diags)
 		}

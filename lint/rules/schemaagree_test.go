@@ -310,7 +310,10 @@ func lintSpec(t *testing.T, v catalog.Version, src string) []diag.Diagnostic {
 		t.Fatal(err)
 	}
 	settings := &pipeline.Settings{Lint: lint.Config{Options: lint.Options{SlurmVersion: v.String()}}}
-	r := p.AnalyseBytes(sch, "agree.yaml", []byte(src), settings)
+	r, err := p.Analyse(pipeline.Bytes("agree.yaml", []byte(src)), pipeline.AnalyseOptions{Schema: sch, Settings: settings})
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []diag.Diagnostic
 	for _, d := range r.Diags {
 		switch {

@@ -153,7 +153,11 @@ func TestForeignConf(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l := p.AnalyseBytes(sch, "imported.yaml", spec, &pipeline.Settings{}).Diags
+	r, err := p.Analyse(pipeline.Bytes("imported.yaml", spec), pipeline.AnalyseOptions{Schema: sch, Settings: &pipeline.Settings{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := r.Diags
 	// A placeholder longer than diag.MaxEcho bytes is echoed cut, as every
 	// long value is; the import's note names each choice whole.
 	for _, want := range []string{diag.Shorten("TODO-choose-a3-edgegpu-8g-or-a3-edgegpu-8g-nolssd-or-a3-highgpu-8g-or-a3-megagpu-8g"), "TODO-cpus-62-mem-257000", "TODO-choose-login-machine-type", `"TODO-choose-ON_DEMAND-or-SPOT-or-FLEX_START-or-RESERVATION" is not one of`} {

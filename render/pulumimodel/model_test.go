@@ -16,7 +16,11 @@ import (
 
 func analyse(t *testing.T, file string, opt pipeline.Options) *pipeline.Result {
 	t.Helper()
-	r, err := pipeline.AnalyseFile(file, opt, nil)
+	p, err := pipeline.New(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Analyse(pipeline.File(file, nil), pipeline.AnalyseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -228,7 +228,11 @@ func newOpCmd(e env, o op) *cobra.Command {
 }
 
 func run(ctx context.Context, e env, o op, file string, f *flags) error {
-	res, err := pipeline.AnalyseFile(file, f.spec, e.stdin)
+	p, err := pipeline.New(f.spec)
+	if err != nil {
+		return failed("%v", err)
+	}
+	res, err := p.Analyse(pipeline.File(file, e.stdin), pipeline.AnalyseOptions{})
 	if err != nil {
 		return failed("%v", err)
 	}

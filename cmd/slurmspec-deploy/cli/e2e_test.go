@@ -83,7 +83,11 @@ func ops(calls []fakegcp.Call) string {
 // spec's model: the model's inputs as the engine delivers them (JSON).
 func expectedInputs(t *testing.T, file string, opt pulumimodel.Options, resource string) (map[string]any, *pulumimodel.Model) {
 	t.Helper()
-	r, err := pipeline.AnalyseFile(file, pipeline.Options{}, nil)
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Analyse(pipeline.File(file, nil), pipeline.AnalyseOptions{})
 	if err != nil || r.Failed() {
 		t.Fatalf("%s: %v %v", file, err, r.Diags)
 	}
@@ -139,7 +143,11 @@ func copyExample(t *testing.T, dir string) string {
 
 func renderYAML(t *testing.T, spec, dir string, opt pulumimodel.Options) {
 	t.Helper()
-	r, err := pipeline.AnalyseFile(spec, pipeline.Options{}, nil)
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := p.Analyse(pipeline.File(spec, nil), pipeline.AnalyseOptions{})
 	if err != nil || r.Failed() {
 		t.Fatalf("%s: %v %v", spec, err, r.Diags)
 	}

@@ -208,7 +208,11 @@ func TestFoundationOnDeployedStack(t *testing.T) {
 	}
 	// What exists besides the cluster: as the foundation would have
 	// created it.
-	res, err := pipeline.AnalyseFile(spec, pipeline.Options{}, nil)
+	p, err := pipeline.New(pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Analyse(pipeline.File(spec, nil), pipeline.AnalyseOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

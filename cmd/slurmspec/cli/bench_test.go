@@ -36,8 +36,9 @@ func BenchmarkAnalyse(b *testing.B) {
 		b.Run(c.Name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if r := p.AnalyseBytes(sch, c.File, c.Data, s); r.Diags.HasErrors() {
-					b.Fatal(r.Diags)
+				r, err := p.Analyse(pipeline.Bytes(c.File, c.Data), pipeline.AnalyseOptions{Schema: sch, Settings: s})
+				if err != nil || r.Diags.HasErrors() {
+					b.Fatal(err, r.Diags)
 				}
 			}
 		})

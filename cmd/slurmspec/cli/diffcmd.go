@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -62,9 +60,6 @@ lint's rules: FILE is replaced atomically once the report is complete
 passes through one below the working directory, is one of the specs, or
 lies inside a directory render writes.`
 
-// diffFormats are the names diff --format takes.
-var diffFormats = []string{"text", "markdown", "json"}
-
 func newDiffCmd(e env) *cobra.Command {
 	var (
 		opt     pipeline.Options
@@ -109,8 +104,9 @@ func newDiffCmd(e env) *cobra.Command {
 				}
 				threshold = t
 			}
-			if !slices.Contains(diffFormats, outFmt) {
-				return usageError("--format must be %s, not %q", strings.Join(diffFormats, ", "), outFmt)
+			write, err := lookupFormat(diff.Formats(), outFmt)
+			if err != nil {
+				return err
 			}
 			for _, arg := range args {
 				if _, isRef := gitRef(arg); !isRef {
@@ -167,7 +163,7 @@ func newDiffCmd(e env) *cobra.Command {
 			if err != nil {
 				return &exitError{code: exitUsage, msg: err.Error()}
 			}
-			if err := writeDiff(out, result, outFmt); err != nil {
+			if err := write(result, out); err != nil {
 				return &exitError{code: exitUsage, msg: fmt.Sprintf("writing output: %v", err)}
 			}
 			if report != nil {
@@ -189,11 +185,10 @@ func newDiffCmd(e env) *cobra.Command {
 	})
 	cmd.Flags().BoolVar(&detailed, "detailed-exitcode", false, "exit as terraform plan -detailed-exitcode does: 0 no change, 2 changes, 1 error")
 	opt.RegisterFlags(cmd.Flags())
-	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: text, markdown (a PR comment) or json")
+	formatFlag(cmd, &outFmt, diff.Formats())
 	cmd.Flags().StringVar(&outPath, "output", "", "write the report to `FILE` (replaced atomically; never through a symlink) instead of standard output")
 	_ = cmd.MarkFlagFilename("output")
 	cmd.Flags().StringVar(&failOn, "fail-on", "", "exit 1 only for changes with at least this impact (e.g. replace)")
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(diffFormats...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", fixedCompletion(impacts()...))
 	cmd.Flags().StringVar(&oldName, "old-name", "", "resource name of the old cluster, when its spec has none")
 	cmd.Flags().StringVar(&newName, "new-name", "", "resource name of the new cluster, when its spec has none")
@@ -217,17 +212,6 @@ func detailedExit(err error, changed *exitError, detailed bool) error {
 		return &exitError{code: 1, msg: ee.msg}
 	}
 	return &exitError{code: 1, msg: err.Error()}
-}
-
-// writeDiff writes the report in one of diffFormats.
-func writeDiff(w io.Writer, r *diff.Report, format string) error {
-	switch format {
-	case "markdown":
-		return r.Markdown(w)
-	case "json":
-		return r.JSON(w)
-	}
-	return r.Text(w)
 }
 
 // settingsOf returns the settings of one side of a diff: those of the
@@ -265,15 +249,19 @@ func readSide(ctx context.Context, p *pipeline.Pipeline, sch *schema.Schema, arg
 	if err != nil {
 		return nil, err
 	}
-	ref, isRef := gitRef(arg)
-	if !isRef {
-		return p.AnalyseFileWith(sch, arg, e.stdin, s), nil
+	src := pipeline.File(arg, e.stdin)
+	if ref, isRef := gitRef(arg); isRef {
+		data, err := gitrev.Read(ctx, "", ref)
+		if err != nil {
+			return nil, &exitError{code: exitUsage, msg: err.Error()}
+		}
+		src = pipeline.Bytes(arg, data)
 	}
-	data, err := gitrev.Read(ctx, "", ref)
+	r, err := p.Analyse(src, pipeline.AnalyseOptions{Schema: sch, Settings: s})
 	if err != nil {
-		return nil, &exitError{code: exitUsage, msg: err.Error()}
+		return nil, usageError("%v", err)
 	}
-	return p.AnalyseBytes(sch, arg, data, s), nil
+	return r, nil
 }
 
 // renderSide checks one side and renders it for version. It returns the

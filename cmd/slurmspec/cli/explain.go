@@ -10,6 +10,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/managed"
+	"github.com/slurmspec/slurmspec/compiler/outformat"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/rules"
 	"github.com/slurmspec/slurmspec/schema"
@@ -204,12 +205,33 @@ unsafe output it guards against (a guarded rule cannot be disabled),
 whether --disable accepts it, and a link to its documentation.
 --format markdown writes docs/rules.md.`
 
+// rulesWriter writes the diagnostic catalog in one format of rules --format.
+type rulesWriter func(w io.Writer, cat *ids.Catalog) error
+
+// rulesFormats are the formats of slurmspec rules --format, the default
+// first.
+func rulesFormats() *outformat.Registry[rulesWriter] {
+	return outformat.MustNew(
+		outformat.Format[rulesWriter]{Name: "text", Writer: func(w io.Writer, cat *ids.Catalog) error {
+			for _, d := range cat.Entries() {
+				fmt.Fprintf(w, "%-30s %-8s %-7s %s\n", d.ID, d.Stage, d.Severity, d.Summary)
+			}
+			return nil
+		}},
+		outformat.Format[rulesWriter]{Name: "json", Writer: func(w io.Writer, cat *ids.Catalog) error {
+			return writeRulesJSON(w, rulesReport(cat, toolVersion()))
+		}},
+		outformat.Format[rulesWriter]{Name: "markdown", Note: "docs/rules.md", Writer: func(w io.Writer, cat *ids.Catalog) error {
+			return rules.Markdown(w, cat.Entries())
+		}},
+	)
+}
+
 func newRulesCmd(e env) *cobra.Command {
 	var (
 		markdown bool
 		outFmt   string
 	)
-	formats := []string{"text", "json", "markdown"}
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List every diagnostic id (--format json for scripts, markdown for docs/rules.md)",
@@ -222,23 +244,14 @@ func newRulesCmd(e env) *cobra.Command {
 			if markdown {
 				outFmt = "markdown"
 			}
-			cat := diagCatalog()
-			switch outFmt {
-			case "markdown":
-				return rules.Markdown(e.stdout, cat.Entries())
-			case "json":
-				return writeRulesJSON(e.stdout, rulesReport(cat, toolVersion()))
-			case "text":
-				for _, d := range cat.Entries() {
-					fmt.Fprintf(e.stdout, "%-30s %-8s %-7s %s\n", d.ID, d.Stage, d.Severity, d.Summary)
-				}
-				return nil
+			write, err := lookupFormat(rulesFormats(), outFmt)
+			if err != nil {
+				return err
 			}
-			return usageError("--format: unknown format %q (%s)", outFmt, diag.DidYouMean(outFmt, formats, "want text, json or markdown"))
+			return write(e.stdout, diagCatalog())
 		},
 	}
-	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: "+strings.Join(formats, ", "))
+	formatFlag(cmd, &outFmt, rulesFormats())
 	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the rules reference in Markdown (as --format markdown)")
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(formats...))
 	return cmd
 }

@@ -90,8 +90,8 @@ func newLintCmd(e env) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			if _, err := format.New(rf.format, format.Options{}); err != nil {
-				return usageError("--format: %v", err)
+			if err := checkFormat(format.Formats(), rf.format); err != nil {
+				return err
 			}
 			if _, err := rf.colour(e, e.stdout); err != nil {
 				return err

@@ -54,7 +54,11 @@ func useColour(w io.Writer) bool { return autoColour(env{environ: os.Getenv}, w)
 // analyseOne runs the pipeline on one spec file (render): option and
 // project config errors exit 2.
 func analyseOne(opt pipeline.Options, file string, e env) (*pipeline.Result, error) {
-	r, err := pipeline.AnalyseFile(file, opt, e.stdin)
+	p, err := newPipeline(opt)
+	if err != nil {
+		return nil, err
+	}
+	r, err := p.Analyse(pipeline.File(file, e.stdin), pipeline.AnalyseOptions{})
 	if err != nil {
 		return nil, usageError("%v", err)
 	}

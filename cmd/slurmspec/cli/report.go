@@ -40,12 +40,11 @@ var failOnLevels = []string{"error", "warning", "info"}
 
 func (f *reportFlags) register(cmd *cobra.Command) {
 	fl := cmd.Flags()
-	fl.StringVar(&f.format, "format", "text", "output format: "+strings.Join(format.Names(), ", "))
+	formatFlag(cmd, &f.format, format.Formats())
 	fl.StringVar(&f.output, "output", "", "write the report to `FILE` (replaced atomically; never through a symlink) instead of standard output")
 	fl.BoolVarP(&f.quiet, "quiet", "q", false, "print only the findings: no per-file summary line")
 	fl.StringVar(&f.color, "color", "auto", "colour the text report: auto (on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR forces it), always or never")
 	fl.StringVar(&f.failOn, "fail-on", "", "lowest severity that makes lint exit 1: error (the default), warning (as --strict) or info")
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(format.Names()...))
 	_ = cmd.RegisterFlagCompletionFunc("color", fixedCompletion(colorModes...))
 	_ = cmd.RegisterFlagCompletionFunc("fail-on", fixedCompletion(failOnLevels...))
 	_ = cmd.MarkFlagFilename("output")

@@ -239,7 +239,10 @@ func sandboxUp(ctx context.Context, cmd *cobra.Command, e env, out io.Writer, di
 	if err != nil {
 		return nil, &exitError{code: exitUsage, msg: err.Error()}
 	}
-	r := p.AnalyseFileWith(sch, file, e.stdin, settings)
+	r, err := p.Analyse(pipeline.File(file, e.stdin), pipeline.AnalyseOptions{Schema: sch, Settings: settings})
+	if err != nil {
+		return nil, usageError("%v", err)
+	}
 	printResult(e.stderr, r)
 	switch {
 	case r.IOError:

@@ -78,7 +78,10 @@ func compileSpecVersion(t testing.TB, s spec, version string, disabled ...string
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := p.AnalyseWith(sch, file, settings, func(load.Options) (*load.Document, diag.List) { return doc, l })
+	r, err := p.Analyse(pipeline.Loaded(file, doc, l), pipeline.AnalyseOptions{Schema: sch, Settings: settings})
+	if err != nil {
+		t.Fatal(err)
+	}
 	out := compiled{spec: s, cluster: r.Cluster, diags: r.Diags}
 	for _, d := range r.Diags {
 		if d.Severity == diag.Error && lint.Find(pipeline.Rules(), d.Rule) == nil {

@@ -166,7 +166,11 @@ func SchemaNoise(p *pipeline.Pipeline, sch *schema.Schema, base *pipeline.Result
 		doc := *base.Doc
 		doc.Root = Clone(base.Doc.Root)
 		m.Apply(doc.Root)
-		r := p.AnalyseWith(sch, base.File, base.Settings, func(load.Options) (*load.Document, diag.List) { return &doc, nil })
+		r, err := p.Analyse(pipeline.Loaded(base.File, &doc, nil), pipeline.AnalyseOptions{Schema: sch, Settings: base.Settings})
+		if err != nil {
+			rep.Problems = append(rep.Problems, m.What+": "+err.Error())
+			continue
+		}
 		if !schemaError(r.Diags, ruleIDs) {
 			continue
 		}

@@ -122,7 +122,10 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	// The offline pipeline without its lint rules: the offline run
 	// reports the spec's own problems; a spec that does not compile has
 	// no online findings.
-	r := p.AnalyseFileWith(sch, file, stdin, &pipeline.Settings{Lint: lint.Config{Disabled: allDisabled()}})
+	r, err := p.Analyse(pipeline.File(file, stdin), pipeline.AnalyseOptions{Schema: sch, Settings: &pipeline.Settings{Lint: lint.Config{Disabled: allDisabled()}}})
+	if err != nil {
+		return fail(stdout, stderr, online.Errorf(online.KindUsage, err, err.Error()))
+	}
 	run := format.Run{Files: []format.File{{Name: r.Name()}}}
 	if r.Cluster == nil {
 		return write(stdout, stderr, run)
