@@ -12,7 +12,11 @@ import (
 // a4 returns the A4 example compiled and its rendered slurm.conf.
 func a4(t *testing.T) (*pipeline.Result, *expected) {
 	t.Helper()
-	res, err := pipeline.AnalyseFile("../../examples/a4-training.yaml", pipeline.Options{SlurmVersion: "24.11"}, nil)
+	p, err := pipeline.New(pipeline.Options{SlurmVersion: "24.11"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := p.Analyse(pipeline.File("../../examples/a4-training.yaml", nil), pipeline.AnalyseOptions{})
 	if err != nil || res.Cluster == nil {
 		t.Fatalf("the example does not compile: %v", err)
 	}

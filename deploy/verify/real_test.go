@@ -52,7 +52,7 @@ func TestVerifyOnRealSlurm(t *testing.T) {
 			o := localslurm.Options{Release: series, RestAPI: true, StandIns: []string{"train-a4-0", "train-a4-1"}, Log: testLog{t}}
 			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
 			spec := variant(t)
-			res, err := pipeline.AnalyseFile(spec, pipeline.Options{SlurmVersion: series}, nil)
+			res, err := analyseFile(spec, series)
 			if err != nil || res.Cluster == nil || res.Failed() {
 				t.Fatalf("the example does not compile: %v %v", err, res.Diags)
 			}
@@ -192,7 +192,7 @@ func variant(t *testing.T) string {
 func TestVerifyOn2205(t *testing.T) {
 	o := localslurm.Options{Release: "22.05", RestAPI: true, Log: testLog{t}}
 	slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
-	res, err := pipeline.AnalyseFile(variant(t), pipeline.Options{SlurmVersion: "22.05"}, nil)
+	res, err := analyseFile(variant(t), "22.05")
 	if err != nil || res.Cluster == nil {
 		t.Fatalf("the example does not compile: %v", err)
 	}
@@ -245,4 +245,13 @@ func logReport(t *testing.T, r *verify.Report) {
 		b.WriteString(d.String() + "\n")
 	}
 	t.Logf("%d partitions, %d nodes:\n%s", r.Partitions, r.Nodes, b.String())
+}
+
+// analyseFile lints and compiles the spec in file for the release series.
+func analyseFile(file, series string) (*pipeline.Result, error) {
+	p, err := pipeline.New(pipeline.Options{SlurmVersion: series})
+	if err != nil {
+		return nil, err
+	}
+	return p.Analyse(pipeline.File(file, nil), pipeline.AnalyseOptions{})
 }

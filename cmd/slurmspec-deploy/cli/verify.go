@@ -60,7 +60,11 @@ func newVerifyCmd(e env) *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		Example: "  slurmspec verify examples/a4-training.yaml",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := pipeline.AnalyseFile(args[0], spec, e.stdin)
+			p, err := pipeline.New(spec)
+			if err != nil {
+				return failed("%v", err)
+			}
+			res, err := p.Analyse(pipeline.File(args[0], e.stdin), pipeline.AnalyseOptions{})
 			if err != nil {
 				return failed("%v", err)
 			}
