@@ -220,7 +220,9 @@ type stack struct {
 	err    error
 }
 
-func (s stack) Deployed(context.Context) (map[string]any, bool, error) { return s.inputs, s.found, s.err }
+func (s stack) Deployed(context.Context) (map[string]any, bool, error) {
+	return s.inputs, s.found, s.err
+}
 
 // deployedInputs are the cluster's inputs as a stack records them after
 // deploying file.
