@@ -2,7 +2,6 @@ package pulumitest
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,17 +124,6 @@ func Setup(t *testing.T, provider string) *Env {
 	}
 	e.Pulumi(t, "", "plugin", "install", "resource", pulumimodel.ProviderPackage, "v"+pulumimodel.ProviderVersion, "--file", provider)
 	return e
-}
-
-// BuildProvider builds the provider test double from
-// fakegcp/pulumi-resource-gcp into dir, for Setup.
-func BuildProvider(dir string) (string, error) {
-	provider := filepath.Join(dir, ProviderName)
-	build := exec.Command("go", "build", "-o", provider, "github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest/fakegcp/pulumi-resource-gcp")
-	if out, err := build.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("building the provider test double: %v\n%s", err, out)
-	}
-	return provider, nil
 }
 
 // With returns a copy of e whose processes also get vars (KEY=value; a
