@@ -199,7 +199,8 @@ func hostileTricks(t *testing.T) []hostileTrick {
 // reported (non-zero exit, the file named); every argument through a
 // link is refused, naming the link.
 func TestHostileRepository(t *testing.T) {
-	bin := buildCLI(t, t.TempDir())
+	t.Parallel()
+	bin := cliBinary(t)
 	for _, tr := range hostileTricks(t) {
 		t.Run(tr.name, func(t *testing.T) {
 			h := newHostileRepo(t, bin)

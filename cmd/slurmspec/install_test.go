@@ -14,7 +14,7 @@ import (
 // helper modules left out), the dependencies from this machine's module
 // cache (no checksum database: this test runs offline). The installed
 // binary must report v0.9.9. TestReleaseRehearsal does the same from a
-// tagged clone, and by commit.
+// tagged clone, and by commit. It builds as cacheFriendly says.
 func TestInstallByVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds slurmspec")
@@ -35,11 +35,11 @@ func TestInstallByVersion(t *testing.T) {
 	bin := filepath.Join(dir, "bin")
 	cmd := exec.Command("go", "install", path+"/cmd/slurmspec@"+version)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(),
+	cmd.Env = append(append(os.Environ(), cacheFriendly...),
 		"GOBIN="+bin,
 		"GOMODCACHE="+filepath.Join(dir, "modcache"),
 		"GOPROXY=file://"+filepath.ToSlash(filepath.Join(dir, "proxy"))+",file://"+filepath.ToSlash(filepath.Join(goEnv(t, "GOMODCACHE"), "cache", "download")),
-		"GOSUMDB=off", "GONOPROXY=", "GOPRIVATE=", "GOFLAGS=-modcacherw", "GOWORK=off")
+		"GOSUMDB=off", "GONOPROXY=", "GOPRIVATE=", "GOFLAGS=-modcacherw "+cacheFriendlyFlags, "GOWORK=off")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go install %s/cmd/slurmspec@%s: %v\n%s", path, version, err, out)
 	}

@@ -2,24 +2,63 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
-// buildCLI builds slurmspec into dir, for tests that need a real process.
-func buildCLI(t *testing.T, dir string) string {
+// cliBinary returns the slurmspec binary, for tests that need a real
+// process: sharedCLI, built on first use.
+func cliBinary(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(dir, "slurmspec")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	bin, err := sharedCLI.get()
 	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		t.Fatal(err)
 	}
 	return bin
+}
+
+// cliBuild is a slurmspec binary built once per test process (a build
+// links for seconds: the tests that need one used to build their own) in
+// a directory of its own, removed when the tests end (TestMain).
+type cliBuild struct {
+	once     sync.Once
+	dir, bin string
+	err      error
+}
+
+// sharedCLI is the test process's slurmspec binary.
+var sharedCLI cliBuild
+
+func (c *cliBuild) get() (string, error) {
+	c.once.Do(func() {
+		if c.dir, c.err = os.MkdirTemp("", "slurmspec-cli-"); c.err != nil {
+			return
+		}
+		// Not private: TestUnreadableAndUnwritable runs it as an
+		// unprivileged user.
+		if c.err = os.Chmod(c.dir, 0o755); c.err != nil {
+			return
+		}
+		c.bin = filepath.Join(c.dir, "slurmspec")
+		if out, err := exec.Command("go", "build", "-o", c.bin, ".").CombinedOutput(); err != nil {
+			c.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	return c.bin, c.err
+}
+
+// remove deletes the binary's directory.
+func (c *cliBuild) remove() {
+	if c.dir != "" {
+		os.RemoveAll(c.dir)
+	}
 }
 
 // asUnprivileged runs the command as an unprivileged user: "nobody" when the
@@ -73,7 +112,7 @@ func TestUnreadableAndUnwritable(t *testing.T) {
 	if err := os.Chmod(tmp, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	bin := buildCLI(t, tmp)
+	bin := cliBinary(t)
 	spec, err := os.ReadFile("../../examples/a4-training.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +183,7 @@ func TestUnreadableAndUnwritable(t *testing.T) {
 // inside a tree and checks nothing else in the tree changed.
 func TestRenderWritesOnlyInsideTheOutputDirectory(t *testing.T) {
 	tmp := t.TempDir()
-	bin := buildCLI(t, tmp)
+	bin := cliBinary(t)
 	tree := filepath.Join(tmp, "tree")
 	if err := os.MkdirAll(filepath.Join(tree, "a", "b"), 0o755); err != nil {
 		t.Fatal(err)

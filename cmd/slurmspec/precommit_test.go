@@ -19,6 +19,7 @@ func TestPreCommitHook(t *testing.T) {
 	if testing.Short() {
 		t.Skip("installs the hook with pre-commit (builds slurmspec)")
 	}
+	t.Parallel()
 	if _, err := exec.LookPath("pre-commit"); err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("pre-commit is not installed (apt-get install pre-commit)")
@@ -91,10 +92,11 @@ func TestPreCommitHook(t *testing.T) {
 	must(user, git, "git", "add", "-A")
 
 	// GOFLAGS as on a machine without a go env file (this one's sets
-	// -buildvcs=false, and an empty GOFLAGS would not override it).
+	// -buildvcs=false, and an empty GOFLAGS would not override it), and
+	// -trimpath and CGO_ENABLED=0 (cacheFriendly).
 	gomodcache := strings.TrimSpace(must(repo, nil, "go", "env", "GOMODCACHE"))
 	home := filepath.Join(dir, "pre-commit")
-	env := append(git, "PRE_COMMIT_HOME="+home, "GOMODCACHE="+gomodcache, "GOFLAGS=-buildvcs=auto", "GOPROXY=off")
+	env := append(append(git, cacheFriendly...), "PRE_COMMIT_HOME="+home, "GOMODCACHE="+gomodcache, "GOFLAGS=-buildvcs=auto "+cacheFriendlyFlags, "GOPROXY=off")
 	if out, err := run(user, env, "pre-commit", "run", "--all-files"); err != nil {
 		t.Fatalf("pre-commit on a clean spec: %v\n%s", err, out)
 	}

@@ -23,11 +23,16 @@ import (
 // later, untagged commit, fetched from the clone with git as the go
 // command fetches a repository (GONOPROXY, a git URL rewrite), reports the
 // pseudo-version Go derives from the tag. The dependencies come from this
-// machine's module cache, offline; the build cache is shared.
+// machine's module cache, offline; the build cache is shared, and the
+// go install runs build as cacheFriendly says.
 func TestReleaseRehearsal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the three binaries and installs slurmspec three times")
 	}
+	// Alongside the other tests that run processes; after
+	// TestInstallByVersion (not parallel), whose v0.9.9 it installs again
+	// from the build cache.
+	t.Parallel()
 	for _, tool := range []string{"git", "make", "sha256sum", "tar"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("no %s", tool)
@@ -43,8 +48,8 @@ func TestReleaseRehearsal(t *testing.T) {
 	}
 	dir := t.TempDir()
 	gitconfig := filepath.Join(dir, "gitconfig")
-	env := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
-		"GIT_CONFIG_GLOBAL=" + gitconfig, "GIT_CONFIG_NOSYSTEM=1", "GOWORK=off", "GOFLAGS=-buildvcs=false"}
+	env := append([]string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
+		"GIT_CONFIG_GLOBAL=" + gitconfig, "GIT_CONFIG_NOSYSTEM=1", "GOWORK=off", "GOFLAGS=-buildvcs=false"}, cacheFriendly...)
 	run := func(wd string, extra []string, name string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(name, args...)
@@ -107,7 +112,7 @@ func TestReleaseRehearsal(t *testing.T) {
 		t.Helper()
 		bin := filepath.Join(dir, "bin")
 		run(dir, append([]string{"GOBIN=" + bin, "GOMODCACHE=" + modcache, "GOSUMDB=off", "GOPRIVATE=",
-			"GOFLAGS=-modcacherw", "GOPROXY=file://" + filepath.ToSlash(proxy) + "," + deps}, extra...),
+			"GOFLAGS=-modcacherw " + cacheFriendlyFlags, "GOPROXY=file://" + filepath.ToSlash(proxy) + "," + deps}, extra...),
 			"go", "install", path+"/cmd/slurmspec@"+query)
 		return strings.TrimSpace(run(dir, nil, filepath.Join(bin, "slurmspec"), "version"))
 	}
@@ -235,6 +240,20 @@ files:
 		t.Fatal(err)
 	}
 }
+
+// cacheFriendly are the build settings of the tests that build a copy of
+// this checkout (another directory, another module cache) with the real go
+// command. -trimpath leaves the directory a package is compiled in out of
+// the package's build cache key: without it, every package of the copy,
+// and every dependency unpacked into a fresh module cache, was compiled
+// again on every run (the directories are temporary). CGO_ENABLED=0 is
+// what `make release` builds with (.ci/release.sh), so the tests share
+// those packages too. Neither changes what the tests check: the go
+// command records the module's version and the VCS revision the same way.
+var cacheFriendly = []string{"CGO_ENABLED=0"}
+
+// cacheFriendlyFlags go into GOFLAGS with cacheFriendly.
+const cacheFriendlyFlags = "-trimpath"
 
 // goEnv is `go env key`.
 func goEnv(t *testing.T, key string) string {

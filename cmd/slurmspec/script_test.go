@@ -10,11 +10,24 @@ import (
 	"github.com/slurmspec/slurmspec/cmd/slurmspec/cli"
 )
 
-// TestMain lets the scripts run slurmspec in process, as "exec slurmspec".
+// TestMain lets the scripts run slurmspec in process, as "exec slurmspec",
+// and removes the shared slurmspec binary when the tests end.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(afterRun{m: m, after: sharedCLI.remove}, map[string]func(){
 		"slurmspec": func() { os.Exit(cli.Main()) },
 	})
+}
+
+// afterRun runs after once the tests have run.
+type afterRun struct {
+	m     *testing.M
+	after func()
+}
+
+// Run runs the tests, then after.
+func (a afterRun) Run() int {
+	defer a.after()
+	return a.m.Run()
 }
 
 // TestScripts runs testdata/script/*.txtar: each script holds input specs,

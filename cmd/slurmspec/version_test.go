@@ -18,6 +18,7 @@ func TestVersionFromCheckout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds slurmspec three times")
 	}
+	t.Parallel()
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Skip("no git")
 	}
@@ -63,8 +64,9 @@ func TestVersionFromCheckout(t *testing.T) {
 	run(src, git, "git", "tag", "v0.9.9")
 	rev := strings.TrimSpace(run(src, git, "git", "rev-parse", "HEAD"))
 
-	// GOFLAGS may hold -buildvcs=false (this machine's go env does).
-	build := []string{"GOFLAGS=-buildvcs=true", "GOWORK=off"}
+	// GOFLAGS may hold -buildvcs=false (this machine's go env does);
+	// -trimpath and CGO_ENABLED=0: cacheFriendly.
+	build := append([]string{"GOFLAGS=-buildvcs=true " + cacheFriendlyFlags, "GOWORK=off"}, cacheFriendly...)
 	version := func() string {
 		t.Helper()
 		bin := filepath.Join(dir, "slurmspec")

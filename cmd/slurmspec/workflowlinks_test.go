@@ -130,7 +130,7 @@ func TestExampleWorkflowFollowsNoLink(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
 		t.Fatalf("git is needed: %v", err)
 	}
-	bin := buildCLI(t, t.TempDir())
+	bin := cliBinary(t)
 	// The first run posts a comment; with the bot's comment there (ids as
 	// the listing prints them), the second updates it.
 	for _, tc := range []struct{ target, ids, call string }{

@@ -21,23 +21,20 @@ import (
 
 	"github.com/slurmspec/slurmspec/cmd/internal/cmdtree"
 	"github.com/slurmspec/slurmspec/compiler/buildinfo"
-	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/escape"
-	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
-	"github.com/slurmspec/slurmspec/lint/rules"
 
 	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/deploy/pulumi/driver"
-	"github.com/slurmspec/slurmspec/render/diff"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/policy"
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
 // Exit codes, as slurmspec's.
 const (
 	exitOK      = 0
-	exitRefused = 1 // the spec has errors, or the change needs --yes
+	exitRefused = 1 // the policy refuses: the spec has errors, or the change needs --yes
 	exitUsage   = 2 // bad usage, missing prerequisites, failed operations
 )
 
@@ -47,10 +44,6 @@ type exitError struct {
 }
 
 func (e *exitError) Error() string { return e.msg }
-
-func refused(format string, args ...any) error {
-	return &exitError{code: exitRefused, msg: fmt.Sprintf(format, args...)}
-}
 
 func failed(format string, args ...any) error {
 	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
@@ -111,6 +104,11 @@ func RunContext(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			fmt.Fprintf(e.stderr, "slurmspec-deploy: %s\n", escape.Text(ee.msg))
 		}
 		return ee.code
+	}
+	var refusal *policy.Refusal
+	if errors.As(err, &refusal) {
+		fmt.Fprintf(e.stderr, "slurmspec-deploy: %s\n", escape.Text(refusal.Msg))
+		return exitRefused
 	}
 	fmt.Fprintf(e.stderr, "slurmspec-deploy: %s\n", escape.Text(err.Error()))
 	return exitUsage
@@ -236,15 +234,12 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	if err != nil {
 		return failed("%v", err)
 	}
-	placeholdersAreErrors(res)
+	policy.StrictPlaceholders(res)
 	if len(res.Diags) > 0 {
 		_ = format.Text{}.Format(e.stderr, format.Run{Files: []format.File{{Name: res.Name(), Source: source(res), Diags: res.Diags}}})
 	}
-	switch {
-	case res.Cluster == nil:
-		return refused("%s: not deployed: %s", file, res.Summary())
-	case o != opDestroy && res.Failed():
-		return refused("%s: not deployed: %s (fix them, or see `slurmspec lint`)", file, res.Summary())
+	if err := policy.Spec(policy.Op(o), file, res); err != nil {
+		return err
 	}
 	m, err := artifacts.Model(res.Cluster, f.deploy)
 	if err != nil {
@@ -255,8 +250,10 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	for _, w := range pre.Warnings {
 		fmt.Fprintf(e.stderr, "slurmspec-deploy: warning: %s\n", w)
 	}
-	if o == opDestroy && !f.yes {
-		return refused("destroy deletes cluster %s and every resource of stack %s: pass --yes", m.ClusterName(), f.stack)
+	if o == opDestroy {
+		if err := policy.DestroyConfirmed(f.yes, m.ClusterName(), f.stack); err != nil {
+			return err
+		}
 	}
 	if err := pre.Err(); err != nil {
 		// One line a miss: the error printer keeps a message on one line.
@@ -294,7 +291,7 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 		fmt.Fprintf(e.stdout, "Stack %s is refreshed from Google Cloud.\n", escape.Text(f.stack))
 		return nil
 	case opPreview:
-		needsYes, reason, err := impact(ctx, e, st, res, m, f.stack)
+		imp, err := impact(ctx, e, st, res, m, f.stack)
 		if err != nil {
 			return failed("%v", err)
 		}
@@ -303,21 +300,19 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 			return failed("preview failed: %v", err)
 		}
 		printPlan(e.stdout, plan)
-		if n := len(plan.Destroys()); n > 0 {
-			needsYes = true
-			reason = join(reason, fmt.Sprintf("Pulumi would replace or delete %s", diag.Plural(n, "resource")))
-		}
-		if needsYes {
-			fmt.Fprintf(e.stdout, "up will need --yes: %s\n", reason)
+		if gate := policy.Confirm(imp, len(plan.Destroys())); gate.NeedsYes() {
+			fmt.Fprintf(e.stdout, "up will need --yes: %s\n", gate.Reason())
 		}
 		return nil
 	}
-	if unmanaged, err := st.Unmanaged(ctx, m.IDs); err != nil {
+	unmanaged, err := st.Unmanaged(ctx, m.IDs)
+	if err != nil {
 		return failed("%v", err)
-	} else if len(unmanaged) > 0 {
-		return refused("stack %s has the cluster but not %s, which already exist in Google Cloud (the cluster uses them): run `slurmspec deploy refresh` with the same flags to adopt them, or leave out the options that create them", f.stack, strings.Join(unmanaged, ", "))
 	}
-	needsYes, reason, err := impact(ctx, e, st, res, m, f.stack)
+	if err := policy.Unmanaged(f.stack, unmanaged); err != nil {
+		return err
+	}
+	imp, err := impact(ctx, e, st, res, m, f.stack)
 	if err != nil {
 		return failed("%v", err)
 	}
@@ -325,15 +320,12 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 	if err != nil {
 		return failed("preview failed: %v", err)
 	}
-	if n := len(plan.Destroys()); n > 0 {
-		needsYes = true
-		reason = join(reason, fmt.Sprintf("Pulumi would replace or delete %s", diag.Plural(n, "resource")))
-	}
-	if needsYes {
+	gate := policy.Confirm(imp, len(plan.Destroys()))
+	if gate.NeedsYes() {
 		printDestroyed(e.stdout, plan, res, m)
-		if !f.yes {
-			return refused("not updating stack %s: %s; pass --yes to accept", f.stack, reason)
-		}
+	}
+	if err := gate.Up(f.yes, f.stack); err != nil {
+		return err
 	}
 	_, changes, err := st.Up(ctx)
 	if err != nil {
@@ -344,24 +336,6 @@ func run(ctx context.Context, e env, o op, file string, f *flags) error {
 		return runVerify(ctx, e, res, f.vf)
 	}
 	return nil
-}
-
-// placeholdersAreErrors: a spec that still holds the examples'
-// placeholders (PROJECT_ID, REGION-ZONE, ...) is never deployed, whatever
-// severity the project config gives the rule, and when it is disabled.
-func placeholdersAreErrors(res *pipeline.Result) {
-	found := false
-	for _, d := range res.Diags {
-		found = found || d.Rule == rules.Placeholder.ID
-	}
-	if !found && res.Cluster != nil {
-		res.Diags = append(res.Diags, lint.Run(res.Cluster, []*lint.Rule{rules.Placeholder}, lint.Config{Options: lint.Options{SlurmVersion: res.Settings.SlurmVersion()}})...).Sort()
-	}
-	for i := range res.Diags {
-		if res.Diags[i].Rule == rules.Placeholder.ID {
-			res.Diags[i].Severity = diag.Error
-		}
-	}
 }
 
 // printPlan writes what Pulumi plans per resource, one line each.
@@ -429,51 +403,30 @@ and run slurmspec deploy %s again.
 	return &exitError{code: exitUsage, msg: fmt.Sprintf("%s interrupted", what)}
 }
 
-// impact prints what the update does to the deployed cluster, and says
-// whether it replaces something (so that up needs --yes).
-func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, m *pulumimodel.Model, stack string) (needsYes bool, reason string, err error) {
-	inputs, found, err := st.Deployed(ctx)
+// impact assesses what the update does to the deployed cluster
+// (policy.Assess) and prints it.
+func impact(ctx context.Context, e env, st *driver.Stack, res *pipeline.Result, m *pulumimodel.Model, stack string) (policy.Impact, error) {
+	imp, err := policy.Assess(ctx, st, res, m.ClusterName())
 	if err != nil {
-		return false, "", err
+		return imp, err
 	}
-	if !found {
+	switch {
+	case !imp.Deployed:
 		var pools []string
 		for _, p := range res.Cluster.NodePools {
 			pools = append(pools, p.ID.Value)
 		}
 		fmt.Fprintf(e.stdout, "Update impact: stack %s has no cluster yet; up creates cluster %s with node pools %s.\n\n", escape.Text(stack), escape.Text(m.ClusterName()), escape.Text(strings.Join(pools, ", ")))
-		return false, "", nil
+	case imp.Unknown != nil:
+		fmt.Fprintf(e.stdout, "Update impact: unknown: the cluster stack %s deployed cannot be rendered (%s).\n\n", escape.Text(stack), escape.Text(imp.Unknown.Error()))
+	default:
+		fmt.Fprintf(e.stdout, "Update impact on stack %s (deployed -> %s):\n", escape.Text(stack), escape.Text(res.File))
+		if err := imp.Report.Text(e.stdout); err != nil {
+			return imp, err
+		}
+		fmt.Fprintln(e.stdout)
 	}
-	version := res.Settings.SlurmVersion()
-	newSet, err := artifacts.Rendered(res.Cluster, version)
-	if err != nil {
-		return false, "", err
-	}
-	oldSet, oldName, err := artifacts.RenderDeployed(inputs, version)
-	if err != nil {
-		fmt.Fprintf(e.stdout, "Update impact: unknown: the cluster stack %s deployed cannot be rendered (%s).\n\n", escape.Text(stack), escape.Text(err.Error()))
-		return true, "the update's impact is unknown", nil
-	}
-	report, err := diff.CompareWith(oldSet, newSet, diff.Options{SlurmVersion: version, Target: res.Settings.Target().String(), OldName: oldName, NewName: m.ClusterName()})
-	if err != nil {
-		return false, "", err
-	}
-	fmt.Fprintf(e.stdout, "Update impact on stack %s (deployed -> %s):\n", escape.Text(stack), escape.Text(res.File))
-	if err := report.Text(e.stdout); err != nil {
-		return false, "", err
-	}
-	fmt.Fprintln(e.stdout)
-	if report.MaxImpact() >= diff.ReplacePool {
-		return true, report.Summary(), nil
-	}
-	return false, "", nil
-}
-
-func join(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + "; " + b
+	return imp, nil
 }
 
 // source is the spec's text, for excerpts.

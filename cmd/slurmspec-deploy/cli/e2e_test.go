@@ -3,7 +3,11 @@ package cli_test
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"github.com/rogpeppe/go-internal/testscript"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -19,12 +23,71 @@ import (
 	"github.com/slurmspec/slurmspec/render/pulumimodel"
 )
 
-// deploy runs slurmspec-deploy in process.
+// deployName is the name under which this test binary is slurmspec-deploy
+// (TestMain).
+const deployName = "slurmspec-deploy"
+
+// TestMain: this test binary is also slurmspec-deploy and the provider
+// test double, by the name it is started under. The end-to-end tests run
+// slurmspec-deploy as a process (deployIn), each test in a Pulumi
+// environment of its own, side by side (t.Parallel: none sets the test
+// process's environment), and install the binary itself as the provider
+// plugin (pulumitest.ProviderName): nothing is built for them.
+func TestMain(m *testing.M) {
+	switch filepath.Base(os.Args[0]) {
+	case pulumitest.ProviderName:
+		if err := fakegcp.Main(); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	case deployName:
+		os.Exit(cli.Main())
+	}
+	// The testscripts (script_test.go) run slurmspec-deploy as a command.
+	testscript.Main(m, map[string]func(){
+		"slurmspec-deploy": func() { os.Exit(cli.Main()) },
+	})
+}
+
+// testBinary is this test binary's path.
+func testBinary(t *testing.T) string {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return exe
+}
+
+// deploy runs slurmspec-deploy in process, in the test process's
+// environment.
 func deploy(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var o, e bytes.Buffer
 	code = cli.Run(args, strings.NewReader(""), &o, &e)
 	return code, o.String(), e.String()
+}
+
+// deployCmd is slurmspec-deploy as a process in env: this test binary
+// under deployName.
+func deployCmd(t *testing.T, env *pulumitest.Env, args ...string) *exec.Cmd {
+	t.Helper()
+	return &exec.Cmd{Path: testBinary(t), Args: append([]string{deployName}, args...), Env: env.Environ()}
+}
+
+// deployIn runs slurmspec-deploy as a process in env.
+func deployIn(t *testing.T, env *pulumitest.Env, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := deployCmd(t, env, args...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	if err := cmd.Run(); err != nil {
+		if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) {
+			t.Fatalf("slurmspec-deploy %s: %v", strings.Join(args, " "), err)
+		}
+	}
+	return cmd.ProcessState.ExitCode(), o.String(), e.String()
 }
 
 func mustContain(t *testing.T, what, got string, want ...string) {
@@ -170,7 +233,8 @@ func TestEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test in -short mode")
 	}
-	env := pulumitest.Setup(t)
+	t.Parallel()
+	env := pulumitest.Setup(t, testBinary(t))
 	start := time.Now()
 	dir := t.TempDir()
 	spec := copyExample(t, dir)
@@ -179,7 +243,7 @@ func TestEndToEnd(t *testing.T) {
 
 	t.Run("go-program", func(t *testing.T) {
 		mark := env.Mark(t)
-		code, out, errOut := deploy(t, "preview", "--stack", "e2e", spec)
+		code, out, errOut := deployIn(t, env, "preview", "--stack", "e2e", spec)
 		if code != 0 {
 			t.Fatalf("preview: exit %d\n%s\n%s", code, out, errOut)
 		}
@@ -189,7 +253,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 
 		mark = env.Mark(t)
-		code, out, errOut = deploy(t, "up", "--stack", "e2e", spec)
+		code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
 		if code != 0 {
 			t.Fatalf("up: exit %d\n%s\n%s", code, out, errOut)
 		}
@@ -217,7 +281,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 
 		mark = env.Mark(t)
-		code, out, errOut = deploy(t, "up", "--stack", "e2e", spec)
+		code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
 		if code != 0 {
 			t.Fatalf("second up: exit %d\n%s\n%s", code, out, errOut)
 		}
@@ -230,7 +294,7 @@ func TestEndToEnd(t *testing.T) {
 
 		edit(t, spec, `MaxTime: "7-00:00:00"`, `MaxTime: "5-00:00:00"`)
 		mark = env.Mark(t)
-		code, out, errOut = deploy(t, "up", "--stack", "e2e", spec)
+		code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
 		if code != 0 {
 			t.Fatalf("partition change: exit %d\n%s\n%s", code, out, errOut)
 		}
@@ -256,7 +320,7 @@ func TestEndToEnd(t *testing.T) {
 		// fixed; created first, the new one would collide).
 		edit(t, spec, "machineType: n2-standard-8", "machineType: n2-standard-16")
 		mark = env.Mark(t)
-		code, out, errOut = deploy(t, "up", "--stack", "e2e", spec)
+		code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
 		if code != 1 {
 			t.Fatalf("machine type change without --yes: exit %d, want 1\n%s\n%s", code, out, errOut)
 		}
@@ -268,7 +332,7 @@ func TestEndToEnd(t *testing.T) {
 		}
 
 		mark = env.Mark(t)
-		code, out, errOut = deploy(t, "up", "--stack", "e2e", "--yes", spec)
+		code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", "--yes", spec)
 		if code != 0 {
 			t.Fatalf("machine type change with --yes: exit %d\n%s\n%s", code, out, errOut)
 		}
@@ -280,12 +344,12 @@ func TestEndToEnd(t *testing.T) {
 			t.Errorf("created login machine type = %v", got)
 		}
 
-		code, _, errOut = deploy(t, "destroy", "--stack", "e2e", spec)
+		code, _, errOut = deployIn(t, env, "destroy", "--stack", "e2e", spec)
 		if code != 1 || !strings.Contains(errOut, "pass --yes") {
 			t.Errorf("destroy without --yes: exit %d, %s", code, errOut)
 		}
 		mark = env.Mark(t)
-		code, out, errOut = deploy(t, "destroy", "--stack", "e2e", "--yes", spec)
+		code, out, errOut = deployIn(t, env, "destroy", "--stack", "e2e", "--yes", spec)
 		if code != 0 {
 			t.Fatalf("destroy: exit %d\n%s\n%s", code, out, errOut)
 		}

@@ -70,7 +70,8 @@ func TestMatrix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test in -short mode")
 	}
-	env := pulumitest.Setup(t)
+	t.Parallel()
+	env := pulumitest.Setup(t, testBinary(t))
 	start := time.Now()
 	dir := t.TempDir()
 	spec := copyExample(t, dir)
@@ -87,15 +88,14 @@ func TestMatrix(t *testing.T) {
 	}
 	// The Go stack and the YAML stack deploy the same cluster: each has a
 	// Google Cloud of its own.
+	goEnv, yamlEnv := env.With(fakegcp.EnvCloud+"="+goCloud), env.With(fakegcp.EnvCloud+"="+yamlCloud)
 	upBoth := func(t *testing.T, file string) {
 		t.Helper()
-		t.Setenv(fakegcp.EnvCloud, goCloud)
-		if code, out, errOut := deploy(t, "up", "--stack", "go", "--yes", file); code != 0 {
+		if code, out, errOut := deployIn(t, goEnv, "up", "--stack", "go", "--yes", file); code != 0 {
 			t.Fatalf("deploy up: exit %d\n%s\n%s", code, out, errOut)
 		}
 		renderYAML(t, file, ydir, pulumimodel.Options{})
-		t.Setenv(fakegcp.EnvCloud, yamlCloud)
-		env.Pulumi(t, ydir, "up", "--yes", "--stack", "yaml")
+		yamlEnv.Pulumi(t, ydir, "up", "--yes", "--stack", "yaml")
 	}
 	renderYAML(t, spec, ydir, pulumimodel.Options{})
 	env.Pulumi(t, ydir, "stack", "init", "yaml")
@@ -133,9 +133,8 @@ func TestMatrix(t *testing.T) {
 			}
 
 			// 2. deploy preview of the Go program.
-			t.Setenv(fakegcp.EnvCloud, goCloud)
 			mark := env.Mark(t)
-			code, out, errOut := deploy(t, "preview", "--stack", "go", newFile)
+			code, out, errOut := deployIn(t, goEnv, "preview", "--stack", "go", newFile)
 			if code != 0 {
 				t.Fatalf("deploy preview: exit %d\n%s\n%s", code, out, errOut)
 			}
@@ -165,8 +164,7 @@ func TestMatrix(t *testing.T) {
 
 			// 3. The rendered YAML project's plan.
 			renderYAML(t, newFile, ydir, pulumimodel.Options{})
-			t.Setenv(fakegcp.EnvCloud, yamlCloud)
-			yamlPlan := yamlPreview(t, env, ydir, "yaml")
+			yamlPlan := yamlPreview(t, yamlEnv, ydir, "yaml")
 			if !equalPlans(goPlan, yamlPlan) {
 				t.Errorf("plans differ:\nGo   %v\nYAML %v", goPlan, yamlPlan)
 			}
@@ -218,9 +216,7 @@ func parsePlan(t *testing.T, out string) map[string]string {
 // does.
 func yamlPreview(t *testing.T, env *pulumitest.Env, dir, stack string) map[string]string {
 	t.Helper()
-	t.Setenv("PULUMI_ENABLE_STREAMING_JSON_PREVIEW", "true")
-	out := env.Pulumi(t, dir, "preview", "--stack", stack, "--json")
-	os.Unsetenv("PULUMI_ENABLE_STREAMING_JSON_PREVIEW")
+	out := env.With("PULUMI_ENABLE_STREAMING_JSON_PREVIEW=true").Pulumi(t, dir, "preview", "--stack", stack, "--json")
 	var evs []apitype.StepEventMetadata
 	for _, line := range strings.Split(out, "\n") {
 		if !strings.HasPrefix(strings.TrimSpace(line), "{") {

@@ -2,7 +2,6 @@ package cli_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
 	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest"
 	"github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest/fakegcp"
@@ -28,50 +26,52 @@ func TestInterruptedCreate(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test in -short mode")
 	}
-	env := pulumitest.Setup(t)
+	t.Parallel()
+	env := pulumitest.Setup(t, testBinary(t))
 	spec := copyExample(t, t.TempDir())
-	t.Setenv(fakegcp.EnvDelay, "10m")
 
-	type result struct {
-		code        int
-		out, errOut string
+	// The up is a process of its own, interrupted as Ctrl-C does
+	// (SIGINT).
+	up := deployCmd(t, env.With(fakegcp.EnvDelay+"=10m"), "up", "--stack", "int", "--yes", spec)
+	var o, e bytes.Buffer
+	up.Stdout, up.Stderr = &o, &e
+	if err := up.Start(); err != nil {
+		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := make(chan result, 1)
-	go func() {
-		var o, e bytes.Buffer
-		code := cli.RunContext(ctx, []string{"up", "--stack", "int", "--yes", spec}, strings.NewReader(""), &o, &e)
-		done <- result{code, o.String(), e.String()}
-	}()
+	done := make(chan error, 1)
+	go func() { done <- up.Wait() }()
 	deadline := time.Now().Add(2 * time.Minute)
 	for !started(t, env) {
 		if time.Now().After(deadline) {
-			t.Fatal("the cluster's create never started")
+			_ = up.Process.Kill()
+			<-done
+			t.Fatalf("the cluster's create never started\n%s\n%s", o.String(), e.String())
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
 	interrupted := time.Now()
-	cancel() // Ctrl-C
-	var r result
+	if err := up.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
 	select {
-	case r = <-done:
+	case <-done:
 	case <-time.After(2 * time.Minute):
+		_ = up.Process.Kill()
+		<-done
 		t.Fatal("up did not stop after the interrupt")
 	}
 	t.Logf("up stopped %s after the interrupt", time.Since(interrupted).Round(time.Second))
-	if r.code != 2 {
-		t.Errorf("interrupted up: exit %d, want 2\n%s\n%s", r.code, r.out, r.errOut)
+	if code := up.ProcessState.ExitCode(); code != 2 {
+		t.Errorf("interrupted up: exit %d, want 2\n%s\n%s", code, o.String(), e.String())
 	}
-	mustContain(t, "interrupted up", r.errOut, "up interrupted", "goes on there", "cannot be cancelled", "slurmspec deploy refresh --stack int FILE")
+	mustContain(t, "interrupted up", e.String(), "up interrupted", "goes on there", "cannot be cancelled", "slurmspec deploy refresh --stack int FILE")
 
-	os.Unsetenv(fakegcp.EnvDelay)
-	code, out, errOut := deploy(t, "refresh", "--stack", "int", spec)
+	code, out, errOut := deployIn(t, env, "refresh", "--stack", "int", spec)
 	if code != 0 {
 		t.Fatalf("refresh: exit %d\n%s\n%s", code, out, errOut)
 	}
 	mark := env.Mark(t)
-	code, out, errOut = deploy(t, "up", "--stack", "int", spec)
+	code, out, errOut = deployIn(t, env, "up", "--stack", "int", spec)
 	if code != 0 {
 		t.Fatalf("up after refresh: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -98,11 +98,12 @@ func TestFoundationPreview(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test in -short mode")
 	}
-	env := pulumitest.Setup(t)
+	t.Parallel()
+	env := pulumitest.Setup(t, testBinary(t))
 	dir := t.TempDir()
 	spec := copyExample(t, dir)
 	edit(t, spec, "\nnodePools:", "\nruntimeSpec:\n  serviceAccount: slurm-nodes@acme-ml-prod.iam.gserviceaccount.com\nnodePools:")
-	code, out, errOut := deploy(t, "preview", "--stack", "f", "--with-foundation", spec)
+	code, out, errOut := deployIn(t, env, "preview", "--stack", "f", "--with-foundation", spec)
 	if code != 0 {
 		t.Fatalf("preview: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -129,19 +130,20 @@ func TestProtect(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test in -short mode")
 	}
-	env := pulumitest.Setup(t)
+	t.Parallel()
+	env := pulumitest.Setup(t, testBinary(t))
 	spec := copyExample(t, t.TempDir())
-	if code, out, errOut := deploy(t, "up", "--stack", "p", "--protect", spec); code != 0 {
+	if code, out, errOut := deployIn(t, env, "up", "--stack", "p", "--protect", spec); code != 0 {
 		t.Fatalf("up --protect: exit %d\n%s\n%s", code, out, errOut)
 	}
 	// The home Filestore exists (the cluster uses it): creating it in a
 	// stack that already has the cluster would collide.
-	code, out, errOut := deploy(t, "up", "--stack", "p", "--protect", "--create-home-filestore", spec)
+	code, out, errOut := deployIn(t, env, "up", "--stack", "p", "--protect", "--create-home-filestore", spec)
 	if code != 1 || !strings.Contains(errOut, "stack p has the cluster but not homeFilestore") || !strings.Contains(errOut, "slurmspec deploy refresh") {
 		t.Errorf("up --create-home-filestore on a deployed stack: exit %d\n%s\n%s", code, out, errOut)
 	}
 	mark := env.Mark(t)
-	code, out, errOut = deploy(t, "destroy", "--stack", "p", "--yes", "--protect", spec)
+	code, out, errOut = deployIn(t, env, "destroy", "--stack", "p", "--yes", "--protect", spec)
 	if code != 2 || !strings.Contains(out+errOut, "protect") {
 		t.Errorf("destroy of a protected cluster: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -158,11 +160,12 @@ func TestPluralisedNames(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test in -short mode")
 	}
-	env := pulumitest.Setup(t)
+	t.Parallel()
+	env := pulumitest.Setup(t, testBinary(t))
 	dir := t.TempDir()
 	spec := copyExample(t, dir)
 	edit(t, spec, "\nnodePools:", "\nlustreExportConfig:\n  destinationBucket: acme-ml-exports\n  daysOfWeek: [MONDAY, THURSDAY]\n  startTime: {hours: 2}\nnodePools:")
-	code, out, errOut := deploy(t, "preview", "--stack", "l", spec)
+	code, out, errOut := deployIn(t, env, "preview", "--stack", "l", spec)
 	if code != 0 {
 		t.Fatalf("preview: exit %d\n%s\n%s", code, out, errOut)
 	}
@@ -201,9 +204,10 @@ func TestFoundationOnDeployedStack(t *testing.T) {
 	if testing.Short() {
 		t.Skip("end-to-end test in -short mode")
 	}
-	env := pulumitest.Setup(t)
+	t.Parallel()
+	env := pulumitest.Setup(t, testBinary(t))
 	spec := copyExample(t, t.TempDir())
-	if code, out, errOut := deploy(t, "up", "--stack", "fd", spec); code != 0 {
+	if code, out, errOut := deployIn(t, env, "up", "--stack", "fd", spec); code != 0 {
 		t.Fatalf("up: exit %d\n%s\n%s", code, out, errOut)
 	}
 	// What exists besides the cluster: as the foundation would have
@@ -241,15 +245,15 @@ func TestFoundationOnDeployedStack(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	code, out, errOut := deploy(t, "up", "--stack", "fd", "--with-foundation", spec)
+	code, out, errOut := deployIn(t, env, "up", "--stack", "fd", "--with-foundation", spec)
 	if code != 1 || !strings.Contains(errOut, "has the cluster but not network, subnetwork, homeFilestore") {
 		t.Fatalf("up --with-foundation: exit %d\n%s\n%s", code, out, errOut)
 	}
-	if code, out, errOut = deploy(t, "refresh", "--stack", "fd", "--with-foundation", spec); code != 0 || !strings.Contains(out, "Imported from Google Cloud: network, subnetwork, homeFilestore") {
+	if code, out, errOut = deployIn(t, env, "refresh", "--stack", "fd", "--with-foundation", spec); code != 0 || !strings.Contains(out, "Imported from Google Cloud: network, subnetwork, homeFilestore") {
 		t.Fatalf("refresh --with-foundation: exit %d\n%s\n%s", code, out, errOut)
 	}
 	mark := env.Mark(t)
-	if code, out, errOut = deploy(t, "up", "--stack", "fd", "--with-foundation", spec); code != 0 {
+	if code, out, errOut = deployIn(t, env, "up", "--stack", "fd", "--with-foundation", spec); code != 0 {
 		t.Fatalf("up --with-foundation after refresh: exit %d\n%s\n%s", code, out, errOut)
 	}
 	var created []string

@@ -6,16 +6,7 @@ import (
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
-
-	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
 )
-
-// TestMain lets the scripts run slurmspec-deploy in process.
-func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
-		"slurmspec-deploy": func() { os.Exit(cli.Main()) },
-	})
-}
 
 // TestScripts runs ../testdata/script/*.txtar (SLURMSPEC_UPDATE=1
 // rewrites their expected output).

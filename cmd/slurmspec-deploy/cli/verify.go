@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"github.com/slurmspec/slurmspec/deploy/pulumi/policy"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -69,7 +70,7 @@ func newVerifyCmd(e env) *cobra.Command {
 				return failed("%v", err)
 			}
 			// As for deploy: a placeholder's cluster name names no cluster.
-			placeholdersAreErrors(res)
+			policy.StrictPlaceholders(res)
 			if len(res.Diags) > 0 {
 				_ = format.Text{}.Format(e.stderr, format.Run{Files: []format.File{{Name: res.Name(), Source: source(res), Diags: res.Diags}}})
 			}
@@ -135,4 +136,10 @@ func runVerify(ctx context.Context, e env, res *pipeline.Result, vf verifyFlags)
 	}
 	fmt.Fprintf(e.stdout, "Cluster %s: %s\n", escape.Text(name), summary)
 	return nil
+}
+
+// refused is verify's refusal: the spec or the live cluster has errors
+// (exit 1).
+func refused(format string, args ...any) error {
+	return &exitError{code: exitRefused, msg: fmt.Sprintf(format, args...)}
 }

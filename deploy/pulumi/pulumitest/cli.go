@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,22 +67,33 @@ func isExec(p string) bool {
 
 // Env is an isolated, offline Pulumi environment: its own PULUMI_HOME
 // with the provider test double installed as gcp v10.5.0, a file backend,
-// a passphrase, and the provider's call log.
+// a passphrase, and the provider's call log. It changes nothing of the
+// test process's environment, so that tests with an Env each can run side
+// by side (t.Parallel): a process run in it gets Environ.
 type Env struct {
 	Bin     string // directory of pulumi and pulumi-language-yaml
 	Home    string // PULUMI_HOME
 	Backend string // file:// URL
 	Log     string // the test double's call log
 	Cloud   string // the double's Google Cloud (fakegcp.EnvCloud)
+	vars    []string
 }
 
-// Setup builds the provider test double, installs it and sets the
-// process environment for the test (t.Setenv): PATH, PULUMI_HOME,
+// ProviderName is the provider plugin's executable name. A test binary
+// whose TestMain runs fakegcp.Main when it is started under this name
+// (filepath.Base(os.Args[0])) is a provider for Setup: Pulumi starts the
+// installed plugin under that name.
+const ProviderName = "pulumi-resource-gcp"
+
+// Setup makes an Env for the test, with provider (a binary that serves
+// the test double under ProviderName: one built from
+// fakegcp/pulumi-resource-gcp, or the test binary itself, see
+// ProviderName) installed: PATH with the CLI first, PULUMI_HOME,
 // PULUMI_BACKEND_URL, PULUMI_CONFIG_PASSPHRASE, no update checks, no
 // plugin downloads, a dummy Google Cloud token, the double's log and its
 // cloud directory (so a create of an existing id fails as in Google
 // Cloud).
-func Setup(t *testing.T) *Env {
+func Setup(t *testing.T, provider string) *Env {
 	t.Helper()
 	bin := RequireCLI(t)
 	dir := t.TempDir()
@@ -97,25 +109,35 @@ func Setup(t *testing.T) *Env {
 			t.Fatal(err)
 		}
 	}
-	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
-	t.Setenv("PULUMI_HOME", e.Home)
-	t.Setenv("PULUMI_BACKEND_URL", e.Backend)
-	t.Setenv("PULUMI_CONFIG_PASSPHRASE", "slurmspec-e2e")
-	t.Setenv("PULUMI_SKIP_UPDATE_CHECK", "true")
-	t.Setenv("PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION", "true")
-	t.Setenv("PULUMI_SKIP_CONFIRMATIONS", "true")
-	t.Setenv("GOOGLE_OAUTH_ACCESS_TOKEN", "e2e-test-token")
-	t.Setenv("FAKEGCP_LOG", e.Log)
-	t.Setenv("FAKEGCP_CLOUD", e.Cloud)
-	t.Setenv("NO_COLOR", "1")
-
-	provider := filepath.Join(dir, "pulumi-resource-gcp")
-	build := exec.Command("go", "build", "-o", provider, "github.com/slurmspec/slurmspec/deploy/pulumi/pulumitest/fakegcp/pulumi-resource-gcp")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("building the provider test double: %v\n%s", err, out)
+	e.vars = []string{
+		"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH"),
+		"PULUMI_HOME=" + e.Home,
+		"PULUMI_BACKEND_URL=" + e.Backend,
+		"PULUMI_CONFIG_PASSPHRASE=slurmspec-e2e",
+		"PULUMI_SKIP_UPDATE_CHECK=true",
+		"PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true",
+		"PULUMI_SKIP_CONFIRMATIONS=true",
+		"GOOGLE_OAUTH_ACCESS_TOKEN=e2e-test-token",
+		"FAKEGCP_LOG=" + e.Log,
+		"FAKEGCP_CLOUD=" + e.Cloud,
+		"NO_COLOR=1",
 	}
 	e.Pulumi(t, "", "plugin", "install", "resource", pulumimodel.ProviderPackage, "v"+pulumimodel.ProviderVersion, "--file", provider)
 	return e
+}
+
+// With returns a copy of e whose processes also get vars (KEY=value; a
+// later value of a key wins).
+func (e *Env) With(vars ...string) *Env {
+	c := *e
+	c.vars = append(slices.Clip(e.vars), vars...)
+	return &c
+}
+
+// Environ is the environment of a process run in e: the test process's,
+// with e's variables.
+func (e *Env) Environ() []string {
+	return append(os.Environ(), e.vars...)
 }
 
 // Pulumi runs the pulumi CLI in dir and fails the test when it fails.
@@ -136,6 +158,7 @@ func (e *Env) PulumiErr(dir string, args ...string) (string, error) {
 	}
 	cmd := exec.Command(name, append(args, "--non-interactive")...)
 	cmd.Dir = dir
+	cmd.Env = e.Environ()
 	var b bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &b, &b
 	err := cmd.Run()
