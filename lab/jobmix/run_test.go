@@ -1,0 +1,129 @@
+package jobmix
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slurmspec/slurmspec/lab/localslurm"
+	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
+)
+
+// runSpec has a GPU partition whose DefMemPerGPU is more than an A4 node
+// has per GPU (memory-default-unfit predicts the all-GPUs default fails),
+// and a CPU partition that lets only account research in and needs two
+// nodes per job (MinNodes: a job of -N1 waits with PartitionConfig, and
+// no finding predicts it; a job of -n1 is given two nodes and runs).
+const runSpec = `name: projects/jobmix/locations/us-central1/modelDevelopmentClusters/mix
+network: {network: projects/jobmix/global/networks/net}
+nodePools:
+- id: a4
+  machineSpec: {machineType: a4-highgpu-8g}
+  provisioningModel: SPOT
+  bootDisk: {bootDiskType: hyperdisk-balanced, bootDiskSizeGb: 200}
+  scalingSpec: {minNodeCount: 1, maxNodeCount: 2}
+  zone: us-central1-b
+- id: cpu
+  machineSpec: {machineType: n2-standard-16}
+  scalingSpec: {minNodeCount: 0, maxNodeCount: 2}
+  zone: us-central1-b
+- id: login
+  machineSpec: {machineType: n2-standard-8}
+  scalingSpec: {minNodeCount: 1, maxNodeCount: 1}
+  zone: us-central1-b
+orchestratorSpec:
+  slurmSpec:
+    loginNodePoolId: login
+    homeDirectoryStorage: projects/jobmix/locations/us-central1-b/instances/home
+    defaultPartitionId: gpu
+    partitions:
+    - {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: "600000", MaxTime: "60"}}
+    - {id: cpu, nodePoolIds: [cpu], config: {AllowAccounts: research, MinNodes: "2", DefMemPerCPU: "3000"}}
+`
+
+// TestRunOnRealSlurm runs runSpec's job mix on every release: each shape
+// gets the verdict Slurm gives it, and Compare tells the predicted
+// failure, the false negatives and the shapes that run.
+func TestRunOnRealSlurm(t *testing.T) {
+	want := map[string]Outcome{
+		"gpu/a4/one-task":         Runs,
+		"gpu/a4/one-task+sized":   Runs,
+		"gpu/a4/one-gpu":          Runs,
+		"gpu/a4/one-gpu+sized":    Runs,
+		"gpu/a4/all-gpus":         Refused,
+		"gpu/a4/all-gpus+sized":   Runs,
+		"gpu/a4/whole-node":       Runs,
+		"gpu/a4/whole-node+sized": Runs,
+		"gpu/a4/two-nodes":        Runs,
+		"gpu/a4/two-nodes+sized":  Runs,
+		"gpu/a4/max-time":         Runs,
+		"cpu/cpu/one-task":        Runs,
+		"cpu/cpu/whole-node":      Pending,
+		"cpu/cpu/two-nodes":       Runs,
+		"cpu/cpu/two-nodes+sized": Runs,
+	}
+	for _, rel := range localslurm.Releases() {
+		t.Run(rel, func(t *testing.T) {
+			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}) })
+			c, diags := analyse(t, "run.yaml", runSpec, rel)
+			if diags.HasErrors() {
+				t.Fatalf("runSpec must lint without errors for %s:\n%v", rel, diags)
+			}
+			dir := renderDir(t, c, rel)
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+			defer cancel()
+			verdicts, err := Run(ctx, Options{Dir: dir, Cluster: c, Release: rel, Log: testLog{t}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := map[string]Verdict{}
+			for _, v := range verdicts {
+				got[v.Shape.ID()] = v
+			}
+			for id, w := range want {
+				v, ok := got[id]
+				switch {
+				case !ok:
+					t.Errorf("%s: not derived", id)
+				case v.Outcome != w:
+					t.Errorf("%s: %s %s, want %s", id, v.Outcome, v.Reason, w)
+				}
+			}
+			if v := got["gpu/a4/all-gpus"]; !strings.Contains(v.Reason, "Requested node configuration is not available") {
+				t.Errorf("gpu/a4/all-gpus refused with %q, want Slurm's \"Requested node configuration is not available\"", v.Reason)
+			}
+			if v := got["cpu/cpu/whole-node"]; v.Reason != "PartitionConfig" {
+				t.Errorf("cpu/cpu/whole-node pending for %q, want PartitionConfig", v.Reason)
+			}
+			judged := Compare(verdicts, Predict(Predictors(), c, diags, shapesOf(verdicts)))
+			for _, j := range judged {
+				wantClass := Agree
+				switch j.Shape.ID() {
+				case "cpu/cpu/whole-node", "cpu/cpu/whole-node+sized":
+					wantClass = FalseNegative
+				}
+				if j.Class != wantClass {
+					t.Errorf("%s: %s (%s %s; predicted by %v), want %s", j.Shape.ID(), j.Class, j.Outcome, j.Reason, j.Predicted, wantClass)
+				}
+			}
+		})
+	}
+}
+
+func shapesOf(vs []Verdict) []Shape {
+	out := make([]Shape, len(vs))
+	for i, v := range vs {
+		out[i] = v.Shape
+	}
+	return out
+}
+
+// testLog writes the runner's progress to the test's log.
+type testLog struct{ t *testing.T }
+
+func (w testLog) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
