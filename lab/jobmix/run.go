@@ -7,6 +7,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
@@ -63,7 +64,7 @@ type Runner struct {
 	Cluster *localslurm.Cluster
 	// Wait bounds each wait (a job to start or get a configuration
 	// reason, a cancelled job to end, its nodes to be idle); zero means
-	// 30 seconds.
+	// 60 seconds.
 	Wait time.Duration
 	// Log receives one line per verdict; nil discards it.
 	Log io.Writer
@@ -71,7 +72,7 @@ type Runner struct {
 
 func (r *Runner) wait() time.Duration {
 	if r.Wait <= 0 {
-		return 30 * time.Second
+		return 60 * time.Second
 	}
 	return r.Wait
 }
@@ -146,23 +147,61 @@ func appendNew(list []string, names ...string) []string {
 	return list
 }
 
-// Judge submits each shape in turn, as User, pinned to its nodes; waits
-// for it to start or to wait for a configuration reason; cancels it and
-// waits until it has ended and its nodes are idle again. Every job is
-// cancelled, also on error.
+// Judge submits the shapes, as User, each pinned to its nodes; waits for
+// each to start or to wait for a configuration reason; cancels it and
+// waits until it has ended and its nodes are idle again. Shapes whose nodes
+// are disjoint are judged side by side (rounds), the others in turn: a
+// job's verdict then depends on its own nodes only. Every job is cancelled,
+// also on error. The verdicts are in the shapes' order.
 func (r *Runner) Judge(ctx context.Context, shapes []Shape) ([]Verdict, error) {
-	var out []Verdict
-	for _, s := range shapes {
-		v, err := r.judge(ctx, s)
-		if err != nil {
-			return out, err
+	out := make([]Verdict, len(shapes))
+	errs := make([]error, len(shapes))
+	for _, round := range rounds(shapes) {
+		var wg sync.WaitGroup
+		for _, i := range round {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				out[i], errs[i] = r.judge(ctx, shapes[i])
+			}()
 		}
-		if r.Log != nil {
-			fmt.Fprintf(r.Log, "jobmix: %s: %s %s\n", s, v.Outcome, v.Reason)
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			return nil, err
 		}
-		out = append(out, v)
+		for _, i := range round {
+			if r.Log != nil {
+				fmt.Fprintf(r.Log, "jobmix: %s: %s %s\n", shapes[i], out[i].Outcome, out[i].Reason)
+			}
+		}
 	}
 	return out, nil
+}
+
+// rounds groups the shapes' indexes, in order, into rounds whose shapes
+// are pinned to disjoint nodes: each shape joins the first round none of
+// whose shapes shares a node with it.
+func rounds(shapes []Shape) [][]int {
+	var out [][]int
+	var used []map[string]bool
+next:
+	for i, s := range shapes {
+		for k := range out {
+			if !slices.ContainsFunc(s.Nodes, func(n string) bool { return used[k][n] }) {
+				out[k] = append(out[k], i)
+				for _, n := range s.Nodes {
+					used[k][n] = true
+				}
+				continue next
+			}
+		}
+		m := map[string]bool{}
+		for _, n := range s.Nodes {
+			m[n] = true
+		}
+		out, used = append(out, []int{i}), append(used, m)
+	}
+	return out
 }
 
 func (r *Runner) judge(ctx context.Context, s Shape) (Verdict, error) {
@@ -229,15 +268,33 @@ func (r *Runner) judge(ctx context.Context, s Shape) (Verdict, error) {
 	if err := r.Cluster.Command(ctx, "scancel", id).Run(); err != nil {
 		return v, fmt.Errorf("jobmix: scancel %s: %w", id, err)
 	}
-	ended, err := r.poll(ctx, "ended", func() (bool, error) {
+	state := ""
+	gone := func() (bool, error) {
 		f, err := r.Cluster.ShowJob(ctx, id)
+		if f != nil {
+			state = f["JobState"] + " Reason=" + f["Reason"] + " NodeList=" + f["NodeList"]
+		}
 		return f == nil || f["JobState"] != "PENDING" && f["JobState"] != "RUNNING" && f["JobState"] != "COMPLETING" && f["JobState"] != "CONFIGURING", err
-	})
+	}
+	ended, err := r.poll(ctx, "ended", gone)
+	if err == nil && !ended {
+		// A loaded host can be slow to end the step: SIGKILL, once more.
+		if err := r.Cluster.Command(ctx, "scancel", "--signal=KILL", "--full", id).Run(); err != nil {
+			return v, fmt.Errorf("jobmix: scancel --signal=KILL %s: %w", id, err)
+		}
+		ended, err = r.poll(ctx, "ended", gone)
+	}
 	if err != nil {
 		return v, fmt.Errorf("jobmix: job %s of %s: %w", id, s.ID(), err)
 	}
 	if !ended {
-		return v, fmt.Errorf("jobmix: job %s of %s did not end within %v of scancel", id, s.ID(), r.wait())
+		nodes := ""
+		for _, n := range s.Nodes {
+			if f, err := r.Cluster.ShowNode(ctx, n); err == nil && f != nil {
+				nodes += " " + n + "=" + f["State"]
+			}
+		}
+		return v, fmt.Errorf("jobmix: job %s of %s did not end within %v of scancel: %s; nodes%s", id, s.ID(), r.wait(), state, nodes)
 	}
 	return v, nil
 }

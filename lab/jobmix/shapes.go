@@ -44,8 +44,9 @@ type Shape struct {
 	// Sized is set when the job gives its memory and time (--mem or
 	// --mem-per-gpu, --time); unset, it takes the partition's defaults.
 	Sized bool
-	// Nodes are the nodes the job is pinned to (-w): the pool's first one,
-	// or first two for TwoNodes. The runner needs a stand-in slurmd for
+	// Nodes are the nodes the job is pinned to (-w): one of the pool's
+	// first two (in turn, so that the runner can judge two at once), or
+	// the first two for TwoNodes. The runner needs a stand-in slurmd for
 	// each.
 	Nodes []string
 	// Args are the sbatch options that make the shape, without the
@@ -90,12 +91,15 @@ func Derive(c *ir.Cluster, nodes map[string][]string) []Shape {
 				continue
 			}
 			n := node(c, part, pool)
-			base := Shape{Partition: part.ID.Value, Pool: pool.ID.Value, MachineType: pool.Machine.Type, Nodes: names[:1]}
+			base := Shape{Partition: part.ID.Value, Pool: pool.ID.Value, MachineType: pool.Machine.Type}
+			single := 0 // one-node shapes take the pool's first two nodes in turn
 			add := func(k Kind, sized bool, nodes []string, args ...string) {
 				s := base
 				s.Kind, s.Sized, s.Args = k, sized, append(args, access...)
-				if nodes != nil {
-					s.Nodes = nodes
+				s.Nodes = nodes
+				if nodes == nil {
+					s.Nodes = []string{names[single%min(len(names), 2)]}
+					single++
 				}
 				out = append(out, s)
 			}

@@ -18,20 +18,20 @@ func TestDerive(t *testing.T) {
 	}
 	want := []string{
 		"gpu/a4/one-task -w mix-a4-0 -n1",
-		"gpu/a4/one-task+sized -w mix-a4-0 -n1 --mem=17606 --time=1",
+		"gpu/a4/one-task+sized -w mix-a4-1 -n1 --mem=17606 --time=1",
 		"gpu/a4/one-gpu -w mix-a4-0 --gpus=1",
-		"gpu/a4/one-gpu+sized -w mix-a4-0 --gpus=1 --mem-per-gpu=492974 --time=1",
+		"gpu/a4/one-gpu+sized -w mix-a4-1 --gpus=1 --mem-per-gpu=492974 --time=1",
 		"gpu/a4/all-gpus -w mix-a4-0 -N1 --gpus=8",
-		"gpu/a4/all-gpus+sized -w mix-a4-0 -N1 --gpus=8 --mem-per-gpu=492974 --time=1",
+		"gpu/a4/all-gpus+sized -w mix-a4-1 -N1 --gpus=8 --mem-per-gpu=492974 --time=1",
 		"gpu/a4/whole-node -w mix-a4-0 -N1 --exclusive",
-		"gpu/a4/whole-node+sized -w mix-a4-0 -N1 --exclusive --mem=3943792 --time=1",
+		"gpu/a4/whole-node+sized -w mix-a4-1 -N1 --exclusive --mem=3943792 --time=1",
 		"gpu/a4/two-nodes -w mix-a4-0,mix-a4-1 -N2",
 		"gpu/a4/two-nodes+sized -w mix-a4-0,mix-a4-1 -N2 --mem=17606 --time=1",
 		"gpu/a4/max-time -w mix-a4-0 -n1 --time=60",
 		"cpu/cpu/one-task -w mix-cpu-0 -n1 -A research",
-		"cpu/cpu/one-task+sized -w mix-cpu-0 -n1 --mem=3951 --time=1 -A research",
+		"cpu/cpu/one-task+sized -w mix-cpu-1 -n1 --mem=3951 --time=1 -A research",
 		"cpu/cpu/whole-node -w mix-cpu-0 -N1 --exclusive -A research",
-		"cpu/cpu/whole-node+sized -w mix-cpu-0 -N1 --exclusive --mem=63216 --time=1 -A research",
+		"cpu/cpu/whole-node+sized -w mix-cpu-1 -N1 --exclusive --mem=63216 --time=1 -A research",
 		"cpu/cpu/two-nodes -w mix-cpu-0,mix-cpu-1 -N2 -A research",
 		"cpu/cpu/two-nodes+sized -w mix-cpu-0,mix-cpu-1 -N2 --mem=3951 --time=1 -A research",
 	}
@@ -112,5 +112,21 @@ func TestCompare(t *testing.T) {
 	want := []Class{Agree, Agree, FalseNegative, FalsePositive, NotDecided}
 	if !slices.Equal(got, want) {
 		t.Errorf("classes %v, want %v", got, want)
+	}
+}
+
+// TestRounds: shapes on disjoint nodes share a round; a shape joins the
+// first round it does not overlap, in order.
+func TestRounds(t *testing.T) {
+	sh := func(nodes ...string) Shape { return Shape{Nodes: nodes} }
+	got := rounds([]Shape{sh("a"), sh("b"), sh("a", "b"), sh("c"), sh("a"), sh("b", "c")})
+	want := [][]int{{0, 1, 3}, {2}, {4, 5}}
+	if len(got) != len(want) {
+		t.Fatalf("rounds %v, want %v", got, want)
+	}
+	for i := range want {
+		if !slices.Equal(got[i], want[i]) {
+			t.Errorf("rounds %v, want %v", got, want)
+		}
 	}
 }
