@@ -67,6 +67,9 @@ type WorkloadOptions struct {
 	WorkloadCases []WorkloadCase
 	// Wait bounds each wait for a job (jobmix.Runner.Wait).
 	Wait time.Duration
+	// Progress, when set, is called after each case with the report so
+	// far (a long run's results are not lost when it is stopped).
+	Progress func(*WorkloadReport)
 }
 
 // RunWorkload runs the workload cases on the release: one cluster (munged,
@@ -147,6 +150,7 @@ func RunWorkload(ctx context.Context, o WorkloadOptions) (*WorkloadReport, error
 		if res.Refused {
 			logf("%s: lint-refused", k)
 			rep.Results = append(rep.Results, res)
+			progress(o, rep, began)
 			continue
 		}
 		if err := jobmix.Setup(ctx, cl, c); err != nil {
@@ -161,6 +165,7 @@ func RunWorkload(ctx context.Context, o WorkloadOptions) (*WorkloadReport, error
 			res.Slurm = append(se.LogErrors, oneLine(se.Stage+": "+se.Err.Error()))
 			logf("%s: Slurm did not start: %s", k, res.Slurm[len(res.Slurm)-1])
 			rep.Results = append(rep.Results, res)
+			progress(o, rep, began)
 			continue
 		default:
 			return nil, fmt.Errorf("fidelity: %s: %w", k, err)
@@ -184,7 +189,20 @@ func RunWorkload(ctx context.Context, o WorkloadOptions) (*WorkloadReport, error
 		}
 		rep.Results = append(rep.Results, res)
 		os.RemoveAll(dir)
+		progress(o, rep, began)
 	}
 	rep.Elapsed = time.Since(began)
 	return rep, nil
+}
+
+// progress hands Progress a copy of the report so far: the caller may
+// keep it while the run goes on.
+func progress(o WorkloadOptions, rep *WorkloadReport, began time.Time) {
+	if o.Progress == nil {
+		return
+	}
+	cp := *rep
+	cp.Results = slices.Clone(rep.Results)
+	cp.Elapsed = time.Since(began)
+	o.Progress(&cp)
 }

@@ -31,6 +31,20 @@ func runWorkload(n int, seed uint64, releases []string, doc string, quiet, paral
 	reps := make([]*fidelity.WorkloadReport, len(releases))
 	errs := make([]error, len(releases))
 	var wg sync.WaitGroup
+	var mu sync.Mutex // guards reps and the doc
+	write := func() error {
+		var done []*fidelity.WorkloadReport
+		for _, r := range reps {
+			if r != nil {
+				done = append(done, r)
+			}
+		}
+		text := fidelity.WorkloadTable(done) + "\n#### Findings of this run\n" + fidelity.WorkloadFindings(done)
+		if doc == "" {
+			return nil
+		}
+		return fidelity.UpdateWorkloadDoc(doc, text)
+	}
 	for i, rel := range releases {
 		one := func() {
 			if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
@@ -38,10 +52,23 @@ func runWorkload(n int, seed uint64, releases []string, doc string, quiet, paral
 				return
 			}
 			o := fidelity.WorkloadOptions{Options: fidelity.Options{Release: rel, Seed: seed, N: n}, WorkloadCases: cases}
+			// The doc holds the results so far, so that a stopped run
+			// keeps them.
+			o.Progress = func(r *fidelity.WorkloadReport) {
+				mu.Lock()
+				defer mu.Unlock()
+				reps[i] = r
+				if err := write(); err != nil {
+					fmt.Fprintln(os.Stderr, "fidelity:", err)
+				}
+			}
 			if !quiet {
 				o.Log = os.Stderr
 			}
-			reps[i], errs[i] = fidelity.RunWorkload(ctx, o)
+			rep, err := fidelity.RunWorkload(ctx, o)
+			mu.Lock()
+			reps[i], errs[i] = rep, err
+			mu.Unlock()
 		}
 		if !parallel {
 			one()
