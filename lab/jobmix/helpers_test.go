@@ -5,7 +5,6 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
-	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render"
@@ -47,14 +46,4 @@ func renderDir(t *testing.T, c *ir.Cluster, release string) string {
 		t.Fatal(err)
 	}
 	return dir
-}
-
-// nodesOf returns the rendered nodes of each pool.
-func nodesOf(t *testing.T, dir string) map[string][]string {
-	t.Helper()
-	g, err := localslurm.NodeGroups(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return PoolNodes(g)
 }
