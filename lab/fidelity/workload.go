@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -184,19 +185,25 @@ func wlDraw(r *rand.Rand, w *WorkloadCase) {
 	if value == "" {
 		return // not for this pool (a GPU key on a CPU pool)
 	}
+	add := func(how string) {
+		// A key drawn twice in one place keeps its last value, as the
+		// config map does.
+		w.Settings = slices.DeleteFunc(w.Settings, func(s Setting) bool { return s.How == how && s.Key == d.key })
+		w.Settings = append(w.Settings, Setting{Scope: d.scope, Key: d.key, Value: value, How: how})
+	}
 	switch d.scope {
 	case catalog.ScopeGlobal:
 		w.Global[d.key] = value
-		w.Settings = append(w.Settings, Setting{Scope: d.scope, Key: d.key, Value: value, How: "global"})
+		add("global")
 	case catalog.ScopePartition:
 		part.Config[d.key] = value
-		w.Settings = append(w.Settings, Setting{Scope: d.scope, Key: d.key, Value: value, How: "partition " + part.ID})
+		add("partition " + part.ID)
 	case catalog.ScopeNode:
 		if w.NodeSets[pool] == nil {
 			w.NodeSets[pool] = map[string]string{}
 		}
 		w.NodeSets[pool][d.key] = value
-		w.Settings = append(w.Settings, Setting{Scope: d.scope, Key: d.key, Value: value, How: "node set " + pool})
+		add("node set " + pool)
 	}
 }
 

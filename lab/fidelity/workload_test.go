@@ -75,6 +75,21 @@ func TestGenerateWorkload(t *testing.T) {
 	if GenerateWorkload(8, 1)[0].String() == a[0].String() && GenerateWorkload(9, 1)[0].String() == a[0].String() {
 		t.Errorf("the seed does not change the cases")
 	}
+	// Seed 5's third case draws global AccountingStorageEnforce twice: the
+	// spec holds the last value, and so does the list of settings.
+	c := GenerateWorkload(5, 3)[2]
+	n := 0
+	for _, s := range c.Settings {
+		if s.Key == "AccountingStorageEnforce" {
+			n++
+			if s.Value != c.Global["AccountingStorageEnforce"] {
+				t.Errorf("setting %s, spec has %s", s.Value, c.Global["AccountingStorageEnforce"])
+			}
+		}
+	}
+	if n != 1 {
+		t.Errorf("%s: AccountingStorageEnforce listed %d times, want once", c, n)
+	}
 	if !strings.Contains(string(a[0].Spec()), "nodePoolIds: [gpu]") {
 		t.Errorf("spec:\n%s", a[0].Spec())
 	}
