@@ -9,19 +9,21 @@ import (
 
 // WorkloadTable returns the Markdown table of workload reports, one row per
 // release: specs generated, lint-refused (an error of a rule that predicts
-// no shape), not started by Slurm, run; shapes judged; shapes that run,
+// no shape), not started by Slurm, failed in the harness, run; shapes judged; shapes that run,
 // that fail as a finding predicts, false negatives, false positives,
 // undecided.
 func WorkloadTable(reps []*WorkloadReport) string {
 	var b strings.Builder
-	b.WriteString("| release | slurmctld | seed | specs | lint-refused | Slurm did not start | run | shapes | run as predicted | fail as predicted | false negatives | false positives | undecided | time |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| release | slurmctld | seed | specs | lint-refused | Slurm did not start | harness error | run | shapes | run as predicted | fail as predicted | false negatives | false positives | undecided | time |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range reps {
-		refused, down, run, shapes, ok, failOK := 0, 0, 0, 0, 0, 0
+		refused, harness, down, run, shapes, ok, failOK := 0, 0, 0, 0, 0, 0, 0
 		for _, x := range r.Results {
 			switch {
 			case x.Refused:
 				refused++
+			case x.Harness != "":
+				harness++
 			case !x.Up:
 				down++
 			default:
@@ -36,8 +38,8 @@ func WorkloadTable(reps []*WorkloadReport) string {
 				}
 			}
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
-			r.Release, r.Version, r.Seed, len(r.Results), refused, down, run, shapes, ok, failOK,
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %d | %s |\n",
+			r.Release, r.Version, r.Seed, len(r.Results), refused, down, harness, run, shapes, ok, failOK,
 			r.Count(jobmix.FalseNegative), r.Count(jobmix.FalsePositive), r.Count(jobmix.NotDecided), r.Elapsed.Round(1e9))
 	}
 	return b.String()
@@ -83,17 +85,20 @@ func WorkloadFindings(reps []*WorkloadReport) string {
 			b.WriteString("None.\n")
 		}
 	}
-	b.WriteString("\n##### Slurm did not start (workload)\n\n")
+	b.WriteString("\n##### Slurm did not start, or the harness failed (workload)\n\n")
 	n := 0
 	for _, r := range reps {
 		for _, x := range r.Results {
-			if x.Refused || x.Up {
+			if x.Refused || x.Up && x.Harness == "" {
 				continue
 			}
 			n++
 			fmt.Fprintf(&b, "- **%s**, %s\n", r.Release, x.Case)
 			for _, l := range countedLines(x.Slurm) {
 				fmt.Fprintf(&b, "  - Slurm: %s\n", l)
+			}
+			if x.Harness != "" {
+				fmt.Fprintf(&b, "  - harness: %s\n", oneLine(x.Harness))
 			}
 		}
 	}

@@ -30,7 +30,14 @@ type WorkloadResult struct {
 	Slurm []string
 	// Shapes are the judged shapes.
 	Shapes []jobmix.Judged
+	// Harness is set when the harness failed while judging the case's
+	// shapes: the case is not judged.
+	Harness string
 }
+
+// maxHarnessErrors is how many cases in a row may fail in the harness
+// before a run gives up.
+const maxHarnessErrors = 5
 
 // Count returns how many of the result's shapes are of the class.
 func (r WorkloadResult) Count(c jobmix.Class) int {
@@ -122,6 +129,7 @@ func RunWorkload(ctx context.Context, o WorkloadOptions) (*WorkloadReport, error
 	if cases == nil {
 		cases = GenerateWorkload(o.Seed, o.N)
 	}
+	harnessErrors := 0 // in a row
 	for _, k := range cases {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -177,8 +185,22 @@ func RunWorkload(ctx context.Context, o WorkloadOptions) (*WorkloadReport, error
 		shapes := jobmix.Derive(c, jobmix.PoolNodes(groups))
 		verdicts, err := runner.Judge(ctx, shapes)
 		if err != nil {
-			return nil, fmt.Errorf("fidelity: %s: %w", k, err)
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			// The harness failed on this case (a job that would not end on
+			// a loaded host): reported, not judged; the next case's
+			// restart starts afresh.
+			res.Harness = err.Error()
+			logf("%s: harness error, not judged: %v", k, err)
+			if harnessErrors++; harnessErrors >= maxHarnessErrors {
+				return nil, fmt.Errorf("fidelity: %d cases in a row failed in the harness, the last: %w", harnessErrors, err)
+			}
+			rep.Results = append(rep.Results, res)
+			progress(o, rep, began)
+			continue
 		}
+		harnessErrors = 0
 		all := slices.Concat(errs, warns)
 		res.Shapes = jobmix.Compare(verdicts, jobmix.Predict(predictors, c, all, shapes))
 		logf("%s: %d shapes, %d false negatives, %d false positives", k, len(res.Shapes), res.Count(jobmix.FalseNegative), res.Count(jobmix.FalsePositive))

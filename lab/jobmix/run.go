@@ -112,7 +112,11 @@ func Setup(ctx context.Context, cl *localslurm.Cluster, c *ir.Cluster) error {
 	}
 	sacctmgr := func(args ...string) error {
 		out, err := cl.Command(ctx, "sacctmgr", append([]string{"-i"}, args...)...).CombinedOutput()
-		if err != nil && !strings.Contains(string(out), "Nothing new added") && !strings.Contains(string(out), "already exists") && !strings.Contains(string(out), "Nothing modified") {
+		// What is there already is no error: 22.05 says "Nothing new
+		// added", 24.11 and 26.05 "Already existing account X on cluster
+		// Y"; a modify that changes nothing, "Nothing modified".
+		if err != nil && !slices.ContainsFunc([]string{"Nothing new added", "Already existing", "already exists", "Nothing modified"},
+			func(m string) bool { return strings.Contains(string(out), m) }) {
 			return fmt.Errorf("jobmix: sacctmgr %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 		}
 		return nil

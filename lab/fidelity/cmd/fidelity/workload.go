@@ -66,8 +66,14 @@ func runWorkload(n int, seed uint64, releases []string, doc string, quiet, paral
 				o.Log = os.Stderr
 			}
 			rep, err := fidelity.RunWorkload(ctx, o)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "fidelity: release %s stopped: %v\n", rel, err)
+			}
 			mu.Lock()
-			reps[i], errs[i] = rep, err
+			if rep != nil {
+				reps[i] = rep
+			}
+			errs[i] = err
 			mu.Unlock()
 		}
 		if !parallel {
