@@ -5,10 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
+	"github.com/slurmspec/slurmspec/render"
+	"github.com/slurmspec/slurmspec/render/output"
 )
 
 // Class is how lint's prediction and Slurm's verdict agreed on one shape.
@@ -74,10 +79,11 @@ type Options struct {
 	Log io.Writer
 }
 
-// Run derives the spec's shapes, starts the release's cluster on Dir with
-// accounting and a stand-in slurmd for every node a shape is pinned to,
-// creates the accounts and QOS (Setup) and restarts slurmctld so that it
-// reads them, judges every shape and stops the cluster.
+// Run derives the spec's shapes, starts the release's cluster with
+// accounting and a stand-in slurmd for every node a shape is pinned to (on
+// the spec without its partitions' QOS keys), creates the accounts and QOS
+// (Setup), restarts slurmctld on Dir so that it reads them, judges every
+// shape and stops the cluster.
 func Run(ctx context.Context, o Options) (verdicts []Verdict, err error) {
 	groups, err := localslurm.NodeGroups(o.Dir)
 	if err != nil {
@@ -87,7 +93,24 @@ func Run(ctx context.Context, o Options) (verdicts []Verdict, err error) {
 	if len(shapes) == 0 {
 		return nil, errNoShape
 	}
-	cl, err := localslurm.Start(ctx, localslurm.Options{Dir: o.Dir, Release: o.Release, Accounting: true, StandIns: StandIns(shapes), Log: o.Log})
+	// The accounts and QOS the spec names are not in the database yet,
+	// and slurmctld 26.05 refuses to start on a partition whose AllowQos
+	// names a QOS it lacks ("Partition cpu has an invalid AllowQOS"): the
+	// cluster starts on the spec without its partitions' QOS keys, then
+	// Setup creates them and slurmctld restarts on the spec itself.
+	first, err := os.MkdirTemp("", "jobmix-")
+	if err != nil {
+		return nil, fmt.Errorf("jobmix: %w", err)
+	}
+	defer os.RemoveAll(first)
+	set, l := render.Render(withoutQOS(o.Cluster), render.Options{SlurmVersion: o.Release})
+	if l.HasErrors() {
+		return nil, fmt.Errorf("jobmix: render the spec without its QOS keys: %v", l)
+	}
+	if err := output.Write(first, set); err != nil {
+		return nil, fmt.Errorf("jobmix: %w", err)
+	}
+	cl, err := localslurm.Start(ctx, localslurm.Options{Dir: first, Release: o.Release, Accounting: true, StandIns: StandIns(shapes), Log: o.Log})
 	if err != nil {
 		return nil, fmt.Errorf("jobmix: start Slurm %s: %w", o.Release, err)
 	}
@@ -114,4 +137,19 @@ func PoolNodes(groups []localslurm.NodeGroup) map[string][]string {
 		m[g.Name] = g.Nodes
 	}
 	return m
+}
+
+// withoutQOS returns a copy of the cluster whose partitions lack the keys
+// that name QOS (QOS, AllowQos, DenyQos).
+func withoutQOS(c *ir.Cluster) *ir.Cluster {
+	cp := *c
+	cp.Slurm.Partitions = make([]*ir.Partition, len(c.Slurm.Partitions))
+	for i, p := range c.Slurm.Partitions {
+		q := *p
+		q.Config = slices.DeleteFunc(slices.Clone(p.Config), func(kv ir.KV) bool {
+			return slices.ContainsFunc([]string{"QOS", "AllowQos", "DenyQos"}, func(k string) bool { return strings.EqualFold(kv.Key.Value, k) })
+		})
+		cp.Slurm.Partitions[i] = &q
+	}
+	return &cp
 }

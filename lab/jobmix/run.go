@@ -114,8 +114,9 @@ func Setup(ctx context.Context, cl *localslurm.Cluster, c *ir.Cluster) error {
 		out, err := cl.Command(ctx, "sacctmgr", append([]string{"-i"}, args...)...).CombinedOutput()
 		// What is there already is no error: 22.05 says "Nothing new
 		// added", 24.11 and 26.05 "Already existing account X on cluster
-		// Y"; a modify that changes nothing, "Nothing modified".
-		if err != nil && !slices.ContainsFunc([]string{"Nothing new added", "Already existing", "already exists", "Nothing modified"},
+		// Y" and, for a user, "Request didn't affect anything"; a modify
+		// that changes nothing, "Nothing modified".
+		if err != nil && !slices.ContainsFunc([]string{"Nothing new added", "Already existing", "already exists", "Nothing modified", "didn't affect anything"},
 			func(m string) bool { return strings.Contains(string(out), m) }) {
 			return fmt.Errorf("jobmix: sacctmgr %s: %w: %s", strings.Join(args, " "), err, strings.TrimSpace(string(out)))
 		}

@@ -134,3 +134,48 @@ func (w testLog) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
 }
+
+// TestSetupOnRealSlurm: Setup creates the partitions' accounts and QOS
+// and daemon's associations, and a second Setup on the same database
+// (the workload oracle's next spec) succeeds, on every release (their
+// sacctmgr words "already there" differently); slurmctld then starts on
+// the spec, whose AllowQos names a QOS Setup made (26.05 refuses to start
+// without it).
+func TestSetupOnRealSlurm(t *testing.T) {
+	spec := strings.Replace(runSpec, `AllowAccounts: research,`, `AllowAccounts: research, AllowQos: high, QOS: part,`, 1)
+	for _, rel := range localslurm.Releases() {
+		t.Run(rel, func(t *testing.T) {
+			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}) })
+			c, _ := analyse(t, "setup.yaml", spec, rel)
+			dir := renderDir(t, withoutQOS(c), rel) // 26.05 does not start on a QOS it lacks
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			cl, err := localslurm.Start(ctx, localslurm.Options{Dir: dir, Release: rel, Accounting: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer func() {
+				if err := cl.Stop(); err != nil {
+					t.Error(err)
+				}
+			}()
+			for i := range 2 {
+				if err := Setup(ctx, cl, c); err != nil {
+					t.Fatalf("Setup #%d: %v", i+1, err)
+				}
+			}
+			out, err := cl.Command(ctx, "sacctmgr", "-n", "-P", "list", "assoc", "user="+User, "format=account,qos").CombinedOutput()
+			if err != nil {
+				t.Fatalf("sacctmgr list assoc: %v: %s", err, out)
+			}
+			got := strings.Fields(string(out))
+			slices.Sort(got)
+			if want := []string{"jobmix|high,normal,part", "research|high,normal,part"}; !slices.Equal(got, want) {
+				t.Errorf("associations of %s: %v, want %v", User, got, want)
+			}
+			if err := cl.RestartController(ctx, renderDir(t, c, rel)); err != nil {
+				t.Errorf("slurmctld on the spec after Setup: %v", err)
+			}
+		})
+	}
+}
