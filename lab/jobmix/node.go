@@ -66,11 +66,18 @@ func (n nodeSize) sizedMem(k int64) int64 {
 }
 
 // sizedGPUMem is the memory per GPU (--mem-per-gpu, MiB) a sized GPU job
-// asks for: the node's memory per GPU, within MaxMemPerNode, at least 1.
+// asks for: the node's memory per GPU, within the partition's caps
+// (MaxMemPerNode; MaxMemPerCPU times the node's CPUs per GPU, since Slurm
+// gives a job more CPUs to keep its memory per CPU within MaxMemPerCPU),
+// at least 1.
 func (n nodeSize) sizedGPUMem() int64 {
-	m := n.mem / max(n.gpus, 1)
+	g := max(n.gpus, 1)
+	m := n.mem / g
 	if n.maxPerNode > 0 {
-		m = min(m, n.maxPerNode/max(n.gpus, 1))
+		m = min(m, n.maxPerNode/g)
+	}
+	if n.maxPerCPU > 0 && n.maxPerCPU <= math.MaxInt64/n.cpus {
+		m = min(m, n.maxPerCPU*n.cpus/g)
 	}
 	return max(m, 1)
 }

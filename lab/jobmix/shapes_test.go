@@ -50,6 +50,7 @@ func TestDerive(t *testing.T) {
 func TestDeriveLimits(t *testing.T) {
 	spec := strings.Replace(runSpec, `{DefMemPerGPU: "600000", MaxTime: "60"}`, `{MaxNodes: "1", MaxMemPerNode: "100000"}`, 1)
 	spec = strings.Replace(spec, `{AllowAccounts: research, MinNodes: "2", DefMemPerCPU: "3000"}`, `{MaxMemPerCPU: "1000"}`, 1)
+	spec = strings.Replace(spec, `nodePoolIds: [cpu]`, `nodePoolIds: [cpu, a4]`, 1)
 	spec += "    nodeSets:\n    - {nodePoolId: cpu, config: {RealMemory: \"32000\", MemSpecLimit: \"16000\"}}\n"
 	c, diags := analyse(t, "limits.yaml", spec, "24.11")
 	if diags.HasErrors() {
@@ -70,6 +71,9 @@ func TestDeriveLimits(t *testing.T) {
 		"gpu/a4/all-gpus+sized":    "-N1 --gpus=8 --mem-per-gpu=12500 --time=1",
 		"cpu/cpu/one-task+sized":   "-n1 --mem=1000 --time=1",
 		"cpu/cpu/whole-node+sized": "-N1 --exclusive --mem=16000 --time=1",
+		// MaxMemPerCPU=1000 × 224 CPUs / 8 GPUs: a GPU job's memory
+		// within what its CPUs may have.
+		"cpu/a4/one-gpu+sized": "--gpus=1 --mem-per-gpu=28000 --time=1",
 	} {
 		if got[id] != args {
 			t.Errorf("%s: %q, want %q", id, got[id], args)
