@@ -34,6 +34,10 @@ type Phrase struct {
 	Contains string
 	Kinds    []Kind
 	Variants Variants
+	// Unless, when set, replaces Variants: the finding predicts every
+	// shape of Kinds that does not pass this sbatch option (such as
+	// "--mem" for a finding that says "no job without --mem fits").
+	Unless string
 }
 
 // Predictor is how one rule's findings name the shapes they predict fail.
@@ -54,14 +58,18 @@ type Predictor struct {
 func Predictors() map[string]Predictor {
 	gpu := []Kind{OneGPU, AllGPUs}
 	return map[string]Predictor{
-		// lint/rules/jobshapes.go. Its sized variants' --mem-per-gpu
-		// replaces DefMemPerGPU and --mem replaces DefMemPer{CPU,Node}, so
-		// only the defaults fail, whatever the severity.
+		// lint/rules/jobshapes.go. Each message names the option that
+		// lifts the default ("without --mem", "without --mem-per-gpu"):
+		// every shape that does not pass it fails, the sized GPU shapes
+		// (--mem-per-gpu, no --mem) included where --mem is named
+		// (measured: DefMemPerNode above the node refuses
+		// --mem-per-gpu jobs, "Memory specification can not be
+		// satisfied").
 		"memory-default-unfit": {Phrases: []Phrase{
-			{Contains: "no job without --mem fits", Kinds: Kinds(), Variants: Defaults},
-			{Contains: "a whole-node job (--exclusive) without --mem", Kinds: []Kind{WholeNode}, Variants: Defaults},
-			{Contains: "no GPU job without --mem-per-gpu", Kinds: gpu, Variants: Defaults},
-			{Contains: "a job asking for all", Kinds: []Kind{AllGPUs}, Variants: Defaults},
+			{Contains: "no job without --mem fits", Kinds: Kinds(), Unless: "--mem"},
+			{Contains: "a whole-node job (--exclusive) without --mem", Kinds: []Kind{WholeNode}, Unless: "--mem"},
+			{Contains: "no GPU job without --mem-per-gpu", Kinds: gpu, Unless: "--mem-per-gpu"},
+			{Contains: "a job asking for all", Kinds: []Kind{AllGPUs}, Unless: "--mem-per-gpu"},
 		}},
 	}
 }
@@ -111,11 +119,20 @@ func Predict(table map[string]Predictor, c *ir.Cluster, diags diag.List, shapes 
 		}
 		both := ph.Variants == Both || ph.Variants == BySeverity && d.Severity == diag.Error
 		for _, s := range shapes {
-			if part != "" && s.Partition != part || pool != "" && s.Pool != pool || !slices.Contains(ph.Kinds, s.Kind) || s.Sized && !both {
+			if part != "" && s.Partition != part || pool != "" && s.Pool != pool || !slices.Contains(ph.Kinds, s.Kind) {
+				continue
+			}
+			if ph.Unless != "" && passes(s, ph.Unless) || ph.Unless == "" && s.Sized && !both {
 				continue
 			}
 			out = append(out, Claim{ShapeID: s.ID(), Finding: d.Rule + ": " + d.Message})
 		}
 	}
 	return out
+}
+
+// passes reports whether a shape passes an sbatch option (--mem matches
+// --mem=N, not --mem-per-gpu=N).
+func passes(s Shape, option string) bool {
+	return slices.ContainsFunc(s.Args, func(a string) bool { return a == option || strings.HasPrefix(a, option+"=") })
 }

@@ -134,3 +134,23 @@ func TestRounds(t *testing.T) {
 		}
 	}
 }
+
+// TestPredictWithoutMem: memory-default-unfit's "no job without --mem
+// fits" (DefMemPerNode above the node) predicts every shape that passes no
+// --mem: the defaults, and the sized GPU shapes, whose --mem-per-gpu is not
+// --mem (Slurm refuses them: "Memory specification can not be
+// satisfied"); the sized shapes with --mem run.
+func TestPredictWithoutMem(t *testing.T) {
+	spec := strings.Replace(runSpec, `{DefMemPerGPU: "600000", MaxTime: "60"}`, `{DefMemPerNode: "4000000"}`, 1)
+	c, diags := analyse(t, "nomem.yaml", spec, "24.11")
+	shapes := Derive(c, map[string][]string{"a4": {"mix-a4-0", "mix-a4-1"}, "cpu": {"mix-cpu-0", "mix-cpu-1"}})
+	var ids []string
+	for _, cl := range Predict(Predictors(), c, diags, shapes) {
+		ids = append(ids, cl.ShapeID)
+	}
+	want := []string{"gpu/a4/one-task", "gpu/a4/one-gpu", "gpu/a4/one-gpu+sized", "gpu/a4/all-gpus", "gpu/a4/all-gpus+sized",
+		"gpu/a4/whole-node", "gpu/a4/two-nodes"}
+	if !slices.Equal(ids, want) {
+		t.Errorf("predicted %v, want %v", ids, want)
+	}
+}
