@@ -63,6 +63,8 @@ rootfs:
 # Slurm release through lint, and through a real slurmctld of that release;
 # rewrites the table and findings in docs/fidelity.md. About 2 s per spec.
 # FIDELITY_MODE=related draws each case's keys from one family of related keys.
+# FIDELITY_MODE=workload generates scheduling settings and runs each spec's
+# job mix (lab/jobmix) on real Slurm; it rewrites the workload block.
 FIDELITY_N    ?= 300
 FIDELITY_SEED ?= 1
 FIDELITY_DOC  ?= docs/fidelity.md

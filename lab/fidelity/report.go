@@ -113,6 +113,12 @@ const (
 
 // UpdateDoc replaces the generated block of a Markdown file with text.
 func UpdateDoc(path, text string) error {
+	return updateBlock(path, beginMarker, endMarker, text)
+}
+
+// updateBlock replaces the text between two marker lines of a Markdown
+// file.
+func updateBlock(path, beginMarker, endMarker, text string) error {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return fmt.Errorf("update %s: %w", path, err)

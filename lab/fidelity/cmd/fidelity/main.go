@@ -3,6 +3,9 @@
 // with -doc it rewrites the generated block of docs/fidelity.md. With
 // -mode related each case sets 2 to 4 keys of one family of related keys
 // (fidelity.GenerateRelated) instead of keys drawn over the whole catalog.
+// With -mode workload each case is a spec of scheduling settings whose job
+// mix (lab/jobmix) runs on real Slurm (fidelity.RunWorkload); -doc then
+// rewrites the workload block.
 //
 //	go run ./lab/fidelity/cmd/fidelity -n 300 -seed 1 -doc docs/fidelity.md
 //	go run ./lab/fidelity/cmd/fidelity -mode related -n 150 -seed 1 -releases 22.05
@@ -29,7 +32,8 @@ func main() {
 	releases := flag.String("releases", strings.Join(localslurm.Releases(), ","), "comma-separated Slurm release series")
 	doc := flag.String("doc", "", "Markdown file whose fidelity block to rewrite")
 	quiet := flag.Bool("q", false, "print only the table and findings")
-	mode := flag.String("mode", "random", "how cases are made: random (keys over the whole catalog) or related (keys of one family: a constraints.md row, a key of two scopes, a name prefix)")
+	mode := flag.String("mode", "random", "how cases are made: random (keys over the whole catalog), related (keys of one family: a constraints.md row, a key of two scopes, a name prefix) or workload (scheduling settings, each spec's job mix run)")
+	parallel := flag.Bool("parallel", false, "workload mode: run the releases side by side")
 	only := flag.String("cases", "", "comma-separated case indexes to run of the n generated (a rerun of findings); empty runs all")
 	flag.Parse()
 	idx, err := parseIndexes(*only)
@@ -37,9 +41,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fidelity: -cases:", err)
 		os.Exit(2)
 	}
-	if *mode != "random" && *mode != "related" {
-		fmt.Fprintf(os.Stderr, "fidelity: -mode %q: want random or related\n", *mode)
+	if *mode != "random" && *mode != "related" && *mode != "workload" {
+		fmt.Fprintf(os.Stderr, "fidelity: -mode %q: want random, related or workload\n", *mode)
 		os.Exit(2)
+	}
+	if *mode == "workload" {
+		if err := runWorkload(*n, *seed, strings.Split(*releases, ","), *doc, *quiet, *parallel, idx); err != nil {
+			fmt.Fprintln(os.Stderr, "fidelity:", err)
+			os.Exit(1)
+		}
+		return
 	}
 	if err := run(*n, *seed, strings.Split(*releases, ","), *doc, *quiet, *mode == "related", idx); err != nil {
 		fmt.Fprintln(os.Stderr, "fidelity:", err)

@@ -1,0 +1,101 @@
+package jobmix
+
+import (
+	"math"
+
+	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/schema/catalog"
+)
+
+// nodeSize is what one node of a pool offers a partition's jobs, as the
+// rendered NodeName line says, and the partition's memory caps.
+type nodeSize struct {
+	cpus int64
+	gpus int64
+	// mem is RealMemory less a MemSpecLimit below it, in MiB.
+	mem int64
+	// maxPerNode and maxPerCPU are MaxMemPerNode and MaxMemPerCPU (the
+	// partition's, else the cluster's); 0 when unset or UNLIMITED.
+	maxPerNode, maxPerCPU int64
+}
+
+// node returns a pool's node size in a partition: the machine type's
+// vCPUs, GPUs and RealMemory (the slurm-gcp reserve taken off), the
+// nodeSets entry's CPUs and RealMemory where given, less its MemSpecLimit.
+func node(c *ir.Cluster, part *ir.Partition, pool *ir.NodePool) nodeSize {
+	n := nodeSize{cpus: int64(pool.Machine.VCPUs), mem: int64(pool.Machine.RealMemoryMiB())}
+	if g, whole := pool.Machine.WholeGPUs(); pool.Machine.HasGPU() && whole {
+		n.gpus = int64(g)
+	}
+	if ns := c.Slurm.NodeSetFor(pool.ID.Value); ns != nil {
+		if v, ok := number(catalog.ScopeNode, ns.Config, "CPUs"); ok && v > 0 {
+			n.cpus = v
+		}
+		if v, ok := number(catalog.ScopeNode, ns.Config, "RealMemory"); ok && v > 0 {
+			n.mem = v
+		}
+		// slurmctld resets a MemSpecLimit at or above RealMemory to 0.
+		if v, ok := number(catalog.ScopeNode, ns.Config, "MemSpecLimit"); ok && v < n.mem {
+			n.mem -= v
+		}
+	}
+	cap := func(key string) int64 {
+		if v, ok := number(catalog.ScopePartition, part.Config, key); ok {
+			return v
+		}
+		if v, ok := number(catalog.ScopeGlobal, c.Slurm.Config, key); ok {
+			return v
+		}
+		return 0
+	}
+	n.maxPerNode, n.maxPerCPU = cap("MaxMemPerNode"), cap("MaxMemPerCPU")
+	return n
+}
+
+// sizedMem is the memory (--mem, MiB) a sized job of k CPUs asks for: its
+// share of the node's memory, within the partition's caps, at least 1.
+func (n nodeSize) sizedMem(k int64) int64 {
+	m := n.mem * k / max(n.cpus, 1)
+	if n.maxPerNode > 0 {
+		m = min(m, n.maxPerNode)
+	}
+	if n.maxPerCPU > 0 && n.maxPerCPU <= math.MaxInt64/k {
+		m = min(m, n.maxPerCPU*k)
+	}
+	return max(m, 1)
+}
+
+// sizedGPUMem is the memory per GPU (--mem-per-gpu, MiB) a sized GPU job
+// asks for: the node's memory per GPU, within the partition's caps
+// (MaxMemPerNode; MaxMemPerCPU times the node's CPUs per GPU, since Slurm
+// gives a job more CPUs to keep its memory per CPU within MaxMemPerCPU),
+// at least 1.
+func (n nodeSize) sizedGPUMem() int64 {
+	g := max(n.gpus, 1)
+	m := n.mem / g
+	if n.maxPerNode > 0 {
+		m = min(m, n.maxPerNode/g)
+	}
+	if n.maxPerCPU > 0 && n.maxPerCPU <= math.MaxInt64/n.cpus {
+		m = min(m, n.maxPerCPU*n.cpus/g)
+	}
+	return max(m, 1)
+}
+
+// number reads an integer key of a config map as Slurm does; ok is false
+// when it is unset, unreadable or UNLIMITED.
+func number(scope catalog.Scope, kvs []ir.KV, key string) (int64, bool) {
+	kv := lookup(kvs, key)
+	if kv == nil {
+		return 0, false
+	}
+	p, ok := catalog.Default().Lookup(scope, key)
+	if !ok {
+		return 0, false
+	}
+	v, ok := catalog.ParseNumber(p, kv.Value.Value)
+	if !ok || v >= math.MaxUint32 && p.Kind == catalog.KindUint32 || v >= math.MaxUint16 && p.Kind == catalog.KindUint16 || v > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(v), true
+}

@@ -1,0 +1,138 @@
+package jobmix
+
+import (
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
+)
+
+// Variants says which variants of a shape a finding predicts fail.
+type Variants int
+
+// The variants a finding can name.
+const (
+	// Defaults: the shape without --mem, --mem-per-gpu or --time fails;
+	// the sized one runs.
+	Defaults Variants = iota
+	// Both: the shape fails whatever sizes it gives.
+	Both
+	// BySeverity: Both for an error, Defaults for a warning, the issue's
+	// convention ("an error when no job of that shape can ever run in that
+	// partition, a warning when only the defaults fail").
+	BySeverity
+)
+
+// Phrase maps a part of a rule's message to the shape kinds the finding
+// says fail.
+type Phrase struct {
+	// Contains is matched against the finding's message; "" matches every
+	// message.
+	Contains string
+	Kinds    []Kind
+	Variants Variants
+	// Unless, when set, replaces Variants: the finding predicts every
+	// shape of Kinds that does not pass this sbatch option (such as
+	// "--mem" for a finding that says "no job without --mem fits").
+	Unless string
+}
+
+// Predictor is how one rule's findings name the shapes they predict fail.
+// The partition is the one the finding's message names (`partition "X"`),
+// else the one of its spec path (partitions[i]), else every partition;
+// the pool likewise (`pool "Y"`, else every pool of the partition). The
+// first Phrase whose Contains the message holds gives the kinds.
+type Predictor struct {
+	Phrases []Phrase
+}
+
+// Predictors returns the table of rules whose findings predict that job
+// shapes fail, by rule id. A rule that says a shape cannot run is added
+// here with the phrases of its messages; a finding of a rule not listed
+// predicts nothing, so every shape that fails beside it is a false
+// negative (and, for an error, the spec is lint-refused and not run: see
+// lab/fidelity's workload mode).
+func Predictors() map[string]Predictor {
+	gpu := []Kind{OneGPU, AllGPUs}
+	return map[string]Predictor{
+		// lint/rules/jobshapes.go. Each message names the option that
+		// lifts the default ("without --mem", "without --mem-per-gpu"):
+		// every shape that does not pass it fails, the sized GPU shapes
+		// (--mem-per-gpu, no --mem) included where --mem is named
+		// (measured: DefMemPerNode above the node refuses
+		// --mem-per-gpu jobs, "Memory specification can not be
+		// satisfied").
+		"memory-default-unfit": {Phrases: []Phrase{
+			{Contains: "no job without --mem fits", Kinds: Kinds(), Unless: "--mem"},
+			{Contains: "a whole-node job (--exclusive) without --mem", Kinds: []Kind{WholeNode}, Unless: "--mem"},
+			{Contains: "no GPU job without --mem-per-gpu", Kinds: gpu, Unless: "--mem-per-gpu"},
+			{Contains: "a job asking for all", Kinds: []Kind{AllGPUs}, Unless: "--mem-per-gpu"},
+		}},
+	}
+}
+
+// Claim is one finding's prediction about one shape.
+type Claim struct {
+	ShapeID string
+	// Finding is the finding, as "rule: message".
+	Finding string
+}
+
+var (
+	partitionIn = regexp.MustCompile(`partition "([^"]+)"`)
+	poolIn      = regexp.MustCompile(`pool "([^"]+)"`)
+	partPath    = regexp.MustCompile(`\.partitions\[(\d+)\]`)
+)
+
+// Predict returns, for each finding of a rule in table, the shapes it
+// predicts fail.
+func Predict(table map[string]Predictor, c *ir.Cluster, diags diag.List, shapes []Shape) []Claim {
+	var out []Claim
+	for _, d := range diags {
+		pr, ok := table[d.Rule]
+		if !ok {
+			continue
+		}
+		var ph *Phrase
+		for i := range pr.Phrases {
+			if strings.Contains(d.Message, pr.Phrases[i].Contains) {
+				ph = &pr.Phrases[i]
+				break
+			}
+		}
+		if ph == nil {
+			continue
+		}
+		part, pool := "", ""
+		if m := partitionIn.FindStringSubmatch(d.Message); m != nil {
+			part = m[1]
+		} else if m := partPath.FindStringSubmatch(d.Path); m != nil {
+			if i, err := strconv.Atoi(m[1]); err == nil && i < len(c.Slurm.Partitions) {
+				part = c.Slurm.Partitions[i].ID.Value
+			}
+		}
+		if m := poolIn.FindStringSubmatch(d.Message); m != nil {
+			pool = m[1]
+		}
+		both := ph.Variants == Both || ph.Variants == BySeverity && d.Severity == diag.Error
+		for _, s := range shapes {
+			if part != "" && s.Partition != part || pool != "" && s.Pool != pool || !slices.Contains(ph.Kinds, s.Kind) {
+				continue
+			}
+			if ph.Unless != "" && passes(s, ph.Unless) || ph.Unless == "" && s.Sized && !both {
+				continue
+			}
+			out = append(out, Claim{ShapeID: s.ID(), Finding: d.Rule + ": " + d.Message})
+		}
+	}
+	return out
+}
+
+// passes reports whether a shape passes an sbatch option (--mem matches
+// --mem=N, not --mem-per-gpu=N).
+func passes(s Shape, option string) bool {
+	return slices.ContainsFunc(s.Args, func(a string) bool { return a == option || strings.HasPrefix(a, option+"=") })
+}
