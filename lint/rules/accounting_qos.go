@@ -17,8 +17,8 @@ var AccountingPartitionNoQOS = &lint.Rule{
 	Summary:  "Under AccountingStorageEnforce=qos no user of the accounting file has a QOS the partition allows",
 	Doc: doc("With AccountingStorageEnforce holding qos (or all) a job's QOS must be in the QOS list of the user's "+
 		"association, and a partition's AllowQos (or DenyQos) then filters it: a job in the partition runs only for "+
-		"a user whose association, in an account the partition allows, has a QOS AllowQos names and DenyQos does "+
-		"not. An association's QOS list is the user's qos, or else the nearest account up the tree that sets qos, "+
+		"a user whose association, in an account the partition allows, has a QOS AllowQos names (or, without "+
+		"AllowQos, one DenyQos does not name: slurmctld ignores DenyQos when AllowQos is set). An association's QOS list is the user's qos, or else the nearest account up the tree that sets qos, "+
 		"or else root's: normal. When no association that can run in the partition has such a QOS, no job runs "+
 		"there: one without --qos pends for ever (\"Job's QOS not permitted to use this partition\"), one asking "+
 		"for an allowed QOS is refused (\"Invalid qos specification\").",
@@ -44,6 +44,14 @@ var AccountingPartitionNoQOS = &lint.Rule{
 			}
 			allowedQ, deniedQ := nameSet(allowQ), nameSet(denyQ)
 			allowedA, deniedA := nameSet(allowA), nameSet(denyA)
+			// slurm.conf(5): with AllowQos (AllowAccounts) set, DenyQos
+			// (DenyAccounts) is not enforced.
+			if allowedQ != nil {
+				deniedQ = nil
+			}
+			if allowedA != nil {
+				deniedA = nil
+			}
 			if !allDeclared(allowedQ, n.qos) || !allDeclared(deniedQ, n.qos) || !allDeclared(allowedA, n.accounts) {
 				continue // accounting-partition-name reports it
 			}
@@ -68,7 +76,7 @@ var AccountingPartitionNoQOS = &lint.Rule{
 				continue // accounting-partition-no-user reports the former
 			}
 			kv := allowQ
-			if kv == nil {
+			if allowedQ == nil {
 				kv = denyQ
 			}
 			reportValue(p, kv, "add an allowed QOS to the qos of a user (or of an account up the tree) in "+f.Name+", or allow one of their QOS",

@@ -87,6 +87,9 @@ var accountingCases = []ruleCase{
 	{rule: "accounting-partition-no-user", name: "every partition reachable", spec: spec{Config: enforce,
 		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowAccounts: research}}\n- {id: batch, nodePoolIds: [cpu], config: {DenyAccounts: vision}}", Default: "batch"},
 		acct: "accounts:\n  - {name: research}\n  - {name: vision}\nusers:\n  - {name: alice, defaultAccount: vision, accounts: [research]}\n"},
+	{rule: "accounting-partition-no-user", name: "deny ignored under allow", spec: spec{Config: enforce,
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowAccounts: research, DenyAccounts: research}}", Default: "urgent"},
+		acct: "accounts:\n  - {name: research}\nusers:\n  - {name: alice, defaultAccount: research}\n"},
 	{rule: "accounting-partition-no-user", name: "no enforcement", spec: spec{
 		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowAccounts: research}}", Default: "urgent"},
 		acct: "accounts:\n  - {name: research}\n  - {name: vision}\nusers:\n  - {name: alice, defaultAccount: vision}\n"},
@@ -98,6 +101,10 @@ var accountingCases = []ruleCase{
 	{rule: "accounting-partition-no-qos", name: "inherited", spec: spec{Config: "AccountingStorageEnforce: all",
 		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowQos: high}}\n- {id: batch, nodePoolIds: [cpu], config: {DenyQos: high}}\n- {id: ops, nodePoolIds: [cpu], config: {AllowQos: scavenger, AllowAccounts: ops}}", Default: "batch"},
 		acct: "qos:\n  - {name: high}\n  - {name: scavenger}\naccounts:\n  - {name: research, qos: [high, normal]}\n  - {name: vision, parent: research}\n  - {name: ops}\nusers:\n  - {name: alice, defaultAccount: vision}\n  - {name: bob, defaultAccount: ops, qos: [scavenger]}\n"},
+	// With AllowQos (AllowAccounts) set, slurmctld does not enforce DenyQos (DenyAccounts).
+	{rule: "accounting-partition-no-qos", name: "deny ignored under allow", spec: spec{Config: enforce,
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowQos: high, DenyQos: high, AllowAccounts: research, DenyAccounts: research}}", Default: "urgent"},
+		acct: "qos:\n  - {name: high}\naccounts:\n  - {name: research, qos: [high]}\nusers:\n  - {name: alice, defaultAccount: research}\n"},
 	{rule: "accounting-partition-no-qos", name: "qos not enforced", spec: spec{Config: "AccountingStorageEnforce: \"associations,limits,safe\"",
 		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowQos: high}}", Default: "urgent"},
 		acct: "qos:\n  - {name: high}\naccounts:\n  - {name: research}\nusers:\n  - {name: alice, defaultAccount: research}\n"},
