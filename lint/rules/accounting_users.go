@@ -49,6 +49,9 @@ var AccountingPartitionNoUser = &lint.Rule{
 				return out
 			}
 			allowed, denied := names(allow), names(deny)
+			if allowed != nil {
+				denied = nil // slurm.conf(5): DenyAccounts is not enforced with AllowAccounts
+			}
 			undeclared := false
 			for a := range allowed {
 				undeclared = undeclared || !n.accounts[a]

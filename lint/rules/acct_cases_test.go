@@ -87,9 +87,34 @@ var accountingCases = []ruleCase{
 	{rule: "accounting-partition-no-user", name: "every partition reachable", spec: spec{Config: enforce,
 		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowAccounts: research}}\n- {id: batch, nodePoolIds: [cpu], config: {DenyAccounts: vision}}", Default: "batch"},
 		acct: "accounts:\n  - {name: research}\n  - {name: vision}\nusers:\n  - {name: alice, defaultAccount: vision, accounts: [research]}\n"},
+	{rule: "accounting-partition-no-user", name: "deny ignored under allow", spec: spec{Config: enforce,
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowAccounts: research, DenyAccounts: research}}", Default: "urgent"},
+		acct: "accounts:\n  - {name: research}\nusers:\n  - {name: alice, defaultAccount: research}\n"},
 	{rule: "accounting-partition-no-user", name: "no enforcement", spec: spec{
 		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowAccounts: research}}", Default: "urgent"},
 		acct: "accounts:\n  - {name: research}\n  - {name: vision}\nusers:\n  - {name: alice, defaultAccount: vision}\n"},
+
+	{rule: "accounting-partition-no-qos", spec: spec{Config: enforce,
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowQos: »High}}\n- {id: batch, nodePoolIds: [cpu], config: {DenyQos: »normal}}\n- {id: train, nodePoolIds: [cpu], config: {AllowQos: \"high,normal\", AllowAccounts: vision}}", Default: "train"},
+		acct: "qos:\n  - {name: high}\naccounts:\n  - {name: research}\n  - {name: vision, parent: research}\nusers:\n  - {name: alice, defaultAccount: vision}\n  - {name: bob, defaultAccount: research, qos: [normal], partitions: [urgent, batch]}\n"},
+	// The QOS comes from the user, or from the nearest account up the tree.
+	{rule: "accounting-partition-no-qos", name: "inherited", spec: spec{Config: "AccountingStorageEnforce: all",
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowQos: high}}\n- {id: batch, nodePoolIds: [cpu], config: {DenyQos: high}}\n- {id: ops, nodePoolIds: [cpu], config: {AllowQos: scavenger, AllowAccounts: ops}}", Default: "batch"},
+		acct: "qos:\n  - {name: high}\n  - {name: scavenger}\naccounts:\n  - {name: research, qos: [high, normal]}\n  - {name: vision, parent: research}\n  - {name: ops}\nusers:\n  - {name: alice, defaultAccount: vision}\n  - {name: bob, defaultAccount: ops, qos: [scavenger]}\n"},
+	// With AllowQos (AllowAccounts) set, slurmctld does not enforce DenyQos (DenyAccounts).
+	{rule: "accounting-partition-no-qos", name: "deny ignored under allow", spec: spec{Config: enforce,
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowQos: high, DenyQos: high, AllowAccounts: research, DenyAccounts: research}}", Default: "urgent"},
+		acct: "qos:\n  - {name: high}\naccounts:\n  - {name: research, qos: [high]}\nusers:\n  - {name: alice, defaultAccount: research}\n"},
+	{rule: "accounting-partition-no-qos", name: "qos not enforced", spec: spec{Config: "AccountingStorageEnforce: \"associations,limits,safe\"",
+		Partitions: "- {id: urgent, nodePoolIds: [cpu], config: {AllowQos: high}}", Default: "urgent"},
+		acct: "qos:\n  - {name: high}\naccounts:\n  - {name: research}\nusers:\n  - {name: alice, defaultAccount: research}\n"},
+
+	{rule: "time-minutes-seconds", spec: spec{Config: "PriorityDecayHalfLife: »\"7:00\"",
+		Partitions: "- {id: gpu, nodePoolIds: [cpu], config: {MaxTime: »\"12:00\", DefaultTime: »\"1:30\"}}", Default: "gpu"},
+		acct: "qos:\n  - {name: short, limits: {MaxWall: »\"4:00\"}}\naccounts:\n  - {name: research, limits: {MaxWall: »\"12:00\"}}\n"},
+	{rule: "time-minutes-seconds", spec: spec{Config: "PriorityDecayHalfLife: \"7-0\"\nPreemptExemptTime: \"0:30\"",
+		Partitions: "- {id: gpu, nodePoolIds: [cpu], config: {MaxTime: \"12:00:00\", DefaultTime: \"30\"}}\n- {id: cpu, nodePoolIds: [cpu], config: {MaxTime: \"1-12:00\", DefaultTime: \"0-4\"}}", Default: "gpu"},
+		acct: "qos:\n  - {name: short, limits: {MaxWall: \"4:00:00\"}}\naccounts:\n  - {name: research, limits: {MaxWall: UNLIMITED}}\n"},
 
 	{rule: "accounting-tres-untracked", acct: "qos:\n  - {name: high, limits: {MaxTRESPerUser: »\"cpu=64,gres/gpu=8\", GrpTRES: »\"license/matlab=2\"}}\naccounts:\n  - {name: a, limits: {MaxTRES: »\"gres/gpu:b200=8\"}}\n"},
 	{rule: "accounting-tres-untracked", spec: spec{Config: "AccountingStorageTRES: \"gres/gpu,license/matlab\""}, acct: "qos:\n  - {name: high, limits: {MaxTRESPerUser: \"cpu=64,gres/gpu=8,mem=1T\", GrpTRES: \"license/matlab=2\"}}\naccounts:\n  - {name: a, limits: {MaxTRES: \"gres/gpu:b200=8\"}}\n"},

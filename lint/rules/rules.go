@@ -61,6 +61,8 @@ func All() []*lint.Rule {
 		AccountingTRESUntracked,
 		AccountingEnforceNoUser,
 		AccountingPartitionNoUser,
+		AccountingPartitionNoQOS,
+		TimeMinutesSeconds,
 		QOSPriorityUnweighted,
 		FairshareWithoutMultifactor,
 

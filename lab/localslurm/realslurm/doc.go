@@ -10,7 +10,10 @@
 //   - accounting as the product docs describe it (slurmdbd, sacctmgr
 //     associations, AccountingStorageEnforce), and the accounting file
 //     (docs/accounting.md): its script applied twice, its plan against the
-//     database's own capture, QOS preemption and a QOS limit;
+//     database's own capture, QOS preemption and a QOS limit, and the facts
+//     behind lint's accounting-partition-no-qos and time-minutes-seconds
+//     (MaxWall=12:00 is twelve minutes; a partition's AllowQos against the
+//     association's QOS);
 //   - preemption by partition PriorityTier, and the priority weights;
 //   - every preemption claim of lint and diff, with a pair of real jobs
 //     (preempt_test.go, preempt_diff_test.go; docs/fidelity.md);
