@@ -3,6 +3,7 @@ package slurmapi_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -59,6 +60,10 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 				t.Fatal(l)
 			}
 			want := sacctmgr.Declared(file)
+			changed, l := accounting.Load("../../render/sacctmgr/testdata/a4-changed.accounting.yaml")
+			if changed == nil {
+				t.Fatal(l)
+			}
 			set, err := artifacts.Rendered(res.Cluster, series)
 			if err != nil {
 				t.Fatal(err)
@@ -101,7 +106,7 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 
 			// plans returns the plan against the API's reading and the
 			// plan against a capture of sacctmgr show -P, as text.
-			plans := func(stage string) (live, captured string, empty bool) {
+			plans := func(stage string, want *sacctmgr.State) (live, captured string, empty bool) {
 				t.Helper()
 				cur, err := api.Accounting(ctx)
 				if err != nil {
@@ -135,7 +140,7 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 				return live, captured, empty
 			}
 
-			if live, _, empty := plans("fresh database"); empty {
+			if live, _, empty := plans("fresh database", want); empty {
 				t.Errorf("fresh database: the plan is empty:\n%s", live)
 			}
 			// Every field a plan compares, set away from its default.
@@ -149,23 +154,52 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 			} {
 				sh(append([]string{"sacctmgr"}, args...)...)
 			}
-			live, _, _ := plans("every field set")
+			live, _, _ := plans("every field set", want)
 			t.Logf("plan after sacctmgr set every field:\n%s", live)
-			p, err := api.Accounting(ctx)
-			if err != nil {
-				t.Fatal(err)
+			apply := func(f *accounting.File) {
+				t.Helper()
+				cur, err := api.Accounting(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				plan, err := sacctmgr.Compare(cur, sacctmgr.Declared(f))
+				if err != nil {
+					t.Fatal(err)
+				}
+				calls := len(double.Calls())
+				err = api.ApplyAccounting(ctx, plan, "train")
+				var rm *slurmapi.AssocRemovalError
+				if errors.As(err, &rm) {
+					// Refused before any call; removed as the error says.
+					if n := len(double.Calls()); n != calls {
+						t.Errorf("the refused plan made %d calls", n-calls)
+					}
+					t.Logf("refused: %v", err)
+					for _, c := range rm.Commands {
+						sh(append([]string{"sh", "-c"}, strings.Trim(c, "`"))...)
+					}
+					if cur, err = api.Accounting(ctx); err != nil {
+						t.Fatal(err)
+					}
+					if plan, err = sacctmgr.Compare(cur, sacctmgr.Declared(f)); err != nil {
+						t.Fatal(err)
+					}
+					err = api.ApplyAccounting(ctx, plan, "train")
+				}
+				if err != nil {
+					t.Fatalf("applying %s through the API: %v", filepath.Base(f.Name), err)
+				}
 			}
-			plan, err := sacctmgr.Compare(p, want)
-			if err != nil {
-				t.Fatal(err)
+			apply(file)
+			if live, _, empty := plans("after applying through the API", want); !empty {
+				t.Errorf("after applying the plan through the API, the plan is not empty:\n%s", live)
 			}
-			script := filepath.Join(t.TempDir(), "plan.sh")
-			if err := os.WriteFile(script, plan.Script("test"), 0o755); err != nil {
-				t.Fatal(err)
-			}
-			t.Logf("applied:\n%s", sh("sh", script))
-			if live, _, empty := plans("after the plan's script"); !empty {
-				t.Errorf("after the plan's script the plan is not empty:\n%s", live)
+			// The changed file: limits tighten, an account moves, a user's
+			// association narrows to a partition, a user leaves, a QOS
+			// and an account arrive.
+			apply(changed)
+			if live, _, empty := plans("after applying the changed file through the API", sacctmgr.Declared(changed)); !empty {
+				t.Errorf("after applying the changed file through the API, the plan is not empty:\n%s", live)
 			}
 			for _, c := range double.Calls() {
 				if c.User != "root" || c.Status != http.StatusOK {
