@@ -296,7 +296,7 @@ func setField(obj map[string]any, ch sacctmgr.FieldChange) error {
 	case "Fairshare":
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {
-			return fmt.Errorf("Fairshare %q: only a number is set through the Slurm Job API", v)
+			return fmt.Errorf("fairshare %q: only a number is set through the Slurm Job API", v)
 		}
 		return put(obj, n, "shares_raw")
 	case "QOS":
