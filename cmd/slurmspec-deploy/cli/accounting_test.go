@@ -28,7 +28,10 @@ import (
 // prints for a capture of sacctmgr show -P (exit 1); apply applies it and
 // prints an empty plan (exit 0); plan is then empty (exit 0), and so is
 // the plan against sacctmgr's own capture. A caller whose token the API
-// does not know gets one line and exit 2.
+// does not know gets one line and exit 2. Then the changed file: apply
+// refuses its removals without --allow-removals, and with it refuses the
+// association removal before any change, naming the sacctmgr command;
+// once that ran, apply applies the rest and sacctmgr shows the file.
 func TestAccountingOnRealSlurm(t *testing.T) {
 	for _, series := range []string{"24.11", "26.05"} {
 		t.Run(series, func(t *testing.T) {
@@ -139,6 +142,37 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 			}
 			if p := captured(); !strings.Contains(p, "accounting plan: no changes") {
 				t.Errorf("after apply, sacctmgr show -P is not what the file declares:\n%s", p)
+			}
+
+			// The changed file removes user carol and alice's account-wide
+			// association (narrowed to partition train).
+			data, err := os.ReadFile("../../../render/sacctmgr/testdata/a4-changed.accounting.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "a4-training.accounting.yaml"), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := captured()
+			code, out = run("ya29.root", "accounting", "apply")
+			if code != 1 || !strings.HasSuffix(out, "or pass --allow-removals once their jobs are done (nothing applied)\n") || captured() != before {
+				t.Errorf("apply with removals, without --allow-removals: exit %d, want 1 and nothing applied:\n%s", code, out)
+			}
+			code, out = run("ya29.root", "accounting", "apply", "--allow-removals")
+			const rmAlice = "sacctmgr -i delete user alice account=vision"
+			if code != 1 || !strings.Contains(out, "nothing applied: remove them on the login node with `"+rmAlice+"`, then apply again\n") || captured() != before {
+				t.Errorf("apply removing an association: exit %d, want 1 and nothing applied:\n%s", code, out)
+			}
+			f := strings.Fields(rmAlice)
+			if out, err := cl.Command(ctx, f[0], f[1:]...).CombinedOutput(); err != nil {
+				t.Fatalf("%s: %v\n%s", rmAlice, err, out)
+			}
+			code, out = run("ya29.root", "accounting", "apply", "--allow-removals")
+			if code != 0 || !strings.HasSuffix(out, "the database read again:\naccounting plan: no changes\n") || !strings.Contains(out, "- remove user carol") {
+				t.Errorf("apply --allow-removals: exit %d, want 0:\n%s", code, out)
+			}
+			if p := captured(); !strings.Contains(p, "accounting plan: no changes") {
+				t.Errorf("after applying the changed file, sacctmgr show -P is not what it declares:\n%s", p)
 			}
 		})
 	}
