@@ -18,8 +18,8 @@ import (
 
 // ApplyAccounting applies plan to the database of the Slurm cluster named
 // cluster (its ClusterName), in the plan's order. It stops at the first
-// call slurmrestd refuses, an *Error naming the entity; the operations
-// before it are applied.
+// call slurmrestd refuses, with an error naming the operation and
+// wrapping the *Error; the operations before it are applied.
 //
 // A plan that removes an association of a user who stays is refused before
 // any call: slurmrestd removes one only with a query string (DELETE
@@ -30,112 +30,142 @@ func (c *Client) ApplyAccounting(ctx context.Context, plan *sacctmgr.Plan, clust
 	if err := assocRemovals(plan); err != nil {
 		return err
 	}
-	db := "/slurmdb/" + Version + "/"
-	post := func(path, key string, obj map[string]any) error {
-		return c.call(ctx, "POST", db+path, map[string]any{key: []any{obj}}, nil)
-	}
-	var preempts []map[string]any
-	var defaults []map[string]any
+	a := &applier{c: c, ctx: ctx, cluster: cluster}
 	for i, op := range plan.Ops {
-		k := op.Key
-		var err error
-		switch {
-		case op.Action == sacctmgr.Remove:
-			err = c.call(ctx, "DELETE", removePath(db, k, cluster), nil, nil)
-		case k.Kind == sacctmgr.KindQOS:
-			q := map[string]any{"name": k.Name}
-			var pre map[string]any
-			for _, ch := range op.Changes {
-				if ch.Field == "Preempt" && op.Action == sacctmgr.Add {
-					// A QOS may preempt one added after it: preempt lists go last.
-					pre = map[string]any{"name": k.Name}
-					err = setField(pre, ch)
-				} else {
-					err = setField(q, ch)
-				}
-				if err != nil {
-					break
-				}
-			}
-			if err == nil {
-				err = c.postQOS(ctx, q, op.Action == sacctmgr.Modify)
-			}
-			if pre != nil {
-				preempts = append(preempts, pre)
-			}
-		case k.Kind == sacctmgr.KindAccount:
-			a := map[string]any{"account": k.Name, "cluster": cluster, "user": "", "partition": ""}
-			var descr *string
-			for _, ch := range op.Changes {
-				if ch.Field == "Description" {
-					descr = &ch.New
-					continue
-				}
-				if err = setField(a, ch); err != nil {
-					break
-				}
-			}
-			if err != nil {
-				break
-			}
-			if op.Action == sacctmgr.Add {
-				acct := map[string]any{"name": k.Name, "description": k.Name, "organization": k.Name}
-				if descr != nil {
-					acct["description"] = *descr
-				}
-				err = c.call(ctx, "POST", db+"accounts_association", map[string]any{
-					"association_condition": map[string]any{"accounts": []string{k.Name}, "clusters": []string{cluster}},
-					"account":               acct}, nil)
-				if err != nil {
-					break
-				}
-				// accounts_association leaves the association's parent,
-				// share, QOS and limits out: they are set on it next.
-				a["account"], a["cluster"], a["user"], a["partition"] = k.Name, cluster, "", ""
-			}
-			if descr != nil && op.Action == sacctmgr.Modify {
-				if err = post("accounts", "accounts", map[string]any{"name": k.Name, "description": *descr}); err != nil {
-					break
-				}
-			}
-			if len(a) > 4 {
-				err = post("associations", "associations", a)
-			}
-		case k.Kind == sacctmgr.KindUser:
-			u := map[string]any{"name": k.Name}
-			for _, ch := range op.Changes {
-				if ch.Field == "DefaultAccount" {
-					// The default account needs the user's association with
-					// it: set once the associations are added.
-					defaults = append(defaults, map[string]any{"name": k.Name, "default": map[string]any{"account": ch.New}})
-					continue
-				}
-				if err = setField(u, ch); err != nil {
-					break
-				}
-			}
-			if err == nil {
-				err = post("users", "users", u)
-			}
-		case k.Kind == sacctmgr.KindAssoc:
-			a := map[string]any{"account": k.Account, "user": k.Name, "partition": k.Partition, "cluster": cluster}
-			for _, ch := range op.Changes {
-				if err = setField(a, ch); err != nil {
-					break
-				}
-			}
-			if err == nil {
-				err = post("associations", "associations", a)
-			}
-		}
+		err := a.op(op)
 		if err == nil && (i+1 == len(plan.Ops) || !sameStage(op, plan.Ops[i+1])) {
-			err = c.flush(ctx, post, &preempts, &defaults)
+			err = a.flush()
 		}
 		if err != nil {
 			return fmt.Errorf("%s %s: %w", op.Action, op.Entity, err)
 		}
 	}
-	return c.flush(ctx, post, &preempts, &defaults)
+	return nil
+}
+
+// applier applies a plan's operations one by one, holding back what must
+// wait for later ones.
+type applier struct {
+	c       *Client
+	ctx     context.Context
+	cluster string
+	// preempts are the preempt lists of added QOS, defaults the default
+	// accounts of users, to post once their stage is done.
+	preempts, defaults []map[string]any
+}
+
+const slurmdb = "/slurmdb/" + Version + "/"
+
+// post sends one object to a /slurmdb/ list endpoint.
+func (a *applier) post(path string, obj map[string]any) error {
+	return a.c.call(a.ctx, "POST", slurmdb+path, map[string]any{path: []any{obj}}, nil)
+}
+
+// op applies one operation.
+func (a *applier) op(op sacctmgr.Op) error {
+	k := op.Key
+	switch {
+	case op.Action == sacctmgr.Remove:
+		return a.c.call(a.ctx, "DELETE", removePath(k), nil, nil)
+	case k.Kind == sacctmgr.KindQOS:
+		return a.qos(op)
+	case k.Kind == sacctmgr.KindAccount:
+		return a.account(op)
+	case k.Kind == sacctmgr.KindUser:
+		u := map[string]any{"name": k.Name}
+		for _, ch := range op.Changes {
+			if ch.Field == "DefaultAccount" {
+				// The default account needs the user's association with
+				// it: set once the associations are added.
+				a.defaults = append(a.defaults, map[string]any{"name": k.Name, "default": map[string]any{"account": ch.New}})
+				continue
+			}
+			if err := setField(u, ch); err != nil {
+				return err
+			}
+		}
+		return a.post("users", u)
+	}
+	as := map[string]any{"account": k.Account, "user": k.Name, "partition": k.Partition, "cluster": a.cluster}
+	for _, ch := range op.Changes {
+		if err := setField(as, ch); err != nil {
+			return err
+		}
+	}
+	return a.post("associations", as)
+}
+
+// qos adds or modifies a QOS; an added QOS's preempt list waits, since it
+// may name a QOS added after it.
+func (a *applier) qos(op sacctmgr.Op) error {
+	q := map[string]any{"name": op.Key.Name}
+	for _, ch := range op.Changes {
+		obj := q
+		if ch.Field == "Preempt" && op.Action == sacctmgr.Add {
+			obj = map[string]any{"name": op.Key.Name}
+			a.preempts = append(a.preempts, obj)
+		}
+		if err := setField(obj, ch); err != nil {
+			return err
+		}
+	}
+	return a.c.postQOS(a.ctx, q, op.Action == sacctmgr.Modify)
+}
+
+// account adds an account (accounts_association, which leaves the
+// association's parent, share, QOS and limits out, then its association)
+// or modifies one (its description on the account, the rest on its
+// association).
+func (a *applier) account(op sacctmgr.Op) error {
+	k := op.Key
+	as := map[string]any{"account": k.Name, "cluster": a.cluster, "user": "", "partition": ""}
+	var descr *string
+	for _, ch := range op.Changes {
+		if ch.Field == "Description" {
+			descr = &ch.New
+			continue
+		}
+		if err := setField(as, ch); err != nil {
+			return err
+		}
+	}
+	if op.Action == sacctmgr.Add {
+		acct := map[string]any{"name": k.Name, "description": k.Name, "organization": k.Name}
+		if descr != nil {
+			acct["description"] = *descr
+		}
+		err := a.c.call(a.ctx, "POST", slurmdb+"accounts_association", map[string]any{
+			"association_condition": map[string]any{"accounts": []string{k.Name}, "clusters": []string{a.cluster}},
+			"account":               acct}, nil)
+		if err != nil {
+			return err
+		}
+	} else if descr != nil {
+		if err := a.post("accounts", map[string]any{"name": k.Name, "description": *descr}); err != nil {
+			return err
+		}
+	}
+	if len(as) == 4 { // nothing to set on the association
+		return nil
+	}
+	return a.post("associations", as)
+}
+
+// flush sends the preempt lists and default accounts held back.
+func (a *applier) flush() error {
+	for _, p := range a.preempts {
+		if err := a.c.postQOS(a.ctx, p, true); err != nil {
+			return fmt.Errorf("preempt list of qos %v: %w", p["name"], err)
+		}
+	}
+	a.preempts = nil
+	for _, d := range a.defaults {
+		if err := a.post("users", d); err != nil {
+			return fmt.Errorf("default account of user %v: %w", d["name"], err)
+		}
+	}
+	a.defaults = nil
+	return nil
 }
 
 // postQOS adds or modifies a QOS. slurmrestd sets a QOS to the object
@@ -143,7 +173,7 @@ func (c *Client) ApplyAccounting(ctx context.Context, plan *sacctmgr.Plan, clust
 // 24.11 and 26.05), so a modification posts the QOS as read with the
 // changed fields over it.
 func (c *Client) postQOS(ctx context.Context, q map[string]any, modify bool) error {
-	path := "/slurmdb/" + Version + "/qos"
+	path := slurmdb + "qos"
 	if modify {
 		var cur struct {
 			QOS []map[string]any `json:"qos"`
@@ -184,23 +214,6 @@ func sameStage(op, next sacctmgr.Op) bool {
 	return next.Key.Kind == op.Key.Kind || op.Key.Kind == sacctmgr.KindUser && next.Key.Kind == sacctmgr.KindAssoc
 }
 
-// flush sends the preempt lists and default accounts held back.
-func (c *Client) flush(ctx context.Context, post func(string, string, map[string]any) error, preempts, defaults *[]map[string]any) error {
-	for _, p := range *preempts {
-		if err := c.postQOS(ctx, p, true); err != nil {
-			return fmt.Errorf("preempt list of qos %v: %w", p["name"], err)
-		}
-	}
-	*preempts = nil
-	for _, d := range *defaults {
-		if err := post("users", "users", d); err != nil {
-			return fmt.Errorf("default account of user %v: %w", d["name"], err)
-		}
-	}
-	*defaults = nil
-	return nil
-}
-
 // AssocRemovalError is a plan that removes associations of users who stay,
 // which ApplyAccounting cannot do through the Slurm Job API.
 type AssocRemovalError struct {
@@ -231,15 +244,15 @@ func assocRemovals(plan *sacctmgr.Plan) error {
 	return nil
 }
 
-// removePath is the DELETE of an entity.
-func removePath(db string, k sacctmgr.Key, cluster string) string {
+// removePath is the DELETE of a QOS, account or user.
+func removePath(k sacctmgr.Key) string {
 	switch k.Kind {
 	case sacctmgr.KindQOS:
-		return db + "qos/" + url.PathEscape(k.Name)
+		return slurmdb + "qos/" + url.PathEscape(k.Name)
 	case sacctmgr.KindAccount:
-		return db + "account/" + url.PathEscape(k.Name)
+		return slurmdb + "account/" + url.PathEscape(k.Name)
 	case sacctmgr.KindUser:
-		return db + "user/" + url.PathEscape(k.Name)
+		return slurmdb + "user/" + url.PathEscape(k.Name)
 	}
 	return "" // associations: refused by assocRemovals
 }
