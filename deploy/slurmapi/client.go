@@ -3,7 +3,10 @@
 // call (/slurm/v0.0.42/...) to the cluster's slurmrestd as the caller's own
 // Linux account and returns its answer (reference/slurm-job-api.md). It
 // holds the calls `slurmspec verify` needs (partitions, nodes, job submit,
-// job state, job cancel) and decodes only the fields it uses.
+// job state, job cancel) and those `slurmspec-deploy accounting` needs
+// (the accounting database read through /slurmdb/v0.0.42/ into
+// render/sacctmgr's state, and a plan applied), and decodes only the
+// fields it uses.
 //
 // Authentication is the *http.Client's: the caller gives one that adds
 // Google credentials (slurmspec-deploy does, from Application Default

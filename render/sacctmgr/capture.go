@@ -160,13 +160,55 @@ func ParseCapture(name string, data []byte) (*State, error) {
 	if len(s.columns) == 0 {
 		return nil, &CaptureError{File: name, Line: 1, Col: 1, Msg: "no sacctmgr table (the file is empty)"}
 	}
-	if len(clusters) > 1 {
-		names := make([]string, 0, len(clusters))
-		for c := range clusters {
-			names = append(names, c)
+	if err := oneCluster(clusters); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return s, nil
+}
+
+// oneCluster refuses associations of more than one cluster.
+func oneCluster(clusters map[string]bool) error {
+	if len(clusters) <= 1 {
+		return nil
+	}
+	names := make([]string, 0, len(clusters))
+	for c := range clusters {
+		names = append(names, c)
+	}
+	sort.Strings(names)
+	return fmt.Errorf("associations of %d clusters (%s): capture one cluster's (sacctmgr show association cluster=NAME)", len(names), escape.Text(strings.Join(names, ", ")))
+}
+
+// Row is one row of the database as a reader other than sacctmgr's
+// output gives it (deploy/slurmapi reads slurmrestd's /slurmdb/ answers):
+// its kind (qos, account, user or association; an account's own
+// association is an association row without a User) and its fields, named
+// as sacctmgr's set takes them (Priority, MaxTRESPerUser, Parent,
+// Fairshare …) with the row's names under Name (qos), Account, User,
+// Partition and Cluster, and values as sacctmgr shows them.
+type Row struct {
+	Kind   Kind
+	Fields map[string]string
+}
+
+// FromRows builds the state of a whole database from its rows: like a
+// dump, it holds every field of every kind, so a field a row leaves out
+// has Slurm's default. Rows without a name, or associations of more than
+// one cluster, are an error.
+func FromRows(rows []Row) (*State, error) {
+	s := newState()
+	s.columns = map[Kind]map[string]bool{}
+	for _, k := range []Kind{KindQOS, KindAccount, KindUser, KindAssoc} {
+		s.columns[k] = map[string]bool{"*": true}
+	}
+	clusters := map[string]bool{}
+	for _, r := range rows {
+		if err := s.addRow(r.Kind, r.Fields, clusters); err != nil {
+			return nil, err
 		}
-		sort.Strings(names)
-		return nil, fmt.Errorf("%s: associations of %d clusters (%s): capture one cluster's (sacctmgr show association cluster=NAME)", name, len(names), escape.Text(strings.Join(names, ", ")))
+	}
+	if err := oneCluster(clusters); err != nil {
+		return nil, err
 	}
 	return s, nil
 }

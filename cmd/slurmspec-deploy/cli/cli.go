@@ -154,7 +154,7 @@ func newRootCmd(e env) *cobra.Command {
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	})
-	root.AddCommand(newOpCmd(e, opPreview), newOpCmd(e, opUp), newOpCmd(e, opDestroy), newOpCmd(e, opRefresh), newVerifyCmd(e))
+	root.AddCommand(newOpCmd(e, opPreview), newOpCmd(e, opUp), newOpCmd(e, opDestroy), newOpCmd(e, opRefresh), newVerifyCmd(e), newAccountingCmd(e))
 	root.Version = buildinfo.Version()
 	root.SetVersionTemplate(buildinfo.Line("slurmspec-deploy"))
 	root.InitDefaultCompletionCmd()
