@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -17,7 +18,6 @@ import (
 	"github.com/slurmspec/slurmspec/lab/fakeslurmapi"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
-	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render/sacctmgr"
 	"github.com/slurmspec/slurmspec/schema/accounting"
 )
@@ -51,7 +51,7 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 			t.Parallel()
 			o := localslurm.Options{Release: series, RestAPI: true, Accounting: true, Log: testLog{t}}
 			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
-			res, err := pipeline.AnalyseFile("../../examples/a4-training.yaml", pipeline.Options{SlurmVersion: series}, nil)
+			res, err := pipelinetest.AnalyseFile("../../examples/a4-training.yaml", series)
 			if err != nil || res.Cluster == nil || res.Failed() {
 				t.Fatalf("the example does not compile: %v %v", err, res.Diags)
 			}

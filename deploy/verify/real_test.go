@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"fmt"
+	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -18,7 +19,6 @@ import (
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 	"github.com/slurmspec/slurmspec/lint/online"
-	"github.com/slurmspec/slurmspec/lint/pipeline"
 )
 
 // bearer adds an OAuth token to every request, as Google credentials do.
@@ -52,7 +52,7 @@ func TestVerifyOnRealSlurm(t *testing.T) {
 			o := localslurm.Options{Release: series, RestAPI: true, StandIns: []string{"train-a4-0", "train-a4-1"}, Log: testLog{t}}
 			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
 			spec := variant(t)
-			res, err := analyseFile(spec, series)
+			res, err := pipelinetest.AnalyseFile(spec, series)
 			if err != nil || res.Cluster == nil || res.Failed() {
 				t.Fatalf("the example does not compile: %v %v", err, res.Diags)
 			}
@@ -192,7 +192,7 @@ func variant(t *testing.T) string {
 func TestVerifyOn2205(t *testing.T) {
 	o := localslurm.Options{Release: "22.05", RestAPI: true, Log: testLog{t}}
 	slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
-	res, err := analyseFile(variant(t), "22.05")
+	res, err := pipelinetest.AnalyseFile(variant(t), "22.05")
 	if err != nil || res.Cluster == nil {
 		t.Fatalf("the example does not compile: %v", err)
 	}
@@ -245,13 +245,4 @@ func logReport(t *testing.T, r *verify.Report) {
 		b.WriteString(d.String() + "\n")
 	}
 	t.Logf("%d partitions, %d nodes:\n%s", r.Partitions, r.Nodes, b.String())
-}
-
-// analyseFile lints and compiles the spec in file for the release series.
-func analyseFile(file, series string) (*pipeline.Result, error) {
-	p, err := pipeline.New(pipeline.Options{SlurmVersion: series})
-	if err != nil {
-		return nil, err
-	}
-	return p.Analyse(pipeline.File(file, nil), pipeline.AnalyseOptions{})
 }

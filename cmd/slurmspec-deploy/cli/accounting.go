@@ -10,7 +10,6 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/deploy/slurmapi"
-	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/online/checker"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -68,13 +67,9 @@ credentials, or a call failed (the calls before it are applied).`
 		Long:  long,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			res, err := pipeline.AnalyseFile(args[0], spec, e.stdin)
+			res, err := analyse(e, args[0], spec)
 			if err != nil {
-				return failed("%v", err)
-			}
-			placeholdersAreErrors(res)
-			if len(res.Diags) > 0 {
-				_ = format.Text{}.Format(e.stderr, format.Run{Files: []format.File{{Name: res.Name(), Source: source(res), Diags: res.Diags}}})
+				return err
 			}
 			switch {
 			case res.Cluster == nil || res.Failed():

@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -15,7 +16,6 @@ import (
 	"github.com/slurmspec/slurmspec/lab/fakeslurmapi"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
-	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render/sacctmgr"
 	"github.com/slurmspec/slurmspec/schema/accounting"
 )
@@ -51,7 +51,7 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res, err := pipeline.AnalyseFile(spec, pipeline.Options{SlurmVersion: series}, nil)
+			res, err := pipelinetest.AnalyseFile(spec, series)
 			if err != nil || res.Cluster == nil || res.Failed() || res.Accounting == nil {
 				t.Fatalf("the example does not compile with its accounting file: %v %v", err, res.Diags)
 			}

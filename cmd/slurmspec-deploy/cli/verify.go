@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/slurmspec/slurmspec/deploy/pulumi/policy"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -61,18 +60,9 @@ func newVerifyCmd(e env) *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		Example: "  slurmspec verify examples/a4-training.yaml",
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := pipeline.New(spec)
+			res, err := analyse(e, args[0], spec)
 			if err != nil {
-				return failed("%v", err)
-			}
-			res, err := p.Analyse(pipeline.File(args[0], e.stdin), pipeline.AnalyseOptions{})
-			if err != nil {
-				return failed("%v", err)
-			}
-			// As for deploy: a placeholder's cluster name names no cluster.
-			policy.StrictPlaceholders(res)
-			if len(res.Diags) > 0 {
-				_ = format.Text{}.Format(e.stderr, format.Run{Files: []format.File{{Name: res.Name(), Source: source(res), Diags: res.Diags}}})
+				return err
 			}
 			if res.Cluster == nil || res.Failed() {
 				return refused("%s: not verified: %s (fix them, or see `slurmspec lint`)", args[0], res.Summary())

@@ -65,3 +65,14 @@ orchestratorSpec:
     config: {preempttype: preempt/partition_prio, PreemptMode: REQUEUE, SelectTypeParameters: CR_Core}
     prologBashScripts: ["#!/bin/bash\necho one", "#!/bin/bash\necho two"]
 `
+
+// AnalyseFile runs the whole pipeline (lint included) over the spec in
+// file for the Slurm release series, as `slurmspec lint --slurm-version
+// series FILE` does.
+func AnalyseFile(file, series string) (*pipeline.Result, error) {
+	p, err := pipeline.New(pipeline.Options{SlurmVersion: series})
+	if err != nil {
+		return nil, err
+	}
+	return p.Analyse(pipeline.File(file, nil), pipeline.AnalyseOptions{})
+}
