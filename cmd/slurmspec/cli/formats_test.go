@@ -27,10 +27,11 @@ func formatCommands() []struct {
 		{"lint", format.Formats(), []string{spec}},
 		{"diff", diff.Formats(), []string{spec, spec}},
 		{"rules", rulesFormats(), nil},
+		{"schema", schemaFormats(), nil},
 	}
 }
 
-// TestFormatRegistry checks that lint, diff and rules take --format from
+// TestFormatRegistry checks that lint, diff, rules and schema take --format from
 // their registries (package compiler/outformat): the flag's default and
 // usage, the names the help lists and the shell completes, and every name
 // runs.
@@ -75,7 +76,7 @@ func TestFormatRegistry(t *testing.T) {
 	}
 }
 
-// TestUnknownFormat checks that lint, diff and rules refuse a format they
+// TestUnknownFormat checks that lint, diff, rules and schema refuse a format they
 // do not have with the same error, the registry's, and exit 2.
 func TestUnknownFormat(t *testing.T) {
 	for _, c := range formatCommands() {

@@ -1,7 +1,7 @@
 package cli
 
 import (
-	"strings"
+	"github.com/slurmspec/slurmspec/compiler/outformat"
 
 	"github.com/spf13/cobra"
 
@@ -34,8 +34,28 @@ map the keys of its scope in that release with their value constraints
 between partitions, pools and the default partition. Rules between the tokens
 of one value or between fields, and warnings, are lint's.`
 
-// schemaFormats are the names schema --format takes, the default first.
-var schemaFormats = []string{"jsonschema", "cue"}
+// schemaWriter exports a schema: the cluster spec's for release v, or the
+// accounting file's.
+type schemaWriter func(v catalog.Version, acct bool) ([]byte, error)
+
+// schemaFormats are the formats of slurmspec schema --format, the default
+// first.
+func schemaFormats() *outformat.Registry[schemaWriter] {
+	return outformat.MustNew(
+		outformat.Format[schemaWriter]{Name: "jsonschema", Note: "editors, validators", Writer: func(v catalog.Version, acct bool) ([]byte, error) {
+			if acct {
+				return accounting.JSONSchema()
+			}
+			return schema.JSONSchemaFor(v)
+		}},
+		outformat.Format[schemaWriter]{Name: "cue", Note: "cue vet", Writer: func(v catalog.Version, acct bool) ([]byte, error) {
+			if acct {
+				return accounting.CUESource(), nil
+			}
+			return schema.CUESourceFor(v)
+		}},
+	)
+}
 
 func newSchemaCmd(e env) *cobra.Command {
 	var (
@@ -51,7 +71,10 @@ func newSchemaCmd(e env) *cobra.Command {
   slurmspec schema --format cue > cluster.cue && cue vet -d '#Cluster' cluster.cue spec.yaml`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var out []byte
+			write, err := lookupFormat(schemaFormats(), format)
+			if err != nil {
+				return err
+			}
 			// The target's release: --slurm-version, else the project
 			// config's in the working directory, else the default's.
 			p, err := pipeline.New(pipeline.Options{SlurmVersion: version})
@@ -62,19 +85,7 @@ func newSchemaCmd(e env) *cobra.Command {
 			if err != nil {
 				return usageError("%v", err)
 			}
-			v := settings.Target().Release
-			switch {
-			case acct && format == "jsonschema":
-				out, err = accounting.JSONSchema()
-			case acct && format == "cue":
-				out = accounting.CUESource()
-			case format == "jsonschema":
-				out, err = schema.JSONSchemaFor(v)
-			case format == "cue":
-				out, err = schema.CUESourceFor(v)
-			default:
-				return usageError("--format must be %s, not %q", strings.Join(schemaFormats, " or "), format)
-			}
+			out, err := write(settings.Target().Release, acct)
 			if err == nil && strict {
 				if format != "jsonschema" {
 					return usageError("--strict applies to --format jsonschema only")
@@ -88,8 +99,7 @@ func newSchemaCmd(e env) *cobra.Command {
 			return err
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", schemaFormats[0], strings.Join(schemaFormats, " or "))
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion(schemaFormats...))
+	formatFlag(cmd, &format, schemaFormats())
 	cmd.Flags().BoolVar(&strict, "strict", false, "JSON Schema without the editors' keywords, for validators in strict mode (ajv's default)")
 	cmd.Flags().BoolVar(&acct, "accounting", false, "export the schema of the accounting file (docs/accounting.md)")
 	cmd.Flags().StringVar(&version, "slurm-version", "", "the Slurm release whose slurm.conf keys and values the schema states (default: the project config's slurmVersion, else "+catalog.DefaultTarget().Release.String()+")")
