@@ -2,10 +2,12 @@ package jobmix
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 )
@@ -35,33 +37,51 @@ orchestratorSpec:
 
 // TestFalseNegativeClasses runs, on every release, the minimal spec of
 // each false-negative class the workload oracle found (docs/fidelity.md,
-// "The workload oracle"): each lints without an error, and the shapes
-// fail as listed (defaults only, or sized too) while the others run. The
-// test pins Slurm's behaviour, not lint's: when a rule comes to predict a
-// class, the shapes still fail and Compare calls them agreed.
+// "The workload oracle"), and checks both sides: the finding lint now
+// gives (rule and severity; none for MinNodes, whose one-node shapes
+// Derive no longer makes), and Slurm's verdicts: the shapes listed fail,
+// the others run, and Compare finds every shape agreed (each failure
+// predicted by the finding, nothing else predicted).
 func TestFalseNegativeClasses(t *testing.T) {
 	for _, tc := range []struct {
 		name, config string
+		// rule and sev are the finding lint gives; "" for none.
+		rule string
+		sev  diag.Severity
 		// fail lists the shape ids (partition/pool/kind[+sized]) that must
 		// fail; every other shape must run.
 		fail []string
 	}{
-		{"MaxMemPerNode below the node's memory, no memory default", `{MaxMemPerNode: "30000"}`,
+		{"MaxMemPerNode below the node's memory, no memory default", `{MaxMemPerNode: "30000"}`, "shape-mem-limit", diag.Warning,
 			[]string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
-		{"MaxMemPerCPU below the node's memory per CPU, no memory default", `{MaxMemPerCPU: "1000"}`,
+		{"MaxMemPerCPU below the node's memory per CPU, no memory default", `{MaxMemPerCPU: "1000"}`, "shape-mem-limit", diag.Warning,
 			[]string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
 		// A job without --time runs; one with --time waits
 		// (PartitionConfig on 22.05, PartitionTimeLimit later).
-		{"MaxTime 0", `{MaxTime: "0"}`,
+		{"MaxTime 0", `{MaxTime: "0"}`, "shape-time-limit", diag.Error,
 			[]string{"cpu/cpu/one-task+sized", "cpu/cpu/whole-node+sized", "cpu/cpu/two-nodes+sized", "cpu/cpu/max-time"}},
+		// Only the two-node shapes are made, and they run.
+		{"MinNodes 2", `{MinNodes: "2"}`, "", 0, nil},
+		{"MaxCPUsPerNode below the node's CPUs", `{MaxCPUsPerNode: "1"}`, "shape-cpu-limit", diag.Error,
+			[]string{"cpu/cpu/whole-node", "cpu/cpu/whole-node+sized"}},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			for _, rel := range localslurm.Releases() {
 				t.Run(rel, func(t *testing.T) {
 					slurmtest.Require(t, func() error { return localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}) })
 					c, diags := analyse(t, "class.yaml", classSpec(tc.config), rel)
-					if diags.HasErrors() {
-						t.Fatalf("the spec must lint without errors:\n%v", diags)
+					var found []string
+					for _, d := range diags {
+						if d.Severity >= diag.Warning {
+							found = append(found, d.Rule+" "+d.Severity.String())
+						}
+					}
+					want := []string(nil)
+					if tc.rule != "" {
+						want = []string{tc.rule + " " + tc.sev.String()}
+					}
+					if !slices.Equal(found, want) {
+						t.Errorf("lint gives %v, want %v:\n%v", found, want, diags)
 					}
 					dir := renderDir(t, c, rel)
 					ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
@@ -70,17 +90,22 @@ func TestFalseNegativeClasses(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
+					if len(verdicts) == 0 {
+						t.Fatal("no shape judged")
+					}
 					for _, v := range verdicts {
-						wantFail := false
-						for _, id := range tc.fail {
-							wantFail = wantFail || id == v.Shape.ID()
-						}
+						wantFail := slices.Contains(tc.fail, v.Shape.ID())
 						if v.Outcome.Fails() != wantFail || v.Outcome == Undecided {
 							t.Errorf("%s: %s %s, want it to %s", v.Shape, v.Outcome, v.Reason, map[bool]string{true: "fail", false: "run"}[wantFail])
 							continue
 						}
 						if wantFail {
 							t.Logf("%s: %s: %s", v.Shape.ID(), v.Outcome, v.Reason)
+						}
+					}
+					for _, j := range Compare(verdicts, Predict(Predictors(), c, diags, shapesOf(verdicts))) {
+						if j.Class != Agree {
+							t.Errorf("%s: %s (%s %s; predicted by %v)", j.Shape.ID(), j.Class, j.Outcome, j.Reason, j.Predicted)
 						}
 					}
 				})

@@ -38,6 +38,10 @@ type Phrase struct {
 	// shape of Kinds that does not pass this sbatch option (such as
 	// "--mem" for a finding that says "no job without --mem fits").
 	Unless string
+	// If, when set, replaces Variants: the finding predicts every shape
+	// of Kinds that passes this sbatch option (such as "--time" for a
+	// finding that says a job with --time pends for ever).
+	If string
 }
 
 // Predictor is how one rule's findings name the shapes they predict fail.
@@ -70,6 +74,28 @@ func Predictors() map[string]Predictor {
 			{Contains: "a whole-node job (--exclusive) without --mem", Kinds: []Kind{WholeNode}, Unless: "--mem"},
 			{Contains: "no GPU job without --mem-per-gpu", Kinds: gpu, Unless: "--mem-per-gpu"},
 			{Contains: "a job asking for all", Kinds: []Kind{AllGPUs}, Unless: "--mem-per-gpu"},
+		}},
+		// lint/rules/shapes.go: every message says no job runs.
+		"shape-node-limits": {Phrases: []Phrase{{Kinds: Kinds(), Variants: Both}}},
+		// MaxTime=0: a job with --time (the sized shapes, and max-time's
+		// --time=0) pends for ever; one without runs.
+		"shape-time-limit": {Phrases: []Phrase{{Contains: "a job with --time pends for ever", Kinds: Kinds(), If: "--time"}}},
+		// lint/rules/shapes_res.go. The shapes never pass --cpus-per-gpu.
+		"shape-cpu-limit": {Phrases: []Phrase{
+			{Contains: "every job takes a whole node here", Kinds: Kinds(), Variants: Both},
+			{Contains: "a whole-node job (--exclusive) is refused at submit", Kinds: []Kind{WholeNode}, Variants: Both},
+			{Contains: "no GPU job without --cpus-per-gpu", Kinds: gpu, Unless: "--cpus-per-gpu"},
+			{Contains: "a job asking for all", Kinds: []Kind{AllGPUs}, Unless: "--cpus-per-gpu"},
+		}},
+		// A job without --mem is given more than the limit; with
+		// memory tracked, a GPU job with --mem-per-gpu pends too
+		// ("and so does"); MaxMemPerCPU refuses --mem-per-gpu above it
+		// the same way. A DefMemPerNode above MaxMemPerNode stops only
+		// the defaults (--mem-per-gpu replaces DefMemPerNode).
+		"shape-mem-limit": {Phrases: []Phrase{
+			{Contains: "and so does a GPU job with --mem-per-gpu", Kinds: Kinds(), Unless: "--mem"},
+			{Contains: "the node's", Kinds: Kinds(), Unless: "--mem"},
+			{Contains: "is given DefMemPerNode=", Kinds: Kinds(), Variants: Defaults},
 		}},
 	}
 }
@@ -122,7 +148,16 @@ func Predict(table map[string]Predictor, c *ir.Cluster, diags diag.List, shapes 
 			if part != "" && s.Partition != part || pool != "" && s.Pool != pool || !slices.Contains(ph.Kinds, s.Kind) {
 				continue
 			}
-			if ph.Unless != "" && passes(s, ph.Unless) || ph.Unless == "" && s.Sized && !both {
+			switch {
+			case ph.If != "":
+				if !passes(s, ph.If) {
+					continue
+				}
+			case ph.Unless != "":
+				if passes(s, ph.Unless) {
+					continue
+				}
+			case s.Sized && !both:
 				continue
 			}
 			out = append(out, Claim{ShapeID: s.ID(), Finding: d.Rule + ": " + d.Message})

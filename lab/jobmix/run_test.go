@@ -14,10 +14,10 @@ import (
 // runSpec has a GPU partition whose DefMemPerGPU is more than an A4 node
 // has per GPU (memory-default-unfit predicts the all-GPUs default fails),
 // and a CPU partition that lets only account research in and needs two
-// nodes per job (MinNodes: a job of -N1 waits with PartitionConfig, and
-// no finding predicts it; a job of -n1 is given two nodes and runs on
-// 22.05 and 24.11, and is refused at submit on 26.05, "Task count
-// specification invalid").
+// nodes per job (MinNodes=2: the partition is for larger jobs, so Derive
+// makes only its two-node shapes; a job of -N1 would wait with
+// PartitionConfig, one of -n1 run on two nodes on 22.05 and 24.11 and be
+// refused on 26.05).
 const runSpec = `name: projects/jobmix/locations/us-central1/modelDevelopmentClusters/mix
 network: {network: projects/jobmix/global/networks/net}
 nodePools:
@@ -61,7 +61,6 @@ func TestRunOnRealSlurm(t *testing.T) {
 		"gpu/a4/two-nodes":        Runs,
 		"gpu/a4/two-nodes+sized":  Runs,
 		"gpu/a4/max-time":         Runs,
-		"cpu/cpu/whole-node":      Pending,
 		"cpu/cpu/two-nodes":       Runs,
 		"cpu/cpu/two-nodes+sized": Runs,
 	}
@@ -79,15 +78,12 @@ func TestRunOnRealSlurm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want["cpu/cpu/one-task"], want["cpu/cpu/one-task+sized"] = Runs, Runs
-			fn := []string{"cpu/cpu/whole-node", "cpu/cpu/whole-node+sized"}
-			if rel >= "26.05" {
-				want["cpu/cpu/one-task"], want["cpu/cpu/one-task+sized"] = Refused, Refused
-				fn = append(fn, "cpu/cpu/one-task", "cpu/cpu/one-task+sized")
-			}
 			got := map[string]Verdict{}
 			for _, v := range verdicts {
 				got[v.Shape.ID()] = v
+			}
+			if len(got) != len(want) {
+				t.Errorf("%d shapes judged, want %d (no one-node shape in cpu, MinNodes=2)", len(got), len(want))
 			}
 			for id, w := range want {
 				v, ok := got[id]
@@ -101,17 +97,10 @@ func TestRunOnRealSlurm(t *testing.T) {
 			if v := got["gpu/a4/all-gpus"]; !strings.Contains(v.Reason, "Requested node configuration is not available") {
 				t.Errorf("gpu/a4/all-gpus refused with %q, want Slurm's \"Requested node configuration is not available\"", v.Reason)
 			}
-			if v := got["cpu/cpu/whole-node"]; v.Reason != "PartitionConfig" {
-				t.Errorf("cpu/cpu/whole-node pending for %q, want PartitionConfig", v.Reason)
-			}
 			judged := Compare(verdicts, Predict(Predictors(), c, diags, shapesOf(verdicts)))
 			for _, j := range judged {
-				wantClass := Agree
-				if slices.Contains(fn, j.Shape.ID()) {
-					wantClass = FalseNegative
-				}
-				if j.Class != wantClass {
-					t.Errorf("%s: %s (%s %s; predicted by %v), want %s", j.Shape.ID(), j.Class, j.Outcome, j.Reason, j.Predicted, wantClass)
+				if j.Class != Agree {
+					t.Errorf("%s: %s (%s %s; predicted by %v), want agree", j.Shape.ID(), j.Class, j.Outcome, j.Reason, j.Predicted)
 				}
 			}
 		})

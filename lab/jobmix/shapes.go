@@ -74,8 +74,8 @@ const sizedMinutes = 1
 // Derive returns the standard shapes of every partition of a compiled spec.
 // nodes gives each compute pool's rendered node names in order
 // (localslurm.NodeGroups: one NodeSet per pool, named by its id). A pool
-// whose machine type the catalog lacks, or with no node, gets no shape.
-// Access options come from the partition: -A with its first AllowAccounts
+// whose machine type the catalog lacks, or with no node, gets no shape;
+// a partition gets no shape of fewer nodes than its MinNodes. Access options come from the partition: -A with its first AllowAccounts
 // account, --qos with its first AllowQos QOS (ALL left out), as a site's
 // user of the partition would submit.
 func Derive(c *ir.Cluster, nodes map[string][]string) []Shape {
@@ -83,6 +83,11 @@ func Derive(c *ir.Cluster, nodes map[string][]string) []Shape {
 	for _, part := range c.Slurm.Partitions {
 		access := accessArgs(part)
 		maxNodes, limited := partNumber(part, "MaxNodes")
+		// A MinNodes above 1 keeps smaller jobs out: the partition is for
+		// larger ones (docs/fidelity.md, "What stops jobs, checked"), so
+		// no shape of fewer nodes is made.
+		minNodes, floored := partNumber(part, "MinNodes")
+		one, two := !floored || minNodes <= 1, !floored || minNodes <= 2
 		maxTime, hasMax := partTime(part, "MaxTime")
 		for _, ref := range part.NodePoolIDs {
 			pool := c.Pool(ref.Value)
@@ -100,6 +105,9 @@ func Derive(c *ir.Cluster, nodes map[string][]string) []Shape {
 				if nodes == nil {
 					s.Nodes = []string{names[single%min(len(names), 2)]}
 					single++
+				}
+				if len(s.Nodes) == 1 && !one || len(s.Nodes) == 2 && !two {
+					return
 				}
 				out = append(out, s)
 			}

@@ -8,7 +8,8 @@ import (
 
 // TestDerive: the shapes of runSpec, from its pools' machine types (an
 // A4 of 8 GPUs, 224 vCPUs and 3943792 MiB; an n2-standard-16 of 16 vCPUs
-// and 63216 MiB) and partitions (MaxTime on gpu, AllowAccounts on cpu).
+// and 63216 MiB) and partitions (MaxTime on gpu, AllowAccounts on cpu;
+// MinNodes=2 on cpu: only its two-node shapes).
 func TestDerive(t *testing.T) {
 	c, _ := analyse(t, "run.yaml", runSpec, "24.11")
 	nodes := map[string][]string{"a4": {"mix-a4-0", "mix-a4-1"}, "cpu": {"mix-cpu-0", "mix-cpu-1"}}
@@ -28,10 +29,6 @@ func TestDerive(t *testing.T) {
 		"gpu/a4/two-nodes -w mix-a4-0,mix-a4-1 -N2",
 		"gpu/a4/two-nodes+sized -w mix-a4-0,mix-a4-1 -N2 --mem=17606 --time=1",
 		"gpu/a4/max-time -w mix-a4-0 -n1 --time=60",
-		"cpu/cpu/one-task -w mix-cpu-0 -n1 -A research",
-		"cpu/cpu/one-task+sized -w mix-cpu-1 -n1 --mem=3951 --time=1 -A research",
-		"cpu/cpu/whole-node -w mix-cpu-0 -N1 --exclusive -A research",
-		"cpu/cpu/whole-node+sized -w mix-cpu-1 -N1 --exclusive --mem=63216 --time=1 -A research",
 		"cpu/cpu/two-nodes -w mix-cpu-0,mix-cpu-1 -N2 -A research",
 		"cpu/cpu/two-nodes+sized -w mix-cpu-0,mix-cpu-1 -N2 --mem=3951 --time=1 -A research",
 	}
