@@ -273,6 +273,9 @@ func argTail(ev *catalog.EnumValue, v catalog.Version) string {
 		}
 		return reLit(string(sep)) + reAlt(alts)
 	}
+	if ev.ArgIsName(v) && ev.PresentIn.Has(v) {
+		return "" // the argument would be part of the plugin's name
+	}
 	if r := ev.ArgRangeIn(v); r != nil && ev.PresentIn.Has(v) {
 		// A token of another series is only warned about, argument and all.
 		return "(" + reLit(string(sep)) + reArgRange(r) + ")?"

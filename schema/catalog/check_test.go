@@ -238,6 +238,12 @@ func TestCheckEnumsAndLists(t *testing.T) {
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval=30,bf_continue,defer,max_rpc_cnt=150", clean, ""},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval", warns, "expects a value"},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_continue=1", warns, "does not take a value"},
+		// A plugin's name is the whole token: no plugin "proctrack/pgid=-1" (fatal);
+		// from 23.11 a value holding "none" is dropped first.
+		{ScopeGlobal, "ProctrackType", V2411, "proctrack/pgid=-1", errs, "does not exist"},
+		{ScopeGlobal, "SwitchType", V2205, "switch/none=", errs, "does not exist"},
+		{ScopeGlobal, "SwitchType", V2411, "switch/none=", warns, "does not take a value"},
+		{ScopeGlobal, "AcctGatherInterconnectType", V2205, "acct_gather_interconnect/none=", errs, "does not exist"},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_frobnicate=3", errs, "unknown SchedulerParameters list item"},
 		{ScopeGlobal, "SlurmctldParameters", V2605, "idle_on_node_suspend,conmgr_threads=8", clean, ""},
 		// The service's nodes keep a local slurm.conf: configless serves none.

@@ -273,6 +273,16 @@ type EnumValue struct {
 	Note string
 }
 
+// ArgIsName reports whether Slurm of series v reads "=arg" after ev as part
+// of a plugin's name: ev is a plugin that takes no argument, and Slurm's
+// plugin loader looks for a plugin named "proctrack/pgid=-1", which does not
+// exist (fatal). From 23.11 a plugin value holding "none" is dropped
+// before it is loaded (read_config.c), argument and all, and a value Slurm
+// finds by a substring (MpiDefault's none) never reaches the loader.
+func (ev *EnumValue) ArgIsName(v Version) bool {
+	return !ev.TakesArg && ev.Library != "" && ev.Match != MatchContains && (v < V2311 || !strings.Contains(strings.ToLower(ev.Name), "none"))
+}
+
 // ArgParse is how Slurm turns an option argument into a number.
 type ArgParse uint8
 
