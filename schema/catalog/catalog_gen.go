@@ -1521,17 +1521,17 @@ var genParams = [...]Param{
 	}},
 	{Name: "SuspendProgram", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "SuspendRate", Scope: ScopeGlobal, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
-	{Name: "SuspendTime", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, IntTokens: true, IntMin: 0, IntMax: -1, Documented: true, Values: []EnumValue{
+	{Name: "SuspendTime", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, IntTokens: true, IntMin: 0, IntMax: 4294967293, Documented: true, Values: []EnumValue{
 		{Name: "-1", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "disables"},
 		{Name: "INFINITE", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "disables"},
 		{Name: "NONE", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "disables (same as INFINITE)"},
 	}},
-	{Name: "SuspendTime", Scope: ScopePartition, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, IntTokens: true, IntMin: 0, IntMax: -1, Documented: true, NotInheritedFromDefault: true, Note: "parser type changed S_P_UINT32 -> S_P_STRING in 22.05.7; accepts INFINITE/-1 (NONE too since 26.05)", Values: []EnumValue{
+	{Name: "SuspendTime", Scope: ScopePartition, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, IntTokens: true, IntMin: 0, IntMax: 4294967293, Documented: true, NotInheritedFromDefault: true, Note: "parser type changed S_P_UINT32 -> S_P_STRING in 22.05.7; accepts INFINITE/-1 (NONE too since 26.05)", Values: []EnumValue{
 		{Name: "-1", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "disables"},
 		{Name: "INFINITE", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "disables"},
 		{Name: "NONE", Source: SourceCode, PresentIn: 0x80, ArgSep: '=', Note: "disables (same as INFINITE)"},
 	}},
-	{Name: "SuspendTime", Scope: ScopeNode, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2605, PresentIn: 0x80, IntTokens: true, IntMin: 0, IntMax: -1, Documented: true, Note: "26.05+; NONE/INFINITE/-1 or seconds", Values: []EnumValue{
+	{Name: "SuspendTime", Scope: ScopeNode, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2605, PresentIn: 0x80, IntTokens: true, IntMin: 0, IntMax: 4294967293, Documented: true, Note: "26.05+; NONE/INFINITE/-1 or seconds", Values: []EnumValue{
 		{Name: "-1", Source: SourceCode, PresentIn: 0x80, ArgSep: '=', Note: "disables"},
 		{Name: "INFINITE", Source: SourceCode, PresentIn: 0x80, ArgSep: '=', Note: "disables"},
 		{Name: "NONE", Source: SourceCode, PresentIn: 0x80, ArgSep: '=', Note: "disables (same as INFINITE)"},

@@ -410,6 +410,15 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "HealthCheckNodeState", V2605, "START_ONLY,IDLE", errs, "only value"},
 		{ScopeGlobal, "CliFilterPlugins", V2411, "none,cli_filter/lua", errs, "none cannot be combined"},
 		{ScopePartition, "CpuBind", V2411, "thread,cores", errs, "more than one binding type"},
+		{ScopePartition, "CpuBind", V2605, "core,core", errs, "more than one binding type"},
+		{ScopeNode, "CpuBind", V2411, "ldoms,,ldoms", errs, "more than one binding type"},
+		// Compared whole: "Invalid SlurmdSyslogDebug quiet=", fatal.
+		{ScopeGlobal, "SlurmdSyslogDebug", V2411, "quiet=", errs, "compares the whole value"},
+		{ScopeGlobal, "PriorityUsageResetPeriod", V2605, "NOW=-1", errs, "compares the whole value"},
+		{ScopeGlobal, "TopologyPlugin", V2605, "topology/default=", errs, "does not exist"},
+		// parse_uint32: 0 to NO_VAL-1 ("Bad value ... for SuspendTime", fatal).
+		{ScopePartition, "SuspendTime", V2411, "99999999999", errs, ""},
+		{ScopePartition, "SuspendTime", V2411, "4294967293", clean, ""},
 		{ScopeNode, "CpuBind", V2205, "cores,verbose", clean, ""},
 		{ScopeGlobal, "CliFilterPlugins", V2411, "cli_filter/lua,cli_filter/syslog", clean, ""},
 		{ScopeGlobal, "HealthCheckNodeState", V2511, "START_ONLY,IDLE", warns, "only value"},

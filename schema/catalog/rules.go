@@ -131,7 +131,15 @@ func (c *checker) checkRules(value string) {
 	case strings.EqualFold(p.Name, "CpuBind"):
 		// slurm_resource_info.c xlate_cpu_bind_str: one binding type at
 		// most; slurmctld logs "CpuBind=... is invalid, ignored" (24.11).
-		if n, found := count("no", "none", "socket", "sockets", "ldom", "ldoms", "core", "cores", "thread", "threads", "off"); n > 1 {
+		// The same type twice counts twice (have_binding is already set:
+		// "CpuBind='core,core' is invalid", fidelity seed 20261212).
+		binding := []string{"no", "none", "socket", "sockets", "ldom", "ldoms", "core", "cores", "thread", "threads", "off"}
+		_, found := count(binding...)
+		n := 0
+		for _, b := range binding {
+			n += toks[b]
+		}
+		if n > 1 {
 			c.add(SeverityError, fmt.Sprintf("CpuBind=%s has more than one binding type (%s); Slurm ignores the value", value, strings.Join(found, ", ")), "keep one of none, sockets, ldoms, cores, threads, off")
 		}
 	case strings.EqualFold(p.Name, "CliFilterPlugins"):

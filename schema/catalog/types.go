@@ -283,6 +283,21 @@ func (ev *EnumValue) ArgIsName(v Version) bool {
 	return !ev.TakesArg && ev.Library != "" && ev.Match != MatchContains && (v < V2311 || !strings.Contains(strings.ToLower(ev.Name), "none"))
 }
 
+// ArgRefused reports whether Slurm of series v refuses ev written with an
+// argument it does not take: a plugin loaded by the whole token's name
+// (ArgIsName), or a token of a single-value global key that Slurm compares
+// whole and refuses when unknown (SlurmdSyslogDebug=quiet=: "Invalid
+// SlurmdSyslogDebug quiet=", fatal; fidelity seed 20261212).
+func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
+	if ev.TakesArg {
+		return false
+	}
+	if ev.Library != "" {
+		return ev.ArgIsName(v)
+	}
+	return p.Scope == ScopeGlobal && p.Kind == KindEnum && ev.Match == MatchExact && p.Unknown == UnknownError
+}
+
 // ArgParse is how Slurm turns an option argument into a number.
 type ArgParse uint8
 
