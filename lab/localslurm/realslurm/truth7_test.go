@@ -42,7 +42,7 @@ var truthCases7 = []truthCase{
 	// The stand-in slurmd finds the machine's 8 GPUs; the line says 8192.
 	{name: "node Gres above the machine's GPUs", pools: a4Static,
 		partitions: "- {id: debug, nodePoolIds: [cpu]}\n- {id: gpu, nodePoolIds: [a4]}\nnodeSets:\n- {nodePoolId: a4, config: {Gres: \"gpu:8k\"}}",
-		standIn: "t-a4-0", refusedBy: "slurmd", rule: "rendered-key-override", severity: diag.Error,
+		standIn:    "t-a4-0", refusedBy: "slurmd", rule: "rendered-key-override", severity: diag.Error,
 		refused: []string{"count reported lower than configured"}},
 	// A CPU range that runs backwards: slurmd cannot bind its CPUs.
 	{name: "node CPUSpecList backwards", partitions: withNodeSet(`CPUSpecList: "1-0"`), standIn: "t-cpu-0",
