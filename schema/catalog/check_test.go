@@ -413,9 +413,12 @@ func TestCheckRules(t *testing.T) {
 		{ScopePartition, "CpuBind", V2605, "core,core", errs, "more than one binding type"},
 		{ScopeNode, "CpuBind", V2411, "ldoms,,ldoms", errs, "more than one binding type"},
 		// Compared whole: "Invalid SlurmdSyslogDebug quiet=", fatal.
-		{ScopeGlobal, "SlurmdSyslogDebug", V2411, "quiet=", errs, "compares the whole value"},
-		{ScopeGlobal, "PriorityUsageResetPeriod", V2605, "NOW=-1", errs, "compares the whole value"},
+		{ScopeGlobal, "SlurmdSyslogDebug", V2411, "quiet=", errs, "compares the whole token"},
+		{ScopeGlobal, "PriorityUsageResetPeriod", V2605, "NOW=-1", errs, "compares the whole token"},
 		{ScopeGlobal, "TopologyPlugin", V2605, "topology/default=", errs, "does not exist"},
+		// Lists read token by token: "Bad rlimit name: STACK=", "CpuBind='threads=' is invalid".
+		{ScopeGlobal, "PropagateResourceLimits", V2411, "STACK=", errs, "compares the whole token"},
+		{ScopeNode, "CpuBind", V2411, "threads=", errs, "compares the whole token"},
 		// parse_uint32: 0 to NO_VAL-1 ("Bad value ... for SuspendTime", fatal).
 		{ScopePartition, "SuspendTime", V2411, "99999999999", errs, ""},
 		{ScopePartition, "SuspendTime", V2411, "4294967293", clean, ""},

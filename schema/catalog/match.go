@@ -225,7 +225,7 @@ func (c *checker) checkToken(tok string) {
 		// fidelity seed 20261211: ProctrackType=proctrack/pgid=-1 is fatal.
 		c.add(SeverityError, fmt.Sprintf("%s value %q: %s takes no argument, and Slurm looks for a plugin named %q, which does not exist", p.Name, tok, ev.Name, tok), "write "+ev.Name)
 	case m.hasArg && p.ArgRefused(ev, c.v):
-		c.add(SeverityError, fmt.Sprintf("%s value %q: %s takes no argument, and Slurm compares the whole value: it refuses %q", p.Name, tok, ev.Name, tok), "write "+ev.Name)
+		c.add(SeverityError, fmt.Sprintf("%s value %q: %s takes no argument, and Slurm compares the whole token: it refuses %q", p.Name, tok, ev.Name, tok), "write "+ev.Name)
 	case !ev.TakesArg && m.hasArg && ev.Match != MatchContains:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q does not take a value", p.Name, ev.Name), "write "+ev.Name)
 	}

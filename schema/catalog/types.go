@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -285,8 +286,9 @@ func (ev *EnumValue) ArgIsName(v Version) bool {
 
 // ArgRefused reports whether Slurm of series v refuses ev written with an
 // argument it does not take: a plugin loaded by the whole token's name
-// (ArgIsName), or a token of a single-value global key that Slurm compares
-// whole and refuses when unknown (SlurmdSyslogDebug=quiet=: "Invalid
+// (ArgIsName), a token of a list Slurm reads token by token
+// (wholeTokenLists), or a token of a single-value global key that Slurm
+// compares whole and refuses when unknown (SlurmdSyslogDebug=quiet=: "Invalid
 // SlurmdSyslogDebug quiet=", fatal; fidelity seed 20261212).
 func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
 	if ev.TakesArg {
@@ -295,8 +297,20 @@ func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
 	if ev.Library != "" {
 		return ev.ArgIsName(v)
 	}
+	if p.Kind == KindList {
+		return ev.Match == MatchExact && slices.Contains(wholeTokenLists, p.Name)
+	}
 	return p.Scope == ScopeGlobal && p.Kind == KindEnum && ev.Match == MatchExact && p.Unknown == UnknownError
 }
+
+// wholeTokenLists are the list keys whose parser splits the value at commas
+// and compares each token whole, refusing or ignoring one it does not know:
+// CpuBind (xlate_cpu_bind_str: "CpuBind='threads=' is invalid, ignored"),
+// PropagateResourceLimits and PropagateResourceLimitsExcept (parse_rlimits:
+// "Bad rlimit name: STACK=", fatal), DebugFlags (debug_str2flags). Most
+// other lists are read with xstrcasestr, which finds "bf_continue" in
+// "bf_continue=1".
+var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags"}
 
 // ArgParse is how Slurm turns an option argument into a number.
 type ArgParse uint8

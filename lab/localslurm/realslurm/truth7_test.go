@@ -30,6 +30,13 @@ var truthCases7 = []truthCase{
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{"SlurmdSyslogDebug quiet="}},
 	{name: "PriorityUsageResetPeriod with an argument", config: `PriorityUsageResetPeriod: "NOW=-1"`,
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{"NOW=-1"}},
+	// Lists read token by token refuse a token with an argument.
+	{name: "PropagateResourceLimits token with an argument", config: `PropagateResourceLimits: "STACK="`,
+		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Bad rlimit name: STACK="}},
+	{name: "node CpuBind token with an argument", partitions: withNodeSet(`CpuBind: "threads="`),
+		rule: "invalid-config-value", severity: diag.Error, logged: []string{"CpuBind='threads=' is invalid, ignored"}},
+	{name: "DebugFlags token with an argument", config: `DebugFlags: "Backfill="`,
+		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Backfill="}},
 	// xlate_cpu_bind_str: one binding type, and the same one twice is two.
 	{name: "partition CpuBind core twice", partitions: "- {id: debug, nodePoolIds: [cpu], config: {CpuBind: \"core,core\"}}",
 		rule: "invalid-config-value", severity: diag.Error, logged: []string{"CpuBind='core,core' is invalid, ignored"}},
