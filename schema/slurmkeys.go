@@ -80,8 +80,8 @@ func buildConfigScope(scope catalog.Scope, v catalog.Version) configScope {
 				cs.Keys = append(cs.Keys, configKey{Param: p, Status: st, Rule: valueRule{Match: []string{"^\\+?" + reAlt(alts) + "$"}, Examples: p.IgnoredValues}})
 			}
 			continue
-		case catalog.StatusRemoved, catalog.StatusNotAdded, catalog.StatusDefunct:
-			continue
+		case catalog.StatusRemoved, catalog.StatusNotAdded:
+			continue // a defunct key is dropped with a warning (the severity policy): valid here
 		}
 		cs.Keys = append(cs.Keys, configKey{Param: p, Status: st, Rule: valueRuleFor(p, v)})
 	}

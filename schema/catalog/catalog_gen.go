@@ -873,6 +873,7 @@ var genParams = [...]Param{
 		{Name: "lustre_no_flush", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "mem_sort", Source: SourceCode | SourceMan, PresentIn: 0x7f, ArgSep: '='},
 		{Name: "mpir_use_nodeaddr", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
+		{Name: "send_gids", Source: SourceCode, PresentIn: 0x00, ArgSep: '=', Ignored: "the default since Slurm 20.02 (disable_send_gids turns it off), and LaunchParameters ignores words it does not know", Note: "the default since 20.02; older configurations still name it"},
 		{Name: "slurmstepd_memlock", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "slurmstepd_memlock_all", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "srun_exclusive_allocation", Source: SourceCode | SourceMan, PresentIn: 0x80, ArgSep: '='},
@@ -1063,6 +1064,7 @@ var genParams = [...]Param{
 		{Name: "ACCRUE_ALWAYS", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "CALCULATE_RUNNING", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "DEPTH_OBLIVIOUS", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '=', Note: "turns off the default fair-tree algorithm"},
+		{Name: "FAIR_TREE", Source: SourceCode, PresentIn: 0x00, ArgSep: '=', Ignored: "Fair Tree is the default since Slurm 19.05 (NO_FAIR_TREE turns it off), and PriorityFlags ignores words it does not know", Note: "the default since 19.05; older configurations still name it"},
 		{Name: "INCR_ONLY", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "MAX_TRES", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "MAX_TRES_GRES", Source: SourceCode | SourceMan, PresentIn: 0xe0, ArgSep: '=', Note: "substring match: also contains MAX_TRES; MAX_TRES_GRES wins"},
@@ -1209,6 +1211,7 @@ var genParams = [...]Param{
 	{Name: "SchedulerAuth", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusRemoved, FirstSeen: V2205, RemovedIn: V2405, PresentIn: 0x07, History: []StatusSpan{{From: V2205, Status: StatusDefunct}}, Unknown: UnknownWarn, Note: "before removal: defunct; parser hook _defunct_option in 22.05-23.11; removed from option table in 24.05"},
 	{Name: "SchedulerParameters", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
 		{Name: "allow_zero_lic", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
+		{Name: "assoc_limit_continue", Source: SourceCode, PresentIn: 0x00, ArgSep: '=', Ignored: "the default since Slurm 17.11 (assoc_limit_stop turns it off), and SchedulerParameters ignores words it does not know", Note: "the default since 17.11; older configurations still name it"},
 		{Name: "assoc_limit_stop", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "batch_sched_delay", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '=', ArgRanges: []ArgRange{{Min: 0, Max: 2147483647}}},
 		{Name: "bb_array_stage_cnt", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '='},
