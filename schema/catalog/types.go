@@ -307,10 +307,12 @@ func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
 // and compares each token whole, refusing or ignoring one it does not know:
 // CpuBind (xlate_cpu_bind_str: "CpuBind='threads=' is invalid, ignored"),
 // PropagateResourceLimits and PropagateResourceLimitsExcept (parse_rlimits:
-// "Bad rlimit name: STACK=", fatal), DebugFlags (debug_str2flags). Most
+// "Bad rlimit name: STACK=", fatal), DebugFlags (debug_str2flags),
+// PrologFlags (prolog_str2flags: "Invalid PrologFlag: X11=", fatal; seed
+// 20261213) and TaskPluginParam ("Bad TaskPluginParam: Threads="). Most
 // other lists are read with xstrcasestr, which finds "bf_continue" in
 // "bf_continue=1".
-var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags"}
+var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags", "PrologFlags", "TaskPluginParam"}
 
 // ArgParse is how Slurm turns an option argument into a number.
 type ArgParse uint8

@@ -35,6 +35,10 @@ var truthCases7 = []truthCase{
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Bad rlimit name: STACK="}},
 	{name: "node CpuBind token with an argument", partitions: withNodeSet(`CpuBind: "threads="`),
 		rule: "invalid-config-value", severity: diag.Error, logged: []string{"CpuBind='threads=' is invalid, ignored"}},
+	{name: "PrologFlags token with an argument", config: `PrologFlags: "X11="`,
+		rule: "invalid-config-value", severity: diag.Error, refused: []string{"X11="}},
+	{name: "TaskPluginParam token with an argument", config: `TaskPluginParam: "Threads="`,
+		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Threads="}},
 	{name: "DebugFlags token with an argument", config: `DebugFlags: "Backfill="`,
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Backfill="}},
 	// xlate_cpu_bind_str: one binding type, and the same one twice is two.
