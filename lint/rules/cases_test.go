@@ -232,6 +232,7 @@ var cases = []ruleCase{
 	{rule: "select-linear-topology-tree", name: "23.02", version: "23.02", spec: spec{Config: "SelectType: select/linear\nTopologyPlugin: topology/tree"}},
 	{rule: "select-linear-topology-tree", spec: spec{Config: "TopologyPlugin: topology/tree"}},
 	{rule: "plugin-needs-file", spec: spec{Config: "TopologyPlugin: »topology/tree\nJobSubmitPlugins: »\"require_timelimit,lua\""}},
+	{rule: "plugin-needs-file", name: "tmpfs", version: "24.11", spec: spec{Config: "JobContainerType: »job_container/tmpfs\nPrologFlags: Contain"}},
 	{rule: "plugin-needs-file", name: "block", version: "24.11", spec: spec{Config: "TopologyPlugin: »topology/block\nJobCompType: »jobcomp/script"}},
 	{rule: "plugin-needs-file", spec: spec{Config: "TopologyPlugin: topology/flat\nJobSubmitPlugins: require_timelimit\nJobCompType: jobcomp/script\nJobCompLoc: /usr/local/sbin/jobcomp.sh"}},
 	{rule: "plugin-needs-file", name: "influxdb", version: "24.11", spec: spec{Config: "AcctGatherProfileType: »acct_gather_profile/influxdb\nAcctGatherEnergyType: »acct_gather_energy/ipmi"}},

@@ -840,7 +840,7 @@ var genParams = [...]Param{
 	{Name: "JobContainerType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDeprecated, Replacement: "NamespaceType", FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2511, Status: StatusDeprecated, Replacement: "NamespaceType"}}, Note: "25.11+: slurmctld warns; value used only when NamespaceType is unset; job_container/ prefix accepted by namespace interface. Live setting through 25.05", Values: []EnumValue{
 		{Name: "job_container/cncu", Source: SourcePlugin | SourceMan, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "job_container_cncu.so", Needs: "Cray XC compute node services (Cray's CNCU)"},
 		{Name: "job_container/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "job_container_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
-		{Name: "job_container/tmpfs", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "job_container_tmpfs.so", Note: "25.11+: value handed to NamespaceType logic; prefix job_container/ mapped to namespace/"},
+		{Name: "job_container/tmpfs", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "job_container_tmpfs.so", Needs: "job_container.conf next to slurm.conf (BasePath)", Note: "25.11+: value handed to NamespaceType logic; prefix job_container/ mapped to namespace/"},
 		{Name: "none", Source: SourceCode, PresentIn: 0xfc, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
 	}},
 	{Name: "JobCredentialPrivateKey", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusDefunct, FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2311, Status: StatusDefunct}}, Unknown: UnknownWarn, Note: "parser hook _defunct_option since 23.11"},
@@ -963,7 +963,7 @@ var genParams = [...]Param{
 	}},
 	{Name: "NamespaceType", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2511, PresentIn: 0xc0, OptionalPrefixes: []string{"namespace/", "job_container/"}, Documented: true, Values: []EnumValue{
 		{Name: "namespace/linux", Source: SourcePlugin | SourceMan, PresentIn: 0xc0, ArgSep: '=', CaseSensitive: true, Library: "namespace_linux.so", Note: "prefix namespace/ or job_container/ or bare name accepted"},
-		{Name: "namespace/tmpfs", Source: SourcePlugin | SourceMan, PresentIn: 0xc0, ArgSep: '=', CaseSensitive: true, Library: "namespace_tmpfs.so", Note: "prefix namespace/ or job_container/ or bare name accepted"},
+		{Name: "namespace/tmpfs", Source: SourcePlugin | SourceMan, PresentIn: 0xc0, ArgSep: '=', CaseSensitive: true, Library: "namespace_tmpfs.so", Needs: "job_container.conf next to slurm.conf (BasePath)", Note: "prefix namespace/ or job_container/ or bare name accepted"},
 	}},
 	{Name: "NodeAddr", Scope: ScopeNode, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true, NotInheritedFromDefault: true, Note: "not allowed on NodeName=DEFAULT"},
 	{Name: "NodeFeaturesPlugins", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
