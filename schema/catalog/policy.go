@@ -1,5 +1,10 @@
 package catalog
 
+import (
+	"slices"
+	"strings"
+)
+
 // The severity policy (docs/fidelity.md, "The severity policy"): one table
 // from how Slurm treats a setting to the severity lint gives it. Every
 // status of a key and every kind of value the catalog records maps to one
@@ -73,3 +78,43 @@ func (p *Param) ValueTreatment(ev *EnumValue, v Version) Treatment {
 	}
 	return TreatAsWritten
 }
+
+// ArgIsName reports whether Slurm of series v reads "=arg" after ev as part
+// of a plugin's name: ev is a plugin that takes no argument, and Slurm's
+// plugin loader looks for a plugin named "proctrack/pgid=-1", which does not
+// exist (fatal). From 23.11 a plugin value holding "none" is dropped
+// before it is loaded (read_config.c), argument and all, and a value Slurm
+// finds by a substring (MpiDefault's none) never reaches the loader.
+func (ev *EnumValue) ArgIsName(v Version) bool {
+	return !ev.TakesArg && ev.Library != "" && ev.Match != MatchContains && (v < V2311 || !strings.Contains(strings.ToLower(ev.Name), "none"))
+}
+
+// ArgRefused reports whether Slurm of series v refuses ev written with an
+// argument it does not take: a plugin loaded by the whole token's name
+// (ArgIsName), a token of a list Slurm reads token by token
+// (wholeTokenLists), or a token of a single-value global key that Slurm
+// compares whole and refuses when unknown (SlurmdSyslogDebug=quiet=: "Invalid
+// SlurmdSyslogDebug quiet=", fatal; fidelity seed 20261212).
+func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
+	if ev.TakesArg {
+		return false
+	}
+	if ev.Library != "" {
+		return ev.ArgIsName(v)
+	}
+	if p.Kind == KindList {
+		return ev.Match == MatchExact && slices.Contains(wholeTokenLists, p.Name)
+	}
+	return p.Scope == ScopeGlobal && p.Kind == KindEnum && ev.Match == MatchExact && p.Unknown == UnknownError
+}
+
+// wholeTokenLists are the list keys whose parser splits the value at commas
+// and compares each token whole, refusing or ignoring one it does not know:
+// CpuBind (xlate_cpu_bind_str: "CpuBind='threads=' is invalid, ignored"),
+// PropagateResourceLimits and PropagateResourceLimitsExcept (parse_rlimits:
+// "Bad rlimit name: STACK=", fatal), DebugFlags (debug_str2flags),
+// PrologFlags (prolog_str2flags: "Invalid PrologFlag: X11=", fatal; seed
+// 20261213) and TaskPluginParam ("Bad TaskPluginParam: Threads="). Most
+// other lists are read with xstrcasestr, which finds "bf_continue" in
+// "bf_continue=1".
+var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags", "PrologFlags", "TaskPluginParam"}
