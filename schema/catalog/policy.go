@@ -92,8 +92,9 @@ func (ev *EnumValue) ArgIsName(v Version) bool {
 // ArgRefused reports whether Slurm of series v refuses ev written with an
 // argument it does not take: a plugin loaded by the whole token's name
 // (ArgIsName), a token of a list Slurm reads token by token
-// (wholeTokenLists), or a token of a single-value global key that Slurm
-// compares whole and refuses when unknown (SlurmdSyslogDebug=quiet=: "Invalid
+// (wholeTokenLists), or a token of a single-value key that Slurm compares
+// whole and refuses when unknown (partition SuspendTime=-1=: "Bad value",
+// fatal; fidelity seed 20261214) (SlurmdSyslogDebug=quiet=: "Invalid
 // SlurmdSyslogDebug quiet=", fatal; fidelity seed 20261212).
 func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
 	if ev.TakesArg {
@@ -105,7 +106,12 @@ func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
 	if p.Kind == KindList {
 		return ev.Match == MatchExact && slices.Contains(wholeTokenLists, p.Name)
 	}
-	return p.Scope == ScopeGlobal && p.Kind == KindEnum && ev.Match == MatchExact && p.Unknown == UnknownError
+	if p.Kind != KindEnum || ev.Match != MatchExact || p.Unknown != UnknownError {
+		return false
+	}
+	// A key some of whose tokens Slurm compares by a prefix (node State:
+	// FAIL) may read "FAILING=1" as another token.
+	return !slices.ContainsFunc(p.Values, func(o EnumValue) bool { return o.Match == MatchPrefix })
 }
 
 // wholeTokenLists are the list keys whose parser splits the value at commas

@@ -44,6 +44,8 @@ var truthCases7 = []truthCase{
 	// xlate_cpu_bind_str: one binding type, and the same one twice is two.
 	{name: "partition CpuBind core twice", partitions: "- {id: debug, nodePoolIds: [cpu], config: {CpuBind: \"core,core\"}}",
 		rule: "invalid-config-value", severity: diag.Error, logged: []string{"CpuBind='core,core' is invalid, ignored"}},
+	{name: "partition SuspendTime token with an argument", partitions: "- {id: debug, nodePoolIds: [cpu], config: {SuspendTime: \"-1=\"}}",
+		rule: "invalid-config-value", severity: diag.Error, refused: []string{`Bad value "-1=" for SuspendTime`}},
 	// parse_uint32: 0 to NO_VAL-1.
 	{name: "partition SuspendTime past uint32", partitions: "- {id: debug, nodePoolIds: [cpu], config: {SuspendTime: \"99999999999\"}}",
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{`Bad value "99999999999" for SuspendTime`}},
