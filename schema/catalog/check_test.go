@@ -421,6 +421,7 @@ func TestCheckRules(t *testing.T) {
 		{ScopeNode, "CpuBind", V2411, "threads=", errs, "compares the whole token"},
 		{ScopeGlobal, "PrologFlags", V2411, "X11=", errs, "compares the whole token"},
 		{ScopePartition, "SuspendTime", V2411, "-1=", errs, "compares the whole token"},
+		{ScopeGlobal, "CliFilterPlugins", V2605, "cli_filter/none,,cli_filter/none", errs, "none cannot be combined"},
 		// parse_uint32: 0 to NO_VAL-1 ("Bad value ... for SuspendTime", fatal).
 		{ScopePartition, "SuspendTime", V2411, "99999999999", errs, ""},
 		{ScopePartition, "SuspendTime", V2411, "4294967293", clean, ""},

@@ -144,8 +144,10 @@ func (c *checker) checkRules(value string) {
 		}
 	case strings.EqualFold(p.Name, "CliFilterPlugins"):
 		// 23.11+ read_config.c: "Ignoring invalid CliFilterPlugins: ...
-		// You can't have 'none' with another plugin" (seen on 24.11).
-		if len(order) > 1 && has("none", "cli_filter/none") && c.v >= V2311 {
+		// You can't have 'none' with another plugin" (seen on 24.11), and
+		// with itself: any comma beside none (26.05,
+		// "cli_filter/none,,cli_filter/none"; fidelity seed 20261215).
+		if strings.Contains(value, ",") && has("none", "cli_filter/none") && c.v >= V2311 {
 			c.add(SeverityError, fmt.Sprintf("CliFilterPlugins=%s: none cannot be combined with another plugin; Slurm ignores the whole value", value), "remove none")
 		}
 	case strings.EqualFold(p.Name, "PropagateResourceLimits") || strings.EqualFold(p.Name, "PropagateResourceLimitsExcept"):
