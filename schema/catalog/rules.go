@@ -68,8 +68,11 @@ func (c *checker) checkRules(value string) {
 			c.add(SeverityError, "SelectTypeParameters: CR_ONE_TASK_PER_CORE cannot be combined with CR_CPU*", "")
 		}
 	case strings.EqualFold(p.Name, "TaskPluginParam"):
-		// T1: one binding unit; autobind at most once.
-		if n, found := count("none", "sockets", "cores", "threads"); n > 1 {
+		// T1: one binding unit; autobind at most once. The same unit twice
+		// counts twice ("Bad TaskPluginParam: None" for None,None, fatal;
+		// fidelity seed 20261216, 26.05).
+		_, found := count("none", "sockets", "cores", "threads")
+		if n := toks["none"] + toks["sockets"] + toks["cores"] + toks["threads"]; n > 1 {
 			c.add(SeverityError, fmt.Sprintf("TaskPluginParam=%s has more than one binding unit (%s)", value, strings.Join(found, ", ")), "")
 		}
 		if toks["autobind"] > 1 {
