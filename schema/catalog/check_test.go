@@ -423,6 +423,7 @@ func TestCheckRules(t *testing.T) {
 		{ScopePartition, "SuspendTime", V2411, "-1=", errs, "compares the whole token"},
 		{ScopeGlobal, "CliFilterPlugins", V2605, "cli_filter/none,,cli_filter/none", errs, "none cannot be combined"},
 		{ScopeGlobal, "TaskPluginParam", V2605, "None,None", errs, "more than one binding unit"},
+		{ScopeGlobal, "ReconfigFlags", V2605, "KeepPowerSaveSettings=-1", errs, "compares the whole token"},
 		// parse_uint32: 0 to NO_VAL-1 ("Bad value ... for SuspendTime", fatal).
 		{ScopePartition, "SuspendTime", V2411, "99999999999", errs, ""},
 		{ScopePartition, "SuspendTime", V2411, "4294967293", clean, ""},

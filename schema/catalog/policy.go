@@ -120,7 +120,9 @@ func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
 // PropagateResourceLimits and PropagateResourceLimitsExcept (parse_rlimits:
 // "Bad rlimit name: STACK=", fatal), DebugFlags (debug_str2flags),
 // PrologFlags (prolog_str2flags: "Invalid PrologFlag: X11=", fatal; seed
-// 20261213) and TaskPluginParam ("Bad TaskPluginParam: Threads="). Most
+// 20261213), TaskPluginParam ("Bad TaskPluginParam: Threads=") and
+// ReconfigFlags ("Invalid ReconfigFlag: KeepPowerSaveSettings=-1", seed
+// 20261217). Most
 // other lists are read with xstrcasestr, which finds "bf_continue" in
 // "bf_continue=1".
-var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags", "PrologFlags", "TaskPluginParam"}
+var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags", "PrologFlags", "TaskPluginParam", "ReconfigFlags"}
