@@ -122,7 +122,9 @@ func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
 // PrologFlags (prolog_str2flags: "Invalid PrologFlag: X11=", fatal; seed
 // 20261213), TaskPluginParam ("Bad TaskPluginParam: Threads=") and
 // ReconfigFlags ("Invalid ReconfigFlag: KeepPowerSaveSettings=-1", seed
-// 20261217). Most
+// 20261217) and PreemptMode (preempt_mode_num: an unknown token sets every
+// bit, GANG included; partition PreemptMode=cluster=-1, seed 20261217).
+// Most
 // other lists are read with xstrcasestr, which finds "bf_continue" in
 // "bf_continue=1".
-var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags", "PrologFlags", "TaskPluginParam", "ReconfigFlags"}
+var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags", "PrologFlags", "TaskPluginParam", "ReconfigFlags", "PreemptMode"}

@@ -52,6 +52,8 @@ var truthCases7 = []truthCase{
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Bad TaskPluginParam: None"}},
 	{name: "ReconfigFlags token with an argument", config: `ReconfigFlags: "KeepPowerSaveSettings=-1"`, only: []string{"24.11", "26.05"},
 		rule: "invalid-config-value", severity: diag.Error, logged: []string{"Invalid ReconfigFlag: KeepPowerSaveSettings=-1"}},
+	{name: "partition PreemptMode token with an argument", partitions: "- {id: debug, nodePoolIds: [cpu], config: {PreemptMode: \"cluster=-1\"}}", only: []string{"24.11", "26.05"},
+		rule: "invalid-config-value", severity: diag.Error, logged: []string{"PreemptMode=GANG is a cluster-wide option"}},
 	// parse_uint32: 0 to NO_VAL-1.
 	{name: "partition SuspendTime past uint32", partitions: "- {id: debug, nodePoolIds: [cpu], config: {SuspendTime: \"99999999999\"}}",
 		rule: "invalid-config-value", severity: diag.Error, refused: []string{`Bad value "99999999999" for SuspendTime`}},
