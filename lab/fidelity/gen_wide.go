@@ -53,8 +53,8 @@ func intEdges(k catalog.Kind) edges {
 	return e
 }
 
-// sizeKeys are the integer keys that hold an amount of memory or disk in
-// MiB: a user writes units there ("4G") that Slurm's parser does not read.
+// sizeKey reports whether an integer key holds an amount of memory or disk in
+// MiB, where a user writes units ("4G") that Slurm's parser does not read.
 func sizeKey(name string) bool {
 	n := strings.ToLower(name)
 	return strings.Contains(n, "mem") || n == "tmpdisk" || n == "realmemory"
