@@ -80,8 +80,8 @@ func buildConfigScope(scope catalog.Scope, v catalog.Version) configScope {
 				cs.Keys = append(cs.Keys, configKey{Param: p, Status: st, Rule: valueRule{Match: []string{"^\\+?" + reAlt(alts) + "$"}, Examples: p.IgnoredValues}})
 			}
 			continue
-		case catalog.StatusRemoved, catalog.StatusNotAdded, catalog.StatusDefunct:
-			continue
+		case catalog.StatusRemoved, catalog.StatusNotAdded:
+			continue // a defunct key is dropped with a warning (the severity policy): valid here
 		}
 		cs.Keys = append(cs.Keys, configKey{Param: p, Status: st, Rule: valueRuleFor(p, v)})
 	}
@@ -256,7 +256,7 @@ func tokenRule(p *catalog.Param, v catalog.Version) valueRule {
 // argTail is what may follow a token's name: its separator and argument.
 // A token with ArgValues needs one of them; one with an argument range in
 // series v, a number Slurm reads as in it.
-func argTail(ev *catalog.EnumValue, v catalog.Version) string {
+func argTail(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version) string {
 	sep := ev.ArgSep
 	if sep == 0 {
 		sep = '='
@@ -272,6 +272,9 @@ func argTail(ev *catalog.EnumValue, v catalog.Version) string {
 			alts = append(alts, reCI(a))
 		}
 		return reLit(string(sep)) + reAlt(alts)
+	}
+	if p.ArgRefused(ev, v) && ev.PresentIn.Has(v) {
+		return "" // the argument would be part of the plugin's name, or of the token Slurm compares
 	}
 	if r := ev.ArgRangeIn(v); r != nil && ev.PresentIn.Has(v) {
 		// A token of another series is only warned about, argument and all.
@@ -317,7 +320,7 @@ func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version) [
 		sep = '='
 	}
 	nameChar := "[^," + reClassLit(sep) + "]"
-	tail := argTail(ev, v)
+	tail := argTail(p, ev, v)
 	lname := strings.ToLower(ev.Name)
 	switch ev.Match {
 	case catalog.MatchContains:
@@ -363,7 +366,7 @@ func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version) [
 // from it in letter case only, which Slurm would turn into a missing
 // plugin file.
 func caseVariants(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version, anyCase map[string]bool) []string {
-	tail := argTail(ev, v)
+	tail := argTail(p, ev, v)
 	var out []string
 	if r := reCINotExact(ev.Name); r != "" && !anyCase[strings.ToLower(ev.Name)] {
 		out = append(out, r+tail)

@@ -148,6 +148,12 @@ func TestSplitHarness(t *testing.T) {
 	if len(kept) != 4 || len(harness) != 0 {
 		t.Errorf("without overrides: kept %q, harness %q", kept, harness)
 	}
+	// The service writes SuspendProgram and ResumeProgram; the harness
+	// renders neither (24.11, SuspendTime=0).
+	power := "slurmctld: error: power_save module disabled, NULL SuspendProgram"
+	if kept, harness = splitHarness([]string{power, other}, nil); len(kept) != 1 || len(harness) != 1 {
+		t.Errorf("power saving without SuspendProgram: kept %q, harness %q", kept, harness)
+	}
 }
 
 // TestNotShippedWarning: the warning lint gives for TLSType=tls/s2n on

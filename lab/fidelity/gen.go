@@ -72,7 +72,7 @@ func keys(cat *catalog.Catalog) []*catalog.Param {
 			if _, reserved := managed.Lookup(p.Name); reserved {
 				continue
 			}
-			if sc != catalog.ScopeGlobal && slices.Contains([]string{"Nodes", "NodeHostname", "NodeAddr", "Port"}, p.Name) {
+			if sc != catalog.ScopeGlobal && slices.Contains([]string{"Nodes", "NodeHostname", "NodeAddr"}, p.Name) {
 				continue // the nodes themselves: what the harness runs
 			}
 			out = append(out, p)
@@ -84,9 +84,12 @@ func keys(cat *catalog.Catalog) []*catalog.Param {
 // Generate returns n cases for a release, the same for the same seed,
 // version and catalog. The keys are visited in a seeded random order, so
 // that n cases of 1 to 3 settings cover every key once n is about a third
-// of the catalog or more; each value is plausible (valid for the release,
-// as the catalog says) about two times in three, else implausible (past an
-// edge, malformed, another release's value, almost right).
+// of the catalog or more. Half of a partition or node set key's values and
+// a third of a global key's are edges of the key's value type (valueGen.wide:
+// valid and invalid, whatever the catalog lists); the others are plausible
+// (valid for the release, as the catalog says) about two times in three,
+// else implausible (past an edge, malformed, another release's value,
+// almost right).
 func Generate(cat *catalog.Catalog, v catalog.Version, seed uint64, n int) []Case {
 	r := rand.New(rand.NewPCG(seed, uint64(v)))
 	all := keys(cat)
@@ -126,8 +129,13 @@ type valueGen struct {
 func (g valueGen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
 
 // value returns a value, how it was made, and whether it was meant to be
-// valid.
+// valid: an edge of the key's value type (wide) half the time for a
+// partition or node set key and a third of the time for a global one,
+// else a listed value or a plausible or implausible one by the catalog.
 func (g valueGen) value() (string, string, bool) {
+	if g.p.Scope != catalog.ScopeGlobal && g.r.IntN(2) == 0 || g.r.IntN(3) == 0 {
+		return g.wide()
+	}
 	if g.r.IntN(3) == 0 {
 		v, how := g.implausible()
 		return v, how, false

@@ -396,7 +396,8 @@ func Run(ctx context.Context, o Options) (*Report, error) {
 // support" or "cgroup job confinement not configured" for a node's
 // MemSpecLimit (src/slurmd/slurmd/slurmd.c, _resource_spec_init, needs
 // task/cgroup and ConstrainRAMSpace). Neither says anything about the spec
-// as rendered.
+// as rendered; nor does power saving without SuspendProgram or
+// ResumeProgram, which the service writes.
 func splitHarness(lines []string, overrides []localslurm.Override) (kept, harness []string) {
 	overridden := map[string]bool{}
 	for _, o := range overrides {
@@ -409,6 +410,12 @@ func splitHarness(lines []string, overrides []localslurm.Override) (kept, harnes
 			// required"; 24.11+: "proctrack/cgroup is required".
 			harness = append(harness, l)
 		case overridden["taskplugin"] && (strings.Contains(l, "Limited MemSpecLimit support") || strings.Contains(l, "cgroup job confinement not configured")):
+			harness = append(harness, l)
+		case strings.Contains(l, "power_save module disabled, NULL SuspendProgram") || strings.Contains(l, "power_save module disabled, NULL ResumeProgram"):
+			// The service writes SuspendProgram and ResumeProgram
+			// (reserved keys the renderer leaves out); 24.11 logs their
+			// absence once a SuspendTime enables power saving (fidelity
+			// seed 20261212, SuspendTime=0).
 			harness = append(harness, l)
 		default:
 			kept = append(kept, l)

@@ -163,9 +163,10 @@ var ConfigKeyVersion = &lint.Rule{
 	Severity: diag.Error,
 	Summary:  "A config key is unknown, defunct, fatal or unused in the target Slurm version",
 	Doc: doc("Keys come and go between Slurm releases. A key added in a newer release, or removed, is unknown "+
-		"and slurmctld refuses the file; a defunct key is logged as an error and dropped; some keys are still "+
-		"parsed but make the daemons fail. The target series is --slurm-version (default: the newest). Keys "+
-		"that are accepted but never read are reported as warnings.",
+		"and slurmctld refuses the file (an error); some keys are still parsed but make the daemons fail (an "+
+		"error). A defunct key is logged as an error and dropped, and a key that is accepted but never read is "+
+		"dropped silently: both are warnings, as the cluster runs as it would without them (the severity policy, "+
+		"docs/fidelity.md). The target series is --slurm-version (default: the newest).",
 		"# --slurm-version 22.05\nconfig: {PrologTimeout: \"300\"}",
 		"# --slurm-version 22.05\nconfig: {PrologEpilogTimeout: \"300\"}"),
 	Check: func(p *lint.Pass) {
@@ -192,16 +193,28 @@ var ConfigKeyVersion = &lint.Rule{
 				}
 				p.Report(k.kv.Key.Pos, k.kv.Key.Path, hint, "Slurm %s: %s is %s", v, key, st)
 			case catalog.StatusDefunct:
+				// The severity policy: Slurm drops a defunct key as it
+				// drops an unused one (the cluster runs as without it),
+				// so both are warnings, whatever slurmctld logs.
 				hint := "remove it"
 				if st.Replacement != "" {
 					hint = "use " + st.Replacement + " instead"
 				}
-				p.Report(k.kv.Key.Pos, k.kv.Key.Path, hint, "Slurm %s: %s is %s", v, key, st)
+				p.ReportAs(policySeverity(st), k.kv.Key.Pos, k.kv.Key.Path, hint, "Slurm %s: %s is %s: it has no effect", v, key, st)
 			case catalog.StatusUnused:
-				p.ReportAs(diag.Warning, k.kv.Key.Pos, k.kv.Key.Path, "remove it", "Slurm %s: %s is %s: it has no effect", v, key, st)
+				p.ReportAs(policySeverity(st), k.kv.Key.Pos, k.kv.Key.Path, "remove it", "Slurm %s: %s is %s: it has no effect", v, key, st)
 			}
 		}
 	},
+}
+
+// policySeverity is the severity policy's answer for a key's status
+// (catalog.PolicySeverity).
+func policySeverity(st catalog.KeyStatus) diag.Severity {
+	if st.Severity() == catalog.SeverityError {
+		return diag.Error
+	}
+	return diag.Warning
 }
 
 // DeprecatedConfigKey reports deprecated keys and aliases.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -63,10 +64,13 @@ var NodeCPUTopology = &lint.Rule{
 var CoreSpecConflict = &lint.Rule{
 	ID:       "core-spec-conflict",
 	Severity: diag.Error,
-	Summary:  "CoreSpecCount is combined with CPUSpecList, or is not smaller than the node's core count",
+	Summary:  "CoreSpecCount is combined with CPUSpecList or is not smaller than the node's core count, or CPUSpecList names no CPUs of the node",
 	Doc: doc("CoreSpecCount and CPUSpecList exclude each other (CoreSpecCount is reset to 0), and CoreSpecCount "+
 		"must be smaller than the node's cores, Sockets×CoresPerSocket (it is reset to 1); slurmctld logs "+
-		"either as an error. Without Sockets and CoresPerSocket Slurm counts each CPU as a core.",
+		"either as an error. Without Sockets and CoresPerSocket Slurm counts each CPU as a core. CPUSpecList "+
+		"lists CPU ids of the node (0 to CPUs-1) and ranges N-M with N <= M; a range that runs backwards, a word "+
+		"or a CPU the node lacks leaves slurmd unable to bind its CPUs (\"Resource spec: unable to establish "+
+		"slurmd CPU affinity\"), and core specialization is disabled.",
 		"nodeSets:\n- {nodePoolId: cpu, config: {CoreSpecCount: \"2\", CPUSpecList: \"0,1\"}}",
 		"nodeSets:\n- {nodePoolId: cpu, config: {CoreSpecCount: \"2\"}}"),
 	Check: func(p *lint.Pass) {
@@ -74,6 +78,23 @@ var CoreSpecConflict = &lint.Rule{
 		for _, ns := range p.Cluster.Slurm.NodeSets {
 			if nodeSetUnknown(p.Cluster, ns, pools[ns.NodePoolID.Value]) {
 				continue
+			}
+			if list := lookupKV(ns.Config, "CPUSpecList"); list != nil {
+				cpus := 0
+				if pool := pools[ns.NodePoolID.Value]; pool != nil && pool.Machine != nil {
+					cpus = pool.Machine.VCPUs
+				}
+				if kv := lookupKV(ns.Config, "CPUs"); kv != nil {
+					n, ok := nodeNum("CPUs", kv.Value.Value)
+					cpus = int(n)
+					if !ok {
+						cpus = 0
+					}
+				}
+				if msg := cpuSpecListProblem(list.Value.Value, cpus); msg != "" {
+					reportValue(p, list, "list CPU ids of the node, such as 0,1 or 0-3, each range low to high",
+						"CPUSpecList=%s: %s: slurmd cannot bind its CPUs and disables core specialization", list.Value.Value, msg)
+				}
 			}
 			csc := lookupKV(ns.Config, "CoreSpecCount")
 			if csc == nil {
@@ -93,6 +114,31 @@ var CoreSpecConflict = &lint.Rule{
 			}
 		}
 	},
+}
+
+// cpuSpecListProblem says what is wrong with a CPUSpecList for a node of
+// cpus CPUs (0: not known), or "": each item must be a CPU id or a range
+// N-M with N <= M, as bit_unfmt reads it, and name a CPU of the node
+// (fidelity seed 20261211: CPUSpecList=1-0, slurmd "Resource spec: unable
+// to establish slurmd CPU affinity: Invalid argument").
+func cpuSpecListProblem(list string, cpus int) string {
+	for item := range strings.SplitSeq(list, ",") {
+		lo, hi, isRange := strings.Cut(item, "-")
+		if !isRange {
+			hi = lo
+		}
+		a, err1 := strconv.Atoi(lo)
+		b, err2 := strconv.Atoi(hi)
+		switch {
+		case err1 != nil || err2 != nil || a < 0 || b < 0 || strings.HasPrefix(lo, "+") || strings.HasPrefix(hi, "+"):
+			return fmt.Sprintf("%q is not a CPU id or a range of them", item)
+		case a > b:
+			return fmt.Sprintf("the range %q runs backwards", item)
+		case cpus > 0 && b >= cpus:
+			return fmt.Sprintf("CPU %d is not one of the node's CPUs 0-%d", b, cpus-1)
+		}
+	}
+	return ""
 }
 
 // MemSpecLimit reports MemSpecLimit at or above the node's memory (N5).
@@ -164,7 +210,8 @@ var RenderedKeyOverride = &lint.Rule{
 		"The same key in the config is written a second time on the line; Slurm keeps the last one and logs "+
 		"an error. Overriding State or Nodes breaks power saving or the partition's node list, and is an error; "+
 		"so is CPUs or RealMemory above the machine type's (without SlurmdParameters=config_overrides the nodes "+
-		"register with less, and slurmctld marks them invalid: \"Low CPUs\", \"Low RealMemory\").",
+		"register with less, and slurmctld marks them invalid: \"Low CPUs\", \"Low RealMemory\"), and a Gres with more "+
+		"GPUs than the machine type has, config_overrides or not (\"gres/gpu count reported lower than configured\").",
 		"nodeSets:\n- {nodePoolId: a4, config: {Gres: \"gpu:8\"}}",
 		"nodeSets:\n- {nodePoolId: a4, config: {Features: \"b200\"}}"),
 	Check: func(p *lint.Pass) {
@@ -207,7 +254,7 @@ var RenderedKeyOverride = &lint.Rule{
 						"nodeSets entry for %q sets State, but its nodes are written with State=CLOUD for power saving", ns.NodePoolID.Value)
 					continue
 				}
-				if over, what := aboveMachine(kv, val); over && !overrides {
+				if over, what := aboveMachine(kv, val); over && (!overrides || strings.EqualFold(kv.Key.Value, "Gres")) {
 					// node_mgr.c validate_node_specs: a node that
 					// registers with fewer CPUs or less memory than
 					// configured is set invalid ("Low CPUs", "Low
@@ -233,12 +280,59 @@ func aboveMachine(kv *ir.KV, rendered string) (bool, string) {
 		what = "Low CPUs"
 	case "realmemory":
 		what = "Low RealMemory"
+	case "gres":
+		// gres.c: a node whose slurmd finds fewer GPUs (the devices of the
+		// rendered gres.conf) than its line configures is set invalid,
+		// config_overrides or not ("gres/gpu count reported lower than
+		// configured"; fidelity seed 20261211, Gres=gpu:8k).
+		n, ok1 := gresCount(kv.Value.Value, "gpu")
+		m, ok2 := gresCount(rendered, "gpu")
+		return ok1 && ok2 && n > m, "gres/gpu count reported lower than configured"
 	default:
 		return false, ""
 	}
 	n, ok1 := parseNum(kv.Value.Value)
 	m, ok2 := parseNum(rendered)
 	return ok1 && ok2 && n > m, what
+}
+
+// gresCount sums the counts of a Gres value's items of one name
+// ("gpu:8", "gpu:b200:8", "gpu:2K"): an item without a count counts 1, and
+// a count may carry Slurm's k, m, g, t or p suffix (×1024 each step, as
+// gres.c reads it). ok is false when a count is not a number.
+func gresCount(value, name string) (int64, bool) {
+	var total int64
+	for item := range strings.SplitSeq(value, ",") {
+		f := strings.Split(item, ":")
+		if !strings.EqualFold(f[0], name) {
+			continue
+		}
+		if len(f) == 1 {
+			total++
+			continue
+		}
+		c := f[len(f)-1]
+		if i := strings.IndexByte(c, '('); i >= 0 {
+			c = c[:i] // gpu:8(S:0-1)
+		}
+		mult := int64(1)
+		if c != "" {
+			if i := strings.IndexByte("kmgtp", c[len(c)-1]|0x20); i >= 0 {
+				mult = int64(1) << (10 * (i + 1))
+				c = c[:len(c)-1]
+			}
+		}
+		n, err := strconv.ParseInt(c, 10, 64)
+		if err != nil {
+			if len(f) == 2 {
+				total++ // gpu:b200, a type without a count
+				continue
+			}
+			return 0, false
+		}
+		total += n * mult
+	}
+	return total, true
 }
 
 // nodeSetUnknown reports whether a nodeSets entry's NodeName line is not

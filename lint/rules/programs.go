@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -19,7 +20,25 @@ import (
 var programKeys = []string{
 	"PrologSlurmctld", "EpilogSlurmctld", "SlurmctldPrimaryOnProg", "SlurmctldPrimaryOffProg", "MailProg",
 	"ResumeFailProgram", "RebootProgram", "HealthCheckProgram", "UnkillableStepProgram",
-	"TaskProlog", "TaskEpilog", "SrunProlog", "SrunEpilog",
+	"TaskProlog", "TaskEpilog", "SrunProlog", "SrunEpilog", "ResvProlog", "ResvEpilog",
+}
+
+// controllerProgramKeys are the program keys slurmctld itself runs, on
+// the controller: the service's machine, whose file system a spec does not
+// reach (nodePools[].nodeImage and the /home file system reach the nodes).
+var controllerProgramKeys = []string{
+	"PrologSlurmctld", "EpilogSlurmctld", "SlurmctldPrimaryOnProg", "SlurmctldPrimaryOffProg", "MailProg",
+	"ResumeFailProgram", "ResvProlog", "ResvEpilog",
+}
+
+// systemDirs hold the programs a Slurm controller's operating system ships
+// (mail, true, logger): a program there may be on the service's image.
+var systemDirs = []string{"/bin/", "/sbin/", "/usr/bin/", "/usr/sbin/", "/usr/lib/", "/usr/libexec/"}
+
+// inSystemDir reports whether a program path is in one of systemDirs.
+func inSystemDir(p string) bool {
+	c := path.Clean(p)
+	return slices.ContainsFunc(systemDirs, func(d string) bool { return strings.HasPrefix(c, d) })
 }
 
 // serviceConfDir is where the service writes slurm.conf and its companions;
@@ -38,9 +57,12 @@ var ProgramPath = &lint.Rule{
 		"run: slurmctld 22.05 logs \"Invalid PrologSlurmctld(`...`): No such file or directory\", 26.05 exits "+
 		"(\"failed to initialize prep plugin\"). /etc/slurm is written by the service (slurm.conf, the rendered "+
 		"prolog and epilog scripts), so a program there cannot come from the spec either. Put programs in the "+
-		"node image or on the /home file system.",
+		"node image or on the /home file system. The programs slurmctld itself runs (PrologSlurmctld, "+
+		"EpilogSlurmctld, MailProg, ResumeFailProgram, SlurmctldPrimaryOnProg/OffProg, ResvProlog, ResvEpilog) "+
+		"run on the controller, the service's own machine, which neither reaches: only a program of the "+
+		"operating system (/bin, /sbin, /usr/bin, /usr/sbin, /usr/lib, /usr/libexec) can be there.",
 		`config: {PrologSlurmctld: prolog.sh}`,
-		`config: {PrologSlurmctld: /home/admin/bin/prolog.sh}`),
+		`config: {TaskProlog: /home/admin/bin/prolog.sh, MailProg: /usr/bin/mail}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		for _, key := range programKeys {
@@ -56,6 +78,9 @@ var ProgramPath = &lint.Rule{
 			case path.Clean(v) == serviceConfDir || strings.HasPrefix(path.Clean(v), serviceConfDir+"/"):
 				reportValue(p, kv, "put the program in the node image or under /home",
 					"%s=%s is in %s, which the service writes: the program cannot come from the spec", key, v, serviceConfDir)
+			case slices.Contains(controllerProgramKeys, key) && !inSystemDir(v):
+				reportValue(p, kv, "remove it, or use a program the controller's image has (/usr/bin, /usr/sbin)",
+					"%s=%s runs on the controller, which the service runs from its own image: a spec can put programs in node images and on /home, not there, so slurmctld cannot run it", key, v)
 			}
 		}
 	},

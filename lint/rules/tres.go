@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 
@@ -36,13 +37,14 @@ func configuredTRES(e *conf) map[string]bool {
 var TRESWeightUnknown = &lint.Rule{
 	ID:       "tres-weight-unknown",
 	Severity: diag.Error,
-	Summary:  "A TRES weight names a TRES that AccountingStorageTRES does not configure",
+	Summary:  "A TRES weight names a TRES that AccountingStorageTRES does not configure, or is not a number",
 	Doc: doc("TRESBillingWeights (partitions), PriorityWeightTRES (with priority/multifactor) and TRESWeights "+
 		"(nodeSets) may weigh only tracked TRES: cpu, mem, energy, node, billing, fs/disk, vmem, pages and what "+
 		"AccountingStorageTRES adds. A weight for anything else, such as GRES/gpu without gres/gpu in "+
 		"AccountingStorageTRES, makes slurmctld exit (\"TRES weight 'GRES:gpu' is not a configured TRES "+
 		"type\", Slurm 22.05). The service writes GresTypes=gpu for GPU pools but not AccountingStorageTRES, "+
-		"so the spec must add the TRES it weighs.",
+		"so the spec must add the TRES it weighs. A weight is a number, with a unit K, M, G, T or P for memory "+
+		"(Mem=0.25G); anything else makes slurmctld exit too (\"Invalid unit type\", \"failed to parse tres weights str\").",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {TRESBillingWeights: \"CPU=1.0,GRES/gpu=8.0\"}}",
 		"config: {AccountingStorageTRES: gres/gpu}\npartitions:\n- {id: gpu, nodePoolIds: [a4], config: {TRESBillingWeights: \"CPU=1.0,GRES/gpu=8.0\"}}"),
 	Check: func(p *lint.Pass) {
@@ -57,6 +59,14 @@ var TRESWeightUnknown = &lint.Rule{
 				name, weight, ok := strings.Cut(item, "=")
 				if !ok || weight == "" {
 					reportValue(p, kv, "write TYPE=WEIGHT, such as CPU=1.0", "%s%s: %q is not a TRES weight (TYPE=WEIGHT): slurmctld exits", where, kv.Key.Value, item)
+					continue
+				}
+				if !tresWeightNumber.MatchString(weight) {
+					// slurm_get_tres_weight_array: strtod, then a unit of
+					// KMGTP ("Invalid unit type 'a'", fatal; fidelity seed
+					// 20261212, TRESWeights=CPU=abc).
+					reportValue(p, kv, "write a number, with K, M, G, T or P after it for memory, such as Mem=0.25G",
+						"%s%s: the weight %q of %s is not a number with an optional unit K, M, G, T or P: slurmctld exits", where, kv.Key.Value, weight, name)
 					continue
 				}
 				if !tracked[strings.ToLower(name)] {
@@ -81,6 +91,10 @@ var TRESWeightUnknown = &lint.Rule{
 		}
 	},
 }
+
+// tresWeightNumber is a TRES weight as Slurm reads it: what strtod reads,
+// then nothing or a unit whose first letter is K, M, G, T or P.
+var tresWeightNumber = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?([KMGTPkmgtp].*)?$`)
 
 // tresTypes are the TRES types slurmctld's _init_tres knows (controller.c,
 // the same in 22.05, 24.11 and 26.05): names alone, and prefixes that need

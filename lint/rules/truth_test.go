@@ -57,6 +57,13 @@ var truthCases = []truthCase{
 		rule: "rendered-key-override", severity: diag.Error, msg: "Low CPUs"},
 	{name: "nodeSets CPUs above the machine's, config_overrides", spec: spec{Config: "SlurmdParameters: config_overrides", NodeSets: "- {nodePoolId: cpu, config: {CPUs: \"632\"}}"},
 		rule: "rendered-key-override", severity: diag.Warning, msg: "already writes CPUs=8"},
+	// fidelity seed 20261211: slurmd finds 8 GPUs, the line configures 8192.
+	{name: "nodeSets Gres above the machine's GPUs", spec: spec{Pools: cpuAndA4, NodeSets: "- {nodePoolId: a4, config: {Gres: \"gpu:8k\"}}"},
+		rule: "rendered-key-override", severity: diag.Error, msg: "count reported lower than configured"},
+	{name: "nodeSets Gres above the machine's GPUs, config_overrides", spec: spec{Pools: cpuAndA4, Config: "SlurmdParameters: config_overrides", NodeSets: "- {nodePoolId: a4, config: {Gres: \"gpu:b200:9\"}}"},
+		rule: "rendered-key-override", severity: diag.Error, msg: "count reported lower than configured"},
+	{name: "nodeSets Gres at the machine's GPUs", spec: spec{Pools: cpuAndA4, NodeSets: "- {nodePoolId: a4, config: {Gres: \"gpu:b200:8\"}}"},
+		rule: "rendered-key-override", severity: diag.Warning, msg: "already writes Gres=gpu:b200:8"},
 	{name: "AcctGatherInfinibandType is checked as AcctGatherInterconnectType", version: "24.11", spec: spec{Config: "AcctGatherInfinibandType: fidelity"},
 		rule: "invalid-config-value", severity: diag.Error, msg: "unknown AcctGatherInterconnectType value"},
 	{name: "AcctGatherProfileType is one plugin", version: "22.05", spec: spec{Config: "AcctGatherProfileType: acct_gather_profile/influxdb,acct_gather_profile/hdf5"},

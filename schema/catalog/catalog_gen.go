@@ -852,7 +852,7 @@ var genParams = [...]Param{
 	{Name: "JobContainerType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDeprecated, Replacement: "NamespaceType", FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2511, Status: StatusDeprecated, Replacement: "NamespaceType"}}, Note: "25.11+: slurmctld warns; value used only when NamespaceType is unset; job_container/ prefix accepted by namespace interface. Live setting through 25.05", Values: []EnumValue{
 		{Name: "job_container/cncu", Source: SourcePlugin | SourceMan, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "job_container_cncu.so", Needs: "Cray XC compute node services (Cray's CNCU)"},
 		{Name: "job_container/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "job_container_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
-		{Name: "job_container/tmpfs", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "job_container_tmpfs.so", Note: "25.11+: value handed to NamespaceType logic; prefix job_container/ mapped to namespace/"},
+		{Name: "job_container/tmpfs", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "job_container_tmpfs.so", Needs: "job_container.conf next to slurm.conf (BasePath)", Note: "25.11+: value handed to NamespaceType logic; prefix job_container/ mapped to namespace/"},
 		{Name: "none", Source: SourceCode, PresentIn: 0xfc, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
 	}},
 	{Name: "JobCredentialPrivateKey", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusDefunct, FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2311, Status: StatusDefunct}}, Unknown: UnknownWarn, Note: "parser hook _defunct_option since 23.11"},
@@ -885,6 +885,7 @@ var genParams = [...]Param{
 		{Name: "lustre_no_flush", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "mem_sort", Source: SourceCode | SourceMan, PresentIn: 0x7f, ArgSep: '='},
 		{Name: "mpir_use_nodeaddr", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
+		{Name: "send_gids", Source: SourceCode, PresentIn: 0x00, ArgSep: '=', Ignored: "the default since Slurm 20.02 (disable_send_gids turns it off), and LaunchParameters ignores words it does not know", Note: "the default since 20.02; older configurations still name it"},
 		{Name: "slurmstepd_memlock", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "slurmstepd_memlock_all", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "srun_exclusive_allocation", Source: SourceCode | SourceMan, PresentIn: 0x80, ArgSep: '='},
@@ -974,7 +975,7 @@ var genParams = [...]Param{
 	}},
 	{Name: "NamespaceType", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2511, PresentIn: 0xc0, OptionalPrefixes: []string{"namespace/", "job_container/"}, Documented: true, Values: []EnumValue{
 		{Name: "namespace/linux", Source: SourcePlugin | SourceMan, PresentIn: 0xc0, ArgSep: '=', CaseSensitive: true, Library: "namespace_linux.so", Note: "prefix namespace/ or job_container/ or bare name accepted"},
-		{Name: "namespace/tmpfs", Source: SourcePlugin | SourceMan, PresentIn: 0xc0, ArgSep: '=', CaseSensitive: true, Library: "namespace_tmpfs.so", Note: "prefix namespace/ or job_container/ or bare name accepted"},
+		{Name: "namespace/tmpfs", Source: SourcePlugin | SourceMan, PresentIn: 0xc0, ArgSep: '=', CaseSensitive: true, Library: "namespace_tmpfs.so", Needs: "job_container.conf next to slurm.conf (BasePath)", Note: "prefix namespace/ or job_container/ or bare name accepted"},
 	}},
 	{Name: "NodeAddr", Scope: ScopeNode, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true, NotInheritedFromDefault: true, Note: "not allowed on NodeName=DEFAULT"},
 	{Name: "NodeFeaturesPlugins", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
@@ -1075,6 +1076,7 @@ var genParams = [...]Param{
 		{Name: "ACCRUE_ALWAYS", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "CALCULATE_RUNNING", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "DEPTH_OBLIVIOUS", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '=', Note: "turns off the default fair-tree algorithm"},
+		{Name: "FAIR_TREE", Source: SourceCode, PresentIn: 0x00, ArgSep: '=', Ignored: "Fair Tree is the default since Slurm 19.05 (NO_FAIR_TREE turns it off), and PriorityFlags ignores words it does not know", Note: "the default since 19.05; older configurations still name it"},
 		{Name: "INCR_ONLY", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "MAX_TRES", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "MAX_TRES_GRES", Source: SourceCode | SourceMan, PresentIn: 0xe0, ArgSep: '=', Note: "substring match: also contains MAX_TRES; MAX_TRES_GRES wins"},
@@ -1221,6 +1223,7 @@ var genParams = [...]Param{
 	{Name: "SchedulerAuth", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusRemoved, FirstSeen: V2205, RemovedIn: V2405, PresentIn: 0x07, History: []StatusSpan{{From: V2205, Status: StatusDefunct}}, Unknown: UnknownWarn, Note: "before removal: defunct; parser hook _defunct_option in 22.05-23.11; removed from option table in 24.05"},
 	{Name: "SchedulerParameters", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
 		{Name: "allow_zero_lic", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
+		{Name: "assoc_limit_continue", Source: SourceCode, PresentIn: 0x00, ArgSep: '=', Ignored: "the default since Slurm 17.11 (assoc_limit_stop turns it off), and SchedulerParameters ignores words it does not know", Note: "the default since 17.11; older configurations still name it"},
 		{Name: "assoc_limit_stop", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "batch_sched_delay", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '=', ArgRanges: []ArgRange{{Min: 0, Max: 2147483647}}},
 		{Name: "bb_array_stage_cnt", Source: SourceCode | SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '='},
@@ -1533,17 +1536,17 @@ var genParams = [...]Param{
 	}},
 	{Name: "SuspendProgram", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "SuspendRate", Scope: ScopeGlobal, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
-	{Name: "SuspendTime", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, IntTokens: true, IntMin: 0, IntMax: -1, Documented: true, Values: []EnumValue{
+	{Name: "SuspendTime", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, IntTokens: true, IntMin: 0, IntMax: 4294967293, Documented: true, Values: []EnumValue{
 		{Name: "-1", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "disables"},
 		{Name: "INFINITE", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "disables"},
 		{Name: "NONE", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "disables (same as INFINITE)"},
 	}},
-	{Name: "SuspendTime", Scope: ScopePartition, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, IntTokens: true, IntMin: 0, IntMax: -1, Documented: true, NotInheritedFromDefault: true, Note: "parser type changed S_P_UINT32 -> S_P_STRING in 22.05.7; accepts INFINITE/-1 (NONE too since 26.05)", Values: []EnumValue{
+	{Name: "SuspendTime", Scope: ScopePartition, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, IntTokens: true, IntMin: 0, IntMax: 4294967293, Documented: true, NotInheritedFromDefault: true, Note: "parser type changed S_P_UINT32 -> S_P_STRING in 22.05.7; accepts INFINITE/-1 (NONE too since 26.05)", Values: []EnumValue{
 		{Name: "-1", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "disables"},
 		{Name: "INFINITE", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "disables"},
 		{Name: "NONE", Source: SourceCode, PresentIn: 0x80, ArgSep: '=', Note: "disables (same as INFINITE)"},
 	}},
-	{Name: "SuspendTime", Scope: ScopeNode, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2605, PresentIn: 0x80, IntTokens: true, IntMin: 0, IntMax: -1, Documented: true, Note: "26.05+; NONE/INFINITE/-1 or seconds", Values: []EnumValue{
+	{Name: "SuspendTime", Scope: ScopeNode, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2605, PresentIn: 0x80, IntTokens: true, IntMin: 0, IntMax: 4294967293, Documented: true, Note: "26.05+; NONE/INFINITE/-1 or seconds", Values: []EnumValue{
 		{Name: "-1", Source: SourceCode, PresentIn: 0x80, ArgSep: '=', Note: "disables"},
 		{Name: "INFINITE", Source: SourceCode, PresentIn: 0x80, ArgSep: '=', Note: "disables"},
 		{Name: "NONE", Source: SourceCode, PresentIn: 0x80, ArgSep: '=', Note: "disables (same as INFINITE)"},

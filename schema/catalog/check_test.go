@@ -238,6 +238,12 @@ func TestCheckEnumsAndLists(t *testing.T) {
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval=30,bf_continue,defer,max_rpc_cnt=150", clean, ""},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval", warns, "expects a value"},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_continue=1", warns, "does not take a value"},
+		// A plugin's name is the whole token: no plugin "proctrack/pgid=-1" (fatal);
+		// from 23.11 a value holding "none" is dropped first.
+		{ScopeGlobal, "ProctrackType", V2411, "proctrack/pgid=-1", errs, "does not exist"},
+		{ScopeGlobal, "SwitchType", V2205, "switch/none=", errs, "does not exist"},
+		{ScopeGlobal, "SwitchType", V2411, "switch/none=", warns, "does not take a value"},
+		{ScopeGlobal, "AcctGatherInterconnectType", V2205, "acct_gather_interconnect/none=", errs, "does not exist"},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_frobnicate=3", errs, "unknown SchedulerParameters list item"},
 		{ScopeGlobal, "SlurmctldParameters", V2605, "idle_on_node_suspend,conmgr_threads=8", clean, ""},
 		// The service's nodes keep a local slurm.conf: configless serves none.
@@ -404,6 +410,23 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "HealthCheckNodeState", V2605, "START_ONLY,IDLE", errs, "only value"},
 		{ScopeGlobal, "CliFilterPlugins", V2411, "none,cli_filter/lua", errs, "none cannot be combined"},
 		{ScopePartition, "CpuBind", V2411, "thread,cores", errs, "more than one binding type"},
+		{ScopePartition, "CpuBind", V2605, "core,core", errs, "more than one binding type"},
+		{ScopeNode, "CpuBind", V2411, "ldoms,,ldoms", errs, "more than one binding type"},
+		// Compared whole: "Invalid SlurmdSyslogDebug quiet=", fatal.
+		{ScopeGlobal, "SlurmdSyslogDebug", V2411, "quiet=", errs, "compares the whole token"},
+		{ScopeGlobal, "PriorityUsageResetPeriod", V2605, "NOW=-1", errs, "compares the whole token"},
+		{ScopeGlobal, "TopologyPlugin", V2605, "topology/default=", errs, "does not exist"},
+		// Lists read token by token: "Bad rlimit name: STACK=", "CpuBind='threads=' is invalid".
+		{ScopeGlobal, "PropagateResourceLimits", V2411, "STACK=", errs, "compares the whole token"},
+		{ScopeNode, "CpuBind", V2411, "threads=", errs, "compares the whole token"},
+		{ScopeGlobal, "PrologFlags", V2411, "X11=", errs, "compares the whole token"},
+		{ScopePartition, "SuspendTime", V2411, "-1=", errs, "compares the whole token"},
+		{ScopeGlobal, "CliFilterPlugins", V2605, "cli_filter/none,,cli_filter/none", errs, "none cannot be combined"},
+		{ScopeGlobal, "TaskPluginParam", V2605, "None,None", errs, "more than one binding unit"},
+		{ScopeGlobal, "ReconfigFlags", V2605, "KeepPowerSaveSettings=-1", errs, "compares the whole token"},
+		// parse_uint32: 0 to NO_VAL-1 ("Bad value ... for SuspendTime", fatal).
+		{ScopePartition, "SuspendTime", V2411, "99999999999", errs, ""},
+		{ScopePartition, "SuspendTime", V2411, "4294967293", clean, ""},
 		{ScopeNode, "CpuBind", V2205, "cores,verbose", clean, ""},
 		{ScopeGlobal, "CliFilterPlugins", V2411, "cli_filter/lua,cli_filter/syslog", clean, ""},
 		{ScopeGlobal, "HealthCheckNodeState", V2511, "START_ONLY,IDLE", warns, "only value"},

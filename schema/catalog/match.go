@@ -221,6 +221,11 @@ func (c *checker) checkToken(tok string) {
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q expects a value", p.Name, ev.Name), "write "+ev.Name+sep+"...")
 	case ev.TakesArg && m.hasArg && m.arg == "" && len(ev.ArgRanges) == 0:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q has an empty value", p.Name, ev.Name), "")
+	case m.hasArg && ev.ArgIsName(c.v):
+		// fidelity seed 20261211: ProctrackType=proctrack/pgid=-1 is fatal.
+		c.add(SeverityError, fmt.Sprintf("%s value %q: %s takes no argument, and Slurm looks for a plugin named %q, which does not exist", p.Name, tok, ev.Name, tok), "write "+ev.Name)
+	case m.hasArg && p.ArgRefused(ev, c.v):
+		c.add(SeverityError, fmt.Sprintf("%s value %q: %s takes no argument, and Slurm compares the whole token: it refuses %q", p.Name, tok, ev.Name, tok), "write "+ev.Name)
 	case !ev.TakesArg && m.hasArg && ev.Match != MatchContains:
 		c.add(SeverityWarning, fmt.Sprintf("%s option %q does not take a value", p.Name, ev.Name), "write "+ev.Name)
 	}

@@ -68,8 +68,11 @@ func (c *checker) checkRules(value string) {
 			c.add(SeverityError, "SelectTypeParameters: CR_ONE_TASK_PER_CORE cannot be combined with CR_CPU*", "")
 		}
 	case strings.EqualFold(p.Name, "TaskPluginParam"):
-		// T1: one binding unit; autobind at most once.
-		if n, found := count("none", "sockets", "cores", "threads"); n > 1 {
+		// T1: one binding unit; autobind at most once. The same unit twice
+		// counts twice ("Bad TaskPluginParam: None" for None,None, fatal;
+		// fidelity seed 20261216, 26.05).
+		_, found := count("none", "sockets", "cores", "threads")
+		if n := toks["none"] + toks["sockets"] + toks["cores"] + toks["threads"]; n > 1 {
 			c.add(SeverityError, fmt.Sprintf("TaskPluginParam=%s has more than one binding unit (%s)", value, strings.Join(found, ", ")), "")
 		}
 		if toks["autobind"] > 1 {
@@ -131,13 +134,23 @@ func (c *checker) checkRules(value string) {
 	case strings.EqualFold(p.Name, "CpuBind"):
 		// slurm_resource_info.c xlate_cpu_bind_str: one binding type at
 		// most; slurmctld logs "CpuBind=... is invalid, ignored" (24.11).
-		if n, found := count("no", "none", "socket", "sockets", "ldom", "ldoms", "core", "cores", "thread", "threads", "off"); n > 1 {
+		// The same type twice counts twice (have_binding is already set:
+		// "CpuBind='core,core' is invalid", fidelity seed 20261212).
+		binding := []string{"no", "none", "socket", "sockets", "ldom", "ldoms", "core", "cores", "thread", "threads", "off"}
+		_, found := count(binding...)
+		n := 0
+		for _, b := range binding {
+			n += toks[b]
+		}
+		if n > 1 {
 			c.add(SeverityError, fmt.Sprintf("CpuBind=%s has more than one binding type (%s); Slurm ignores the value", value, strings.Join(found, ", ")), "keep one of none, sockets, ldoms, cores, threads, off")
 		}
 	case strings.EqualFold(p.Name, "CliFilterPlugins"):
 		// 23.11+ read_config.c: "Ignoring invalid CliFilterPlugins: ...
-		// You can't have 'none' with another plugin" (seen on 24.11).
-		if len(order) > 1 && has("none", "cli_filter/none") && c.v >= V2311 {
+		// You can't have 'none' with another plugin" (seen on 24.11), and
+		// with itself: any comma beside none (26.05,
+		// "cli_filter/none,,cli_filter/none"; fidelity seed 20261215).
+		if strings.Contains(value, ",") && has("none", "cli_filter/none") && c.v >= V2311 {
 			c.add(SeverityError, fmt.Sprintf("CliFilterPlugins=%s: none cannot be combined with another plugin; Slurm ignores the whole value", value), "remove none")
 		}
 	case strings.EqualFold(p.Name, "PropagateResourceLimits") || strings.EqualFold(p.Name, "PropagateResourceLimitsExcept"):

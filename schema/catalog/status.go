@@ -29,15 +29,12 @@ func (k KeyStatus) Known() bool { return k.Status.Known() }
 // series: anything but active and line keys.
 func (k KeyStatus) Problem() bool { return k.Status != StatusActive && k.Status != StatusLine }
 
-// Severity returns how serious using the key is: an error for keys Slurm
-// rejects or that make it fail (removed, not yet added, accepted-but-fatal),
-// a warning otherwise (deprecated, alias, defunct, unused).
+// Severity returns how serious using the key is, by the severity policy
+// (PolicySeverity): an error for keys Slurm rejects or that make it fail
+// (removed, not yet added, accepted-but-fatal), a warning otherwise
+// (deprecated, alias, defunct, unused).
 func (k KeyStatus) Severity() Severity {
-	switch k.Status {
-	case StatusRemoved, StatusNotAdded, StatusRemovedFatal:
-		return SeverityError
-	}
-	return SeverityWarning
+	return PolicySeverity(k.Status.Treatment())
 }
 
 // String returns a short message such as "defunct since 23.11",
