@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"net/http"
 	"net/http/httptest"
@@ -51,7 +52,7 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 			t.Parallel()
 			o := localslurm.Options{Release: series, RestAPI: true, Accounting: true, Log: testLog{t}}
 			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
-			res, err := pipelinetest.AnalyseFile("../../examples/a4-training.yaml", series)
+			res, err := pipelinetest.Pipeline(t, series).Analyse(pipeline.File("../../examples/a4-training.yaml", nil), pipeline.AnalyseOptions{})
 			if err != nil || res.Cluster == nil || res.Failed() {
 				t.Fatalf("the example does not compile: %v %v", err, res.Diags)
 			}

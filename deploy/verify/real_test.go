@@ -3,6 +3,7 @@ package verify_test
 import (
 	"context"
 	"fmt"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"net/http"
 	"net/http/httptest"
@@ -52,7 +53,7 @@ func TestVerifyOnRealSlurm(t *testing.T) {
 			o := localslurm.Options{Release: series, RestAPI: true, StandIns: []string{"train-a4-0", "train-a4-1"}, Log: testLog{t}}
 			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
 			spec := variant(t)
-			res, err := pipelinetest.AnalyseFile(spec, series)
+			res, err := pipelinetest.Pipeline(t, series).Analyse(pipeline.File(spec, nil), pipeline.AnalyseOptions{})
 			if err != nil || res.Cluster == nil || res.Failed() {
 				t.Fatalf("the example does not compile: %v %v", err, res.Diags)
 			}
@@ -192,7 +193,7 @@ func variant(t *testing.T) string {
 func TestVerifyOn2205(t *testing.T) {
 	o := localslurm.Options{Release: "22.05", RestAPI: true, Log: testLog{t}}
 	slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
-	res, err := pipelinetest.AnalyseFile(variant(t), "22.05")
+	res, err := pipelinetest.Pipeline(t, "22.05").Analyse(pipeline.File(variant(t), nil), pipeline.AnalyseOptions{})
 	if err != nil || res.Cluster == nil {
 		t.Fatalf("the example does not compile: %v", err)
 	}

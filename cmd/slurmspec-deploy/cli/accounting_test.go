@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bytes"
 	"context"
+	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"net/http/httptest"
 	"os"
@@ -51,7 +52,7 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			res, err := pipelinetest.AnalyseFile(spec, series)
+			res, err := pipelinetest.Pipeline(t, series).Analyse(pipeline.File(spec, nil), pipeline.AnalyseOptions{})
 			if err != nil || res.Cluster == nil || res.Failed() || res.Accounting == nil {
 				t.Fatalf("the example does not compile with its accounting file: %v %v", err, res.Diags)
 			}

@@ -66,13 +66,14 @@ orchestratorSpec:
     prologBashScripts: ["#!/bin/bash\necho one", "#!/bin/bash\necho two"]
 `
 
-// AnalyseFile runs the whole pipeline (lint included) over the spec in
-// file for the Slurm release series, as `slurmspec lint --slurm-version
-// series FILE` does.
-func AnalyseFile(file, series string) (*pipeline.Result, error) {
+// Pipeline returns a pipeline for the Slurm release series, as `slurmspec
+// lint --slurm-version series` runs it, failing the test if it cannot be
+// made. A test analyses a spec with its one entry point, Analyse.
+func Pipeline(t testing.TB, series string) *pipeline.Pipeline {
+	t.Helper()
 	p, err := pipeline.New(pipeline.Options{SlurmVersion: series})
 	if err != nil {
-		return nil, err
+		t.Fatal(err)
 	}
-	return p.Analyse(pipeline.File(file, nil), pipeline.AnalyseOptions{})
+	return p
 }
