@@ -32,14 +32,18 @@ var PartitionQOSUnknown = &lint.Rule{
 		"Before 25.11 a missing QOS= is fatal only when AccountingStorageEnforce has qos or all (seen on 22.05 "+
 		"and 24.11), otherwise the partition runs without it; missing AllowQos/DenyQos entries are dropped "+
 		"with an error, and an AllowQos of only missing QOS admits no job (warnings). With an accounting file, which "+
-		"declares the QOS, accounting-partition-name checks these names instead.",
+		"declares the QOS, accounting-partition-name checks these names instead; a QOS the file declares still does "+
+		"not exist when a new cluster's slurmctld first starts (the file is applied once the cluster is up), so "+
+		"naming one is a warning: before 25.11 slurmctld ignores it until `scontrol reconfigure` after the apply, "+
+		"from 25.11 it exits (seen on 22.05, 24.11 and 26.05). Deploy without the key, apply the file, then add it.",
 		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {QOS: high}}",
 		"partitions:\n- {id: urgent, nodePoolIds: [a4], config: {QOS: normal}}\n# then: sacctmgr add qos high; scontrol update PartitionName=urgent QOS=high"),
 	Check: func(p *lint.Pass) {
-		if p.Options.Accounting != nil {
-			return // the accounting file declares the QOS: accounting-partition-name
-		}
 		e := effective(p)
+		if p.Options.Accounting != nil {
+			firstStart(p, e.v)
+			return // the accounting file declares the rest: accounting-partition-name
+		}
 		// 25.11 made a missing QOS fatal whatever AccountingStorageEnforce
 		// says, for QOS= and for AllowQos/DenyQos (read_config.c).
 		strict := e.v >= catalog.V2511
@@ -78,6 +82,38 @@ var PartitionQOSUnknown = &lint.Rule{
 			}
 		}
 	},
+}
+
+// firstStart warns, with an accounting file, of the partition QOS names
+// only that file declares: they do not exist when a new cluster's slurmctld
+// first starts, since the file is applied once the cluster is up.
+func firstStart(p *lint.Pass, v catalog.Version) {
+	n := declared(p.Options.Accounting)
+	for _, part := range p.Cluster.Slurm.Partitions {
+		for _, key := range []string{"QOS", "AllowQos", "DenyQos"} {
+			kv := lookupKV(part.Config, key)
+			if kv == nil || kv.Value.Unknown || strings.EqualFold(kv.Value.Value, "ALL") {
+				continue
+			}
+			var later []string
+			for _, q := range strings.Split(kv.Value.Value, ",") {
+				// slurmdbd stores these names in lower case.
+				if q = strings.ToLower(strings.TrimSpace(q)); q != "" && q != defaultQOS && n.qos[q] {
+					later = append(later, q)
+				}
+			}
+			if len(later) == 0 {
+				continue
+			}
+			what := fmt.Sprintf("slurmctld %s ignores %s until `scontrol reconfigure` after the apply", v, plural(len(later), "it", "them"))
+			if v >= catalog.V2511 {
+				what = fmt.Sprintf("slurmctld %s exits at its first start", v)
+			}
+			reportValueAs(p, diag.Warning, kv, "deploy without "+kv.Key.Value+", apply the accounting file, then add it",
+				"partition %q: %s names QOS %s, which %s declares but a new cluster's database lacks until the file is applied, after slurmctld starts: %s",
+				part.ID.Value, kv.Key.Value, strings.Join(later, ", "), p.Options.Accounting.Name, what)
+		}
+	}
 }
 
 func plural(n int, one, many string) string {
