@@ -350,3 +350,36 @@ func TestOneAnalysisEntryPoint(t *testing.T) {
 			strings.Join(found, "\n  "), want[0])
 	}
 }
+
+// TestOneLinkRule: the rule for paths a command is given (no symbolic
+// link the checkout controls, unless --follow-symlinks) is
+// compiler/load/linkflag's, in every binary: slurmspec, slurmspec-deploy
+// and slurmspec-online. Elsewhere no string literal is the flag's name
+// or holds the refusal's wording (a help text may mention the flag), and nothing but linkflag and the accounting
+// file's loader (a path the repository names, refused as a diagnostic)
+// calls load.LinkOnPath: slurmspec-deploy once had no check at all, and a
+// copy of the check drifts from the flag's help and the message.
+func TestOneLinkRule(t *testing.T) {
+	for _, f := range treeFiles(t) {
+		if in(f.rel, "compiler/load/linkflag") {
+			continue
+		}
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if n.Kind != token.STRING {
+					return true
+				}
+				s, err := strconv.Unquote(n.Value)
+				if err == nil && (strings.TrimPrefix(s, "--") == "follow-symlinks" || strings.Contains(s, "does not follow links in paths it is given")) {
+					t.Errorf("%s: %s: use compiler/load/linkflag (its Flag registers and checks --follow-symlinks)", f.fset.Position(n.Pos()), n.Value)
+				}
+			case *ast.CallExpr:
+				if callName(n) == "load.LinkOnPath" && !in(f.rel, "schema/accounting") {
+					t.Errorf("%s: load.LinkOnPath: check a path a command is given with compiler/load/linkflag", f.fset.Position(n.Pos()))
+				}
+			}
+			return true
+		})
+	}
+}

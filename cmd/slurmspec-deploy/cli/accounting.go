@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/slurmspec/slurmspec/compiler/escape"
+	"github.com/slurmspec/slurmspec/compiler/load/linkflag"
 	"github.com/slurmspec/slurmspec/deploy/slurmapi"
 	"github.com/slurmspec/slurmspec/lint/online"
 	"github.com/slurmspec/slurmspec/lint/online/checker"
@@ -41,6 +42,7 @@ func newAccountingSubCmd(e env, apply bool) *cobra.Command {
 	var (
 		spec          pipeline.Options
 		allowRemovals bool
+		links         linkflag.Flag
 	)
 	use, short, long := "plan SPEC", "Print what applying the accounting file to the live database changes",
 		`Read the live accounting database through the Slurm Job API and print the
@@ -67,6 +69,9 @@ credentials, or a call failed (the calls before it are applied).`
 		Long:  long,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkPaths(&links, args[0], spec); err != nil {
+				return err
+			}
 			res, err := analyse(e, args[0], spec)
 			if err != nil {
 				return err
@@ -81,6 +86,7 @@ credentials, or a call failed (the calls before it are applied).`
 		},
 	}
 	spec.RegisterFlags(cmd.Flags())
+	links.Register(cmd.Flags())
 	if apply {
 		cmd.Flags().BoolVar(&allowRemovals, "allow-removals", false, "apply removals (slurmdbd refuses them while the entity has jobs)")
 	}

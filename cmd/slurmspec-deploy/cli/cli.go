@@ -22,6 +22,7 @@ import (
 	"github.com/slurmspec/slurmspec/cmd/internal/cmdtree"
 	"github.com/slurmspec/slurmspec/compiler/buildinfo"
 	"github.com/slurmspec/slurmspec/compiler/escape"
+	"github.com/slurmspec/slurmspec/compiler/load/linkflag"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 
@@ -189,6 +190,7 @@ type flags struct {
 	yes             bool
 	verify          bool // up: verify the cluster once it is up
 	vf              verifyFlags
+	links           linkflag.Flag
 }
 
 func newOpCmd(e env, o op) *cobra.Command {
@@ -222,10 +224,17 @@ func newOpCmd(e env, o op) *cobra.Command {
 	}
 	f.spec.RegisterFlags(fs)
 	f.deploy.RegisterFlags(fs)
+	f.links.Register(fs)
 	return cmd
 }
 
 func run(ctx context.Context, e env, o op, file string, f *flags) error {
+	if err := checkPaths(&f.links, file, f.spec); err != nil {
+		return err
+	}
+	if err := checkBackend(&f.links, f.backend); err != nil {
+		return err
+	}
 	p, err := pipeline.New(f.spec)
 	if err != nil {
 		return failed("%v", err)

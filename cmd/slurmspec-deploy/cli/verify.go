@@ -9,6 +9,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/escape"
+	"github.com/slurmspec/slurmspec/compiler/load/linkflag"
 	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/deploy/slurmapi"
 	"github.com/slurmspec/slurmspec/deploy/verify"
@@ -50,8 +51,9 @@ func (v *verifyFlags) register(cmd *cobra.Command, prefix string) {
 
 func newVerifyCmd(e env) *cobra.Command {
 	var (
-		spec pipeline.Options
-		vf   verifyFlags
+		spec  pipeline.Options
+		vf    verifyFlags
+		links linkflag.Flag
 	)
 	cmd := &cobra.Command{
 		Use:     "verify [flags] FILE",
@@ -60,6 +62,9 @@ func newVerifyCmd(e env) *cobra.Command {
 		Args:    cobra.ExactArgs(1),
 		Example: "  slurmspec verify examples/a4-training.yaml",
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := checkPaths(&links, args[0], spec); err != nil {
+				return err
+			}
 			res, err := analyse(e, args[0], spec)
 			if err != nil {
 				return err
@@ -72,6 +77,7 @@ func newVerifyCmd(e env) *cobra.Command {
 	}
 	spec.RegisterFlags(cmd.Flags())
 	vf.register(cmd, "")
+	links.Register(cmd.Flags())
 	return cmd
 }
 

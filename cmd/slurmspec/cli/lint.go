@@ -138,7 +138,7 @@ func newLintCmd(e env) *cobra.Command {
 			var tally format.GitHubTally // GitHub shows only so many annotations
 			err = p.Stream(files, e.stdin, func(r *pipeline.Result) error {
 				if onl.enabled && onlineErr == nil && r.Cluster != nil {
-					onlineErr = onl.check(cmd.Context(), r, opt)
+					onlineErr = onl.check(cmd.Context(), r, opt, links)
 				}
 				switch {
 				case r.IOError:
@@ -246,9 +246,9 @@ func expandArgs(p *pipeline.Pipeline, args []string, eo expandOptions) ([]string
 			return nil, err
 		}
 		st, err := os.Stat(arg)
-		if lst, lerr := os.Lstat(arg); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 && !eo.links.follow {
+		if lst, lerr := os.Lstat(arg); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 && !eo.links.Follow {
 			if err == nil && st.IsDir() {
-				return nil, linkError("", arg, arg)
+				return nil, eo.links.dir("", arg)
 			}
 			st, err = lst, nil // never searched: the loader refuses it
 		}

@@ -27,12 +27,12 @@ func (o *onlineFlags) register(cmd *cobra.Command) {
 // check runs the online checks of a spec that compiled and merges their
 // findings into its result. The helper gets the same spec options, and the
 // project config this run found for the spec, so it disables and adjusts
-// the same rules.
-func (o *onlineFlags) check(ctx context.Context, r *pipeline.Result, opt pipeline.Options) error {
+// the same rules, and --follow-symlinks when this run was given it.
+func (o *onlineFlags) check(ctx context.Context, r *pipeline.Result, opt pipeline.Options, links linkFlag) error {
 	if opt.ConfigFile == "" {
 		opt.ConfigFile = r.Settings.Project.Path
 	}
-	args := dispatch.Flags{Spec: opt.Args(), Timeout: o.Timeout, MinHomeCapacityGiB: o.MinHomeCapacityGiB}.Args()
+	args := dispatch.Flags{Spec: opt.Args(), Timeout: o.Timeout, MinHomeCapacityGiB: o.MinHomeCapacityGiB, Links: links.Flag}.Args()
 	var found diag.List
 	var err error
 	if r.File == "-" {

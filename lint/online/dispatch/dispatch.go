@@ -18,6 +18,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/helperbin"
+	"github.com/slurmspec/slurmspec/compiler/load/linkflag"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
 )
@@ -34,11 +35,15 @@ type Flags struct {
 	// MinHomeCapacityGiB is filestore-capacity's minimum
 	// (online.DefaultMinHomeCapacityGiB); negative turns the check off.
 	MinHomeCapacityGiB int64
+	// Links is the offline run's --follow-symlinks, passed on: the helper
+	// applies the same rule to the spec's path and --config.
+	Links linkflag.Flag
 }
 
 // Args returns the helper's command-line flags for f.
 func (f Flags) Args() []string {
 	args := append([]string{}, f.Spec...)
+	args = append(args, f.Links.Args()...)
 	if f.Timeout > 0 {
 		args = append(args, "--online-timeout="+f.Timeout.String())
 	}

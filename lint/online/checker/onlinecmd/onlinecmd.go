@@ -32,6 +32,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/buildinfo"
 	"github.com/slurmspec/slurmspec/compiler/diag/ids"
 	"github.com/slurmspec/slurmspec/compiler/escape"
+	"github.com/slurmspec/slurmspec/compiler/load/linkflag"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/online"
@@ -78,11 +79,13 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	fs := pflag.NewFlagSet(online.HelperName, pflag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	var (
-		spec pipeline.Options
-		of   online.Flags
+		spec  pipeline.Options
+		of    online.Flags
+		links linkflag.Flag
 	)
 	spec.RegisterFlags(fs)
 	of.RegisterFlags(fs)
+	links.Register(fs)
 	help := fs.BoolP("help", "h", false, "print this help")
 	version := fs.Bool("version", false, "print the version (that of slurmspec) and exit")
 	if err := fs.Parse(args); err != nil {
@@ -106,6 +109,13 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	opt := base
 	opt.Timeout, opt.MinHomeCapacityGiB = of.Timeout, of.MinHomeCapacityGiB
 	file := fs.Arg(0)
+	// The rule of every binary for the paths it is given: slurmspec lint
+	// passes --follow-symlinks on when it was given it.
+	for _, p := range [][2]string{{"", file}, {"--config", spec.ConfigFile}} {
+		if err := links.File(p[0], p[1]); err != nil {
+			return fail(stdout, stderr, online.Errorf(online.KindUsage, err, err.Error()))
+		}
+	}
 	p, err := pipeline.New(spec)
 	if err != nil {
 		return fail(stdout, stderr, online.Errorf(online.KindUsage, err, err.Error()))
