@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/compiler/load"
+	"github.com/slurmspec/slurmspec/compiler/outformat"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/render/sacctmgr"
 )
@@ -73,8 +75,9 @@ func newAccountingPlanCmd(e env) *cobra.Command {
 			if current == "" {
 				return usageError("accounting plan needs the database: --current FILE (capture it with sacctmgr show … -P; see --help)")
 			}
-			if outFmt != "text" && outFmt != "json" {
-				return usageError("--format must be text or json, not %q", outFmt)
+			write, err := lookupFormat(planFormats(), outFmt)
+			if err != nil {
+				return err
 			}
 			for _, p := range [][2]string{{"", args[0]}, {"--current", current}, {"--config", opt.ConfigFile}} {
 				if err := links.file(p[0], p[1]); err != nil {
@@ -111,7 +114,7 @@ func newAccountingPlanCmd(e env) *cobra.Command {
 			if err != nil {
 				return usageError("%s: %v", escape.Text(current), err)
 			}
-			if err := writePlan(e, plan, outFmt); err != nil {
+			if err := write(e.stdout, plan); err != nil {
 				return err
 			}
 			if rm := plan.Removals(); len(rm) > 0 && !allowRemovals {
@@ -139,35 +142,43 @@ func newAccountingPlanCmd(e env) *cobra.Command {
 	cmd.Flags().StringVar(&scriptPath, "script", "", "write the sacctmgr script that applies exactly the plan to `FILE`")
 	_ = cmd.MarkFlagFilename("script")
 	cmd.Flags().BoolVar(&allowRemovals, "allow-removals", false, "plan removals (slurmdbd refuses them while the entity has jobs)")
-	cmd.Flags().StringVar(&outFmt, "format", "text", "output format: text or json")
-	_ = cmd.RegisterFlagCompletionFunc("format", fixedCompletion("text", "json"))
+	formatFlag(cmd, &outFmt, planFormats())
 	links.register(cmd.Flags())
 	return cmd
 }
 
-// writePlan prints the plan on standard output.
-func writePlan(e env, p *sacctmgr.Plan, format string) error {
-	if format == "json" {
-		a, m, r := p.Count()
-		out := struct {
-			Version int           `json:"version"`
-			Summary string        `json:"summary"`
-			Add     int           `json:"add"`
-			Modify  int           `json:"modify"`
-			Remove  int           `json:"remove"`
-			Ops     []sacctmgr.Op `json:"ops"`
-		}{1, p.Summary(), a, m, r, p.Ops}
-		if out.Ops == nil {
-			out.Ops = []sacctmgr.Op{}
-		}
-		b, err := json.MarshalIndent(out, "", "  ")
-		if err != nil {
-			return &exitError{code: exitUsage, msg: fmt.Sprintf("encoding the plan: %v", err)}
-		}
-		_, err = e.stdout.Write(escape.JSON(append(b, '\n')))
-		return err
+// planWriter writes an accounting plan in one format.
+type planWriter func(w io.Writer, p *sacctmgr.Plan) error
+
+// planFormats are the formats of slurmspec accounting plan --format, the
+// default first.
+func planFormats() *outformat.Registry[planWriter] {
+	return outformat.MustNew(
+		outformat.Format[planWriter]{Name: "text", Writer: func(w io.Writer, p *sacctmgr.Plan) error { return p.Text(w) }},
+		outformat.Format[planWriter]{Name: "json", Writer: writePlanJSON},
+	)
+}
+
+// writePlanJSON writes the plan as JSON.
+func writePlanJSON(w io.Writer, p *sacctmgr.Plan) error {
+	a, m, r := p.Count()
+	out := struct {
+		Version int           `json:"version"`
+		Summary string        `json:"summary"`
+		Add     int           `json:"add"`
+		Modify  int           `json:"modify"`
+		Remove  int           `json:"remove"`
+		Ops     []sacctmgr.Op `json:"ops"`
+	}{1, p.Summary(), a, m, r, p.Ops}
+	if out.Ops == nil {
+		out.Ops = []sacctmgr.Op{}
 	}
-	return p.Text(e.stdout)
+	b, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return &exitError{code: exitUsage, msg: fmt.Sprintf("encoding the plan: %v", err)}
+	}
+	_, err = w.Write(escape.JSON(append(b, '\n')))
+	return err
 }
 
 // writeScript writes the plan's script atomically, mode 0755.
