@@ -7,8 +7,6 @@ import (
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,27 +14,12 @@ import (
 
 	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/deploy/slurmapi"
-	"github.com/slurmspec/slurmspec/lab/fakeslurmapi"
+	"github.com/slurmspec/slurmspec/lab/fakeslurmapi/apitest"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 	"github.com/slurmspec/slurmspec/render/sacctmgr"
 	"github.com/slurmspec/slurmspec/schema/accounting"
 )
-
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-type testLog struct{ t *testing.T }
-
-func (w testLog) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
-}
 
 // TestAccountingOnRealSlurm reads the accounting database of a real
 // slurmdbd through the double of the Slurm Job API and the release's real
@@ -50,7 +33,7 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 	for _, series := range []string{"24.11", "26.05"} {
 		t.Run(series, func(t *testing.T) {
 			t.Parallel()
-			o := localslurm.Options{Release: series, RestAPI: true, Accounting: true, Log: testLog{t}}
+			o := localslurm.Options{Release: series, RestAPI: true, Accounting: true, Log: slurmtest.Log(t)}
 			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
 			res, err := pipelinetest.Pipeline(t, series).Analyse(pipeline.File("../../examples/a4-training.yaml", nil), pipeline.AnalyseOptions{})
 			if err != nil || res.Cluster == nil || res.Failed() {
@@ -69,27 +52,10 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o.Dir = t.TempDir()
-			for _, a := range set {
-				p := filepath.Join(o.Dir, filepath.FromSlash(a.Path))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, a.Data, os.FileMode(a.Mode)); err != nil {
-					t.Fatal(err)
-				}
-			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			cl, err := localslurm.Start(ctx, o)
-			if err != nil {
-				t.Fatalf("Start: %v", err)
-			}
-			defer func() {
-				if err := cl.Stop(); err != nil {
-					t.Errorf("Stop: %v", err)
-				}
-			}()
+			name := "projects/acme-ml-prod/locations/us-central1/modelDevelopmentClusters/train"
+			cl := apitest.Start(ctx, t, o, set, name, map[string]string{"ya29.root": "root"})
 			sh := func(args ...string) string {
 				t.Helper()
 				out, err := cl.Command(ctx, args[0], args[1:]...).CombinedOutput()
@@ -98,12 +64,7 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 				}
 				return string(out)
 			}
-			name := "projects/acme-ml-prod/locations/us-central1/modelDevelopmentClusters/train"
-			double := &fakeslurmapi.Server{Cluster: name, Users: map[string]string{"ya29.root": "root"},
-				Backend: fakeslurmapi.Backend{URL: cl.RestURL(), Token: cl.RestToken}}
-			srv := httptest.NewServer(double)
-			defer srv.Close()
-			api := &slurmapi.Client{HTTP: &http.Client{Transport: bearer{"ya29.root"}}, Endpoint: srv.URL, Cluster: name}
+			api := &slurmapi.Client{HTTP: apitest.Client("ya29.root"), Endpoint: cl.URL, Cluster: name}
 
 			// plans returns the plan against the API's reading and the
 			// plan against a capture of sacctmgr show -P, as text.
@@ -167,12 +128,12 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				calls := len(double.Calls())
+				calls := len(cl.Double.Calls())
 				err = api.ApplyAccounting(ctx, plan, "train")
 				var rm *slurmapi.AssocRemovalError
 				if errors.As(err, &rm) {
 					// Refused before any call; removed as the error says.
-					if n := len(double.Calls()); n != calls {
+					if n := len(cl.Double.Calls()); n != calls {
 						t.Errorf("the refused plan made %d calls", n-calls)
 					}
 					t.Logf("refused: %v", err)
@@ -202,7 +163,7 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 			if live, _, empty := plans("after applying the changed file through the API", sacctmgr.Declared(changed)); !empty {
 				t.Errorf("after applying the changed file through the API, the plan is not empty:\n%s", live)
 			}
-			for _, c := range double.Calls() {
+			for _, c := range cl.Double.Calls() {
 				if c.User != "root" || c.Status != http.StatusOK {
 					t.Errorf("call %s %s as %s: %d", c.Method, c.Path, c.User, c.Status)
 				}

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,27 +14,11 @@ import (
 	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/deploy/slurmapi"
 	"github.com/slurmspec/slurmspec/deploy/verify"
-	"github.com/slurmspec/slurmspec/lab/fakeslurmapi"
+	"github.com/slurmspec/slurmspec/lab/fakeslurmapi/apitest"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 	"github.com/slurmspec/slurmspec/lint/online"
 )
-
-// bearer adds an OAuth token to every request, as Google credentials do.
-type bearer struct{ token string }
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-type testLog struct{ t *testing.T }
-
-func (w testLog) Write(p []byte) (int, error) {
-	w.t.Log(strings.TrimRight(string(p), "\n"))
-	return len(p), nil
-}
 
 // TestVerifyOnRealSlurm runs verify on a variant of the A4 example (variant)
 // deployed on a local Slurm of each release that serves v0.0.42, through
@@ -50,7 +32,7 @@ func TestVerifyOnRealSlurm(t *testing.T) {
 	for _, series := range []string{"24.11", "26.05"} {
 		t.Run(series, func(t *testing.T) {
 			t.Parallel()
-			o := localslurm.Options{Release: series, RestAPI: true, StandIns: []string{"train-a4-0", "train-a4-1"}, Log: testLog{t}}
+			o := localslurm.Options{Release: series, RestAPI: true, StandIns: []string{"train-a4-0", "train-a4-1"}, Log: slurmtest.Log(t)}
 			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
 			spec := variant(t)
 			res, err := pipelinetest.Pipeline(t, series).Analyse(pipeline.File(spec, nil), pipeline.AnalyseOptions{})
@@ -61,37 +43,12 @@ func TestVerifyOnRealSlurm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o.Dir = t.TempDir()
-			var conf []byte
-			for _, a := range set {
-				if a.Path == "slurm.conf" {
-					conf = a.Data
-				}
-				p := filepath.Join(o.Dir, filepath.FromSlash(a.Path))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, a.Data, os.FileMode(a.Mode)); err != nil {
-					t.Fatal(err)
-				}
-			}
+			conf := set.Get("slurm.conf").Data
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 			defer cancel()
-			cl, err := localslurm.Start(ctx, o)
-			if err != nil {
-				t.Fatalf("Start: %v", err)
-			}
-			defer func() {
-				if err := cl.Stop(); err != nil {
-					t.Errorf("Stop: %v", err)
-				}
-			}()
 			name := "projects/acme-ml-prod/locations/us-central1/modelDevelopmentClusters/train"
-			double := &fakeslurmapi.Server{Cluster: name, Users: map[string]string{"ya29.daemon": "daemon"},
-				Backend: fakeslurmapi.Backend{URL: cl.RestURL(), Token: cl.RestToken}}
-			srv := httptest.NewServer(double)
-			defer srv.Close()
-			api := &slurmapi.Client{HTTP: &http.Client{Transport: bearer{"ya29.daemon"}}, Endpoint: srv.URL, Cluster: name}
+			cl := apitest.Start(ctx, t, o, set, name, map[string]string{"ya29.daemon": "daemon"})
+			api := &slurmapi.Client{HTTP: apitest.Client("ya29.daemon"), Endpoint: cl.URL, Cluster: name}
 			opt := verify.Options{Wait: 30 * time.Second, Poll: 200 * time.Millisecond}
 
 			r, err := verify.Run(ctx, api, res.Cluster, conf, opt)
@@ -142,7 +99,7 @@ func TestVerifyOnRealSlurm(t *testing.T) {
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("after the changes, findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
-			for _, c := range double.Calls() {
+			for _, c := range cl.Double.Calls() {
 				if c.User != "daemon" {
 					t.Errorf("call %s %s ran as %s, want daemon", c.Method, c.Path, c.User)
 				}
@@ -191,7 +148,7 @@ func variant(t *testing.T) string {
 // serves v0.0.36-38 only: it stops at the first call, in one line that
 // says so.
 func TestVerifyOn2205(t *testing.T) {
-	o := localslurm.Options{Release: "22.05", RestAPI: true, Log: testLog{t}}
+	o := localslurm.Options{Release: "22.05", RestAPI: true, Log: slurmtest.Log(t)}
 	slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
 	res, err := pipelinetest.Pipeline(t, "22.05").Analyse(pipeline.File(variant(t), nil), pipeline.AnalyseOptions{})
 	if err != nil || res.Cluster == nil {
@@ -201,36 +158,12 @@ func TestVerifyOn2205(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Dir = t.TempDir()
-	var conf []byte
-	for _, a := range set {
-		if a.Path == "slurm.conf" {
-			conf = a.Data
-		}
-		p := filepath.Join(o.Dir, filepath.FromSlash(a.Path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, a.Data, os.FileMode(a.Mode)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	conf := set.Get("slurm.conf").Data
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cl, err := localslurm.Start(ctx, o)
-	if err != nil {
-		t.Fatalf("Start: %v", err)
-	}
-	defer func() {
-		if err := cl.Stop(); err != nil {
-			t.Errorf("Stop: %v", err)
-		}
-	}()
 	name := "projects/acme-ml-prod/locations/us-central1/modelDevelopmentClusters/train"
-	srv := httptest.NewServer(&fakeslurmapi.Server{Cluster: name, Users: map[string]string{"ya29.daemon": "daemon"},
-		Backend: fakeslurmapi.Backend{URL: cl.RestURL(), Token: cl.RestToken}})
-	defer srv.Close()
-	api := &slurmapi.Client{HTTP: &http.Client{Transport: bearer{"ya29.daemon"}}, Endpoint: srv.URL, Cluster: name}
+	cl := apitest.Start(ctx, t, o, set, name, map[string]string{"ya29.daemon": "daemon"})
+	api := &slurmapi.Client{HTTP: apitest.Client("ya29.daemon"), Endpoint: cl.URL, Cluster: name}
 	_, err = verify.Run(ctx, api, res.Cluster, conf, verify.Options{})
 	want := "GET /slurm/v0.0.42/partitions: slurmrestd answered 404: Unable find requested URL. Please view /openapi/v3 for API reference; the cluster's slurmrestd does not serve Slurm REST v0.0.42, which Slurm 24.11 and later do (22.05 serves v0.0.36-v0.0.38)"
 	if err == nil || err.Error() != want {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +13,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/cmd/slurmspec-deploy/cli"
 	"github.com/slurmspec/slurmspec/deploy/artifacts"
-	"github.com/slurmspec/slurmspec/lab/fakeslurmapi"
+	"github.com/slurmspec/slurmspec/lab/fakeslurmapi/apitest"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 	"github.com/slurmspec/slurmspec/render/sacctmgr"
@@ -36,7 +35,7 @@ import (
 func TestAccountingOnRealSlurm(t *testing.T) {
 	for _, series := range []string{"24.11", "26.05"} {
 		t.Run(series, func(t *testing.T) {
-			o := localslurm.Options{Release: series, RestAPI: true, Accounting: true}
+			o := localslurm.Options{Release: series, RestAPI: true, Accounting: true, Log: slurmtest.Log(t)}
 			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(o) })
 			dir := t.TempDir()
 			spec := filepath.Join(dir, "a4-training.yaml")
@@ -60,33 +59,11 @@ func TestAccountingOnRealSlurm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			o.Dir = t.TempDir()
-			for _, a := range set {
-				p := filepath.Join(o.Dir, filepath.FromSlash(a.Path))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, a.Data, os.FileMode(a.Mode)); err != nil {
-					t.Fatal(err)
-				}
-			}
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			cl, err := localslurm.Start(ctx, o)
-			if err != nil {
-				t.Fatalf("Start: %v", err)
-			}
-			defer func() {
-				if err := cl.Stop(); err != nil {
-					t.Errorf("Stop: %v", err)
-				}
-			}()
 			const name = "projects/acme-ml-prod/locations/us-central1/modelDevelopmentClusters/train"
-			double := &fakeslurmapi.Server{Cluster: name, Users: map[string]string{"ya29.root": "root"},
-				Backend: fakeslurmapi.Backend{URL: cl.RestURL(), Token: cl.RestToken}}
-			api := httptest.NewServer(double)
-			defer api.Close()
-			t.Setenv("SLURMSPEC_SLURM_API_ENDPOINT", api.URL)
+			cl := apitest.Start(ctx, t, o, set, name, map[string]string{"ya29.root": "root"})
+			t.Setenv("SLURMSPEC_SLURM_API_ENDPOINT", cl.URL)
 			run := func(token string, args ...string) (int, string) {
 				t.Setenv("GOOGLE_OAUTH_ACCESS_TOKEN", token)
 				var out bytes.Buffer

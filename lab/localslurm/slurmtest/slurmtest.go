@@ -20,7 +20,9 @@ package slurmtest
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -91,4 +93,17 @@ func summary(err error) string {
 		return s.Summary()
 	}
 	return err.Error()
+}
+
+// Log returns the writer a real-Slurm test gives the harness as its Log
+// (localslurm.Options.Log): each write is one t.Log line, its trailing
+// newline dropped, so the daemons' output shows with the test's.
+func Log(t testing.TB) io.Writer { return testLog{t} }
+
+type testLog struct{ t testing.TB }
+
+func (w testLog) Write(p []byte) (int, error) {
+	w.t.Helper()
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
 }
