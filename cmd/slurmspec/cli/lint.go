@@ -11,6 +11,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/compiler/load/discover"
+	"github.com/slurmspec/slurmspec/compiler/load/linkflag"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
@@ -248,7 +249,7 @@ func expandArgs(p *pipeline.Pipeline, args []string, eo expandOptions) ([]string
 		st, err := os.Stat(arg)
 		if lst, lerr := os.Lstat(arg); lerr == nil && lst.Mode()&fs.ModeSymlink != 0 && !eo.links.Follow {
 			if err == nil && st.IsDir() {
-				return nil, eo.links.dir("", arg)
+				return nil, asUsage(&linkflag.Error{Path: arg, Link: arg}) // in scope or not: it would be searched
 			}
 			st, err = lst, nil // never searched: the loader refuses it
 		}
