@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -99,10 +98,9 @@ func (o Outcome) String() string { return outcomeNames[o] }
 // Verdict is one shape's result.
 type Verdict struct {
 	Partition string
-	// Shape is the shape's id (partition/pool/kind[+sized], as lab/jobmix
-	// names it), Args its sbatch options.
-	Shape   string
-	Args    []string
+	// Shape is the job's shape; its id (partition/pool/kind[+sized]) is
+	// the one lab/jobmix gives it.
+	Shape   jobshapes.Shape
 	Outcome Outcome
 	JobID   int64
 	// Detail is Slurm's reason: the refusal, the pending reason, the state.
@@ -122,7 +120,7 @@ var configReasons = []string{
 // runShape submits one job, waits until it runs, is refused, pends for a
 // configuration reason or the wait ends, and cancels it.
 func runShape(ctx context.Context, api *slurmapi.Client, j job, wait, poll time.Duration) (Verdict, error) {
-	v := Verdict{Partition: j.shape.Partition, Shape: j.shape.ID(), Args: j.shape.Args()}
+	v := Verdict{Partition: j.shape.Partition, Shape: j.shape}
 	id, err := api.Submit(ctx, j.spec)
 	var se *slurmapi.Error
 	if errors.As(err, &se) && se.SlurmStatus != 0 {
@@ -179,15 +177,12 @@ func hasAny(states []string, want ...string) bool {
 	return false
 }
 
-// describe is the shape's id and its options, as lab/jobmix prints them.
-func (v Verdict) describe() string { return v.Shape + " (" + strings.Join(v.Args, " ") + ")" }
-
 // jobFinding is the finding of a verdict that is one, else ok is false.
 func jobFinding(c *ir.Cluster, p *partition, v Verdict) (diag.Diagnostic, bool) {
 	switch v.Outcome {
 	case Refused:
 		return finding(c, p, "", online.VerifyJobRefused, diag.Error,
-			fmt.Sprintf("partition %s refuses a job of shape %s at submission: %s", p.name, v.describe(), v.Detail),
+			fmt.Sprintf("partition %s refuses a job of shape %s at submission: %s", p.name, v.Shape.String(), v.Detail),
 			"`slurmspec lint` may say why (memory defaults, limits); else check the partition's settings and the user's association"), true
 	case PendingConfig, Failed:
 		what := "pends with reason " + v.Detail
@@ -195,7 +190,7 @@ func jobFinding(c *ir.Cluster, p *partition, v Verdict) (diag.Diagnostic, bool) 
 			what = "ended without running: " + v.Detail
 		}
 		return finding(c, p, "", online.VerifyJobPending, diag.Error,
-			fmt.Sprintf("in partition %s a job of shape %s %s (job %d)", p.name, v.describe(), what, v.JobID),
+			fmt.Sprintf("in partition %s a job of shape %s %s (job %d)", p.name, v.Shape.String(), what, v.JobID),
 			"the partition's limits, state or the user's association keep it from running; `scontrol show job` on the cluster says more"), true
 	}
 	return diag.Diagnostic{}, false

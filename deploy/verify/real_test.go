@@ -116,7 +116,7 @@ func TestVerifyOnRealSlurm(t *testing.T) {
 			}
 			for _, v := range r.Verdicts {
 				want := verify.Runs
-				if v.Shape == "preempt/a4/all-gpus" && refused {
+				if v.Shape.ID() == "preempt/a4/all-gpus" && refused {
 					want = verify.Refused
 				}
 				if v.Outcome != want {
@@ -280,7 +280,7 @@ func checkSubmitted(ctx context.Context, t *testing.T, cl *localslurm.Cluster, v
 		t.Errorf("%s: job %d: %v", v.Shape, v.JobID, err)
 		return
 	}
-	for _, a := range v.Args {
+	for _, a := range v.Shape.Args() {
 		opt, val, _ := strings.Cut(a, "=")
 		key, want := "", ""
 		switch opt {

@@ -125,12 +125,27 @@ func TestSameShapesAsOracle(t *testing.T) {
 					t.Errorf("%s: %s: verify excludes %s, where the oracle runs it", name, s.ID(), n)
 				}
 			}
+			for _, n := range partitionNodes(e, s.Partition) {
+				if other := !slices.Contains(nodes[s.Pool], n); other != expandsTo(t, excluded, n) {
+					t.Errorf("%s: %s: node %s of partition %s is excluded: %v, want %v (the pool's nodes only may run it)", name, s.ID(), n, s.Partition, !other, other)
+				}
+			}
 			compared++
 		}
 	}
 	if compared < 200 {
 		t.Errorf("compared %d shapes, want at least 200", compared)
 	}
+}
+
+// partitionNodes returns the rendered nodes of a partition.
+func partitionNodes(e *expected, name string) []string {
+	for _, p := range e.partitions {
+		if p.name == name {
+			return p.nodes
+		}
+	}
+	return nil
 }
 
 // renderedNodes renders c for 24.11 and returns its slurm.conf and each

@@ -105,7 +105,7 @@ func (r *Report) WriteVerdicts(w io.Writer) error {
 	}
 	width := 0
 	for _, v := range r.Verdicts {
-		width = max(width, len(v.Shape))
+		width = max(width, len(v.Shape.ID()))
 	}
 	part := ""
 	for _, v := range r.Verdicts {
@@ -115,7 +115,7 @@ func (r *Report) WriteVerdicts(w io.Writer) error {
 				return err
 			}
 		}
-		line := fmt.Sprintf("  %-*s  %s", width, v.Shape, v.Outcome)
+		line := fmt.Sprintf("  %-*s  %s", width, v.Shape.ID(), v.Outcome)
 		if v.JobID != 0 {
 			line += fmt.Sprintf(" (job %d", v.JobID)
 			if v.Detail != "" {
