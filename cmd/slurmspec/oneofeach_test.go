@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -381,5 +382,71 @@ func TestOneLinkRule(t *testing.T) {
 			}
 			return true
 		})
+	}
+}
+
+// shapeWords and shapeOptions are the words of a job shape: the kinds' names and the
+// sbatch options that make them (exact, or a prefix before the value).
+var (
+	shapeWords   = []string{"one-task", "one-gpu", "all-gpus", "whole-node", "two-nodes", "max-time", "--exclusive", "-N1", "-N2", "-n1"}
+	shapeOptions = []string{"--gpus=", "--mem-per-gpu=", "--mem=", "--time="}
+)
+
+// TestOneJobShapeDerivation: the standard job shapes of a partition (their
+// kinds, sizes and options) are derived by render/jobshapes alone, for the
+// job-level oracle (lab/jobmix) and for `slurmspec verify` (deploy/verify)
+// both, which derived them twice, differently (verify asked a live cluster
+// five kinds of its own, from the partition's largest node). Elsewhere, no
+// non-test Go file spells a kind's name or an sbatch option of the mix
+// (--exclusive, -N1, --gpus=...), and a Slurm REST job description
+// (slurmapi.JobSpec) is made only from a shape: in a function that takes a
+// jobshapes.Shape.
+func TestOneJobShapeDerivation(t *testing.T) {
+	for _, f := range treeFiles(t) {
+		if in(f.rel, "render/jobshapes") {
+			continue
+		}
+		ast.Inspect(f.file, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			s, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				return true
+			}
+			bad := slices.Contains(shapeWords, s) || slices.ContainsFunc(shapeOptions, func(p string) bool { return strings.HasPrefix(s, p) })
+			if bad {
+				t.Errorf("%s: %s is a job shape's word: derive shapes with render/jobshapes (jobshapes.Derive, Shape.Args)", f.fset.Position(lit.Pos()), lit.Value)
+			}
+			return true
+		})
+		if in(f.rel, "deploy/slurmapi") {
+			continue
+		}
+		for _, decl := range f.file.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			fromShape := false
+			for _, p := range fn.Type.Params.List {
+				if sel, ok := p.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "Shape" {
+					if id, ok := sel.X.(*ast.Ident); ok && id.Name == "jobshapes" {
+						fromShape = true
+					}
+				}
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				cl, ok := n.(*ast.CompositeLit)
+				if !ok {
+					return true
+				}
+				if sel, ok := cl.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "JobSpec" && !fromShape {
+					t.Errorf("%s: %s makes a slurmapi.JobSpec of its own: translate a jobshapes.Shape (deploy/verify's submission)", f.fset.Position(cl.Pos()), fn.Name.Name)
+				}
+				return true
+			})
+		}
 	}
 }

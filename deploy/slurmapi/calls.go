@@ -106,8 +106,15 @@ type JobSpec struct {
 	Exclusive bool
 	// MemoryPerNode is --mem in MiB (0: the partition's default).
 	MemoryPerNode int64
-	// TimeLimit is --time in minutes (0: the partition's default).
-	TimeLimit int64
+	// MemoryPerGPU is --mem-per-gpu in MiB (0: the partition's default).
+	MemoryPerGPU int64
+	// TimeLimit is --time in minutes; unset (Set false), the partition's
+	// default.
+	TimeLimit Number
+	// Account is -A, QOS --qos ("": the user's defaults).
+	Account, QOS string
+	// ExcludedNodes are nodes the job may not run on (-x).
+	ExcludedNodes []string
 	// Cwd is the job's working directory; "" means /tmp.
 	Cwd string
 }
@@ -146,8 +153,20 @@ func (s JobSpec) body() map[string]any {
 	if s.MemoryPerNode > 0 {
 		job["memory_per_node"] = Number{Set: true, Number: s.MemoryPerNode}
 	}
-	if s.TimeLimit > 0 {
-		job["time_limit"] = Number{Set: true, Number: s.TimeLimit}
+	if s.MemoryPerGPU > 0 {
+		job["memory_per_tres"] = fmt.Sprintf("gres/gpu:%d", s.MemoryPerGPU)
+	}
+	if s.TimeLimit.Set {
+		job["time_limit"] = s.TimeLimit
+	}
+	if s.Account != "" {
+		job["account"] = s.Account
+	}
+	if s.QOS != "" {
+		job["qos"] = s.QOS
+	}
+	if len(s.ExcludedNodes) > 0 {
+		job["excluded_nodes"] = s.ExcludedNodes
 	}
 	return map[string]any{"job": job}
 }

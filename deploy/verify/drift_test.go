@@ -94,21 +94,3 @@ func TestDrift(t *testing.T) {
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 }
-
-// TestShapes: the job mix of a GPU partition and of a CPU partition.
-func TestShapes(t *testing.T) {
-	var names []string
-	for _, s := range shapes("train", &node{gpus: 8, cpus: 224}, 4) {
-		names = append(names, s.Name)
-	}
-	if got := strings.Join(names, "; "); got != "one task; one GPU; every GPU of one node (8); a whole node; two nodes" {
-		t.Errorf("GPU partition: %s", got)
-	}
-	names = nil
-	for _, s := range shapes("cpu", &node{cpus: 8}, 1) {
-		names = append(names, s.Name)
-	}
-	if got := strings.Join(names, "; "); got != "one task; a whole node" {
-		t.Errorf("CPU partition of one node: %s", got)
-	}
-}

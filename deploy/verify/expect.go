@@ -141,21 +141,5 @@ func poolsByNodeName(c *ir.Cluster) map[string]*ir.NodePool {
 	return out
 }
 
-// largestNode returns the partition's node with the most GPUs, then CPUs:
-// the job shapes are drawn from it.
-func (e *expected) largestNode(p *partition) *node {
-	var best *node
-	for _, name := range p.nodes {
-		n := e.nodes[name]
-		if n == nil {
-			continue
-		}
-		if best == nil || n.gpus > best.gpus || n.gpus == best.gpus && n.cpus > best.cpus {
-			best = n
-		}
-	}
-	return best
-}
-
 // slurmconfCount reads a GRES count as slurm.conf writes it.
 func slurmconfCount(s string) (int64, bool) { return slurmconf.GresCount(s) }

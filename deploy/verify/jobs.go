@@ -8,43 +8,67 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/deploy/slurmapi"
 	"github.com/slurmspec/slurmspec/lint/online"
+	"github.com/slurmspec/slurmspec/render/jobshapes"
 )
 
-// Shape is one job of the mix.
-type Shape struct {
-	// Name says what the job asks for, such as "every GPU of one node".
-	Name string
-	Job  slurmapi.JobSpec
+// job is one shape of the job mix and the submission that makes it.
+type job struct {
+	shape jobshapes.Shape
+	spec  slurmapi.JobSpec
 }
 
-// shapes returns the job mix of a partition whose largest node is n: one
-// task; one GPU, every GPU of one node (GPU nodes); a whole node; two
-// nodes where the partition has two. Each job keeps the partition's
-// defaults (no --mem, no --time). This is the short mix a live cluster
-// can afford; the full mix of issue 26 (explicit sizes, MaxTime, the
-// verdicts' classification against a local Slurm) lives in lab/jobmix.
-func shapes(partition string, n *node, nodes int) []Shape {
-	base := slurmapi.JobSpec{Partition: partition, Script: "#!/bin/sh\ntrue\n"}
-	with := func(name string, f func(*slurmapi.JobSpec)) Shape {
-		j := base
-		j.Name = "slurmspec-verify"
-		f(&j)
-		return Shape{Name: name, Job: j}
+// jobs returns the spec's job mix as Slurm REST submissions, in order: the
+// shapes of jobshapes.Derive, the ones lab/jobmix runs on a local Slurm to
+// check lint, each with its options as the v0.0.42 job description's
+// fields. Where a partition spans several pools, a job excludes the
+// partition's nodes of the other pools (-x), so that it runs on a node of
+// its own pool, whichever is free.
+func jobs(c *ir.Cluster, e *expected) []job {
+	byName := map[string]*partition{}
+	for _, p := range e.partitions {
+		byName[p.name] = p
 	}
-	out := []Shape{with("one task", func(j *slurmapi.JobSpec) { j.Tasks = 1 })}
-	if n != nil && n.gpus > 0 {
-		out = append(out,
-			with("one GPU", func(j *slurmapi.JobSpec) { j.Tasks, j.GPUs = 1, 1 }),
-			with(fmt.Sprintf("every GPU of one node (%d)", n.gpus), func(j *slurmapi.JobSpec) { j.Nodes, j.GPUsPerNode = 1, int(n.gpus) }))
-	}
-	out = append(out, with("a whole node", func(j *slurmapi.JobSpec) { j.Nodes, j.Exclusive = 1, true }))
-	if nodes >= 2 {
-		out = append(out, with("two nodes", func(j *slurmapi.JobSpec) { j.Nodes, j.Tasks = 2, 2 }))
+	var out []job
+	for _, s := range jobshapes.Derive(c) {
+		var others []string
+		if p := byName[s.Partition]; p != nil {
+			for _, name := range p.nodes {
+				if n := e.nodes[name]; n == nil || n.pool == nil || n.pool.ID.Value != s.Pool {
+					others = append(others, name)
+				}
+			}
+		}
+		out = append(out, job{shape: s, spec: submission(s, others)})
 	}
 	return out
+}
+
+// submission is the job description of a shape: each sbatch option of
+// jobshapes.Job as the field sbatch fills, the nodes it may not use, and
+// the script true.
+func submission(s jobshapes.Shape, exclude []string) slurmapi.JobSpec {
+	j := s.Job
+	spec := slurmapi.JobSpec{
+		Name: "slurmspec-verify", Partition: s.Partition, Script: "#!/bin/sh\ntrue\n",
+		Tasks: int(j.Tasks), Nodes: int(j.Nodes), GPUs: int(j.GPUs), Exclusive: j.Exclusive,
+		MemoryPerNode: j.Mem, MemoryPerGPU: j.MemPerGPU, Account: j.Account, QOS: j.QOS,
+	}
+	if j.HasTime {
+		spec.TimeLimit = slurmapi.Number{Set: true, Number: j.Time}
+	}
+	if len(exclude) > 0 {
+		// Compressed: a pool of many nodes is one range.
+		items, err := hostlist.Split(hostlist.Compress(exclude))
+		if err != nil {
+			items = exclude
+		}
+		spec.ExcludedNodes = items
+	}
+	return spec
 }
 
 // Outcome is what became of a job.
@@ -74,9 +98,11 @@ func (o Outcome) String() string { return outcomeNames[o] }
 // Verdict is one shape's result.
 type Verdict struct {
 	Partition string
-	Shape     string
-	Outcome   Outcome
-	JobID     int64
+	// Shape is the job's shape; its id (partition/pool/kind[+sized]) is
+	// the one lab/jobmix gives it.
+	Shape   jobshapes.Shape
+	Outcome Outcome
+	JobID   int64
 	// Detail is Slurm's reason: the refusal, the pending reason, the state.
 	Detail string
 }
@@ -93,9 +119,9 @@ var configReasons = []string{
 
 // runShape submits one job, waits until it runs, is refused, pends for a
 // configuration reason or the wait ends, and cancels it.
-func runShape(ctx context.Context, api *slurmapi.Client, partition string, s Shape, wait, poll time.Duration) (Verdict, error) {
-	v := Verdict{Partition: partition, Shape: s.Name}
-	id, err := api.Submit(ctx, s.Job)
+func runShape(ctx context.Context, api *slurmapi.Client, j job, wait, poll time.Duration) (Verdict, error) {
+	v := Verdict{Partition: j.shape.Partition, Shape: j.shape}
+	id, err := api.Submit(ctx, j.spec)
 	var se *slurmapi.Error
 	if errors.As(err, &se) && se.SlurmStatus != 0 {
 		v.Outcome, v.Detail = Refused, se.Slurm
@@ -156,7 +182,7 @@ func jobFinding(c *ir.Cluster, p *partition, v Verdict) (diag.Diagnostic, bool) 
 	switch v.Outcome {
 	case Refused:
 		return finding(c, p, "", online.VerifyJobRefused, diag.Error,
-			fmt.Sprintf("partition %s refuses a job of %s at submission: %s", p.name, v.Shape, v.Detail),
+			fmt.Sprintf("partition %s refuses a job of shape %s at submission: %s", p.name, v.Shape.String(), v.Detail),
 			"`slurmspec lint` may say why (memory defaults, limits); else check the partition's settings and the user's association"), true
 	case PendingConfig, Failed:
 		what := "pends with reason " + v.Detail
@@ -164,7 +190,7 @@ func jobFinding(c *ir.Cluster, p *partition, v Verdict) (diag.Diagnostic, bool) 
 			what = "ended without running: " + v.Detail
 		}
 		return finding(c, p, "", online.VerifyJobPending, diag.Error,
-			fmt.Sprintf("in partition %s a job of %s %s (job %d)", p.name, v.Shape, what, v.JobID),
+			fmt.Sprintf("in partition %s a job of shape %s %s (job %d)", p.name, v.Shape.String(), what, v.JobID),
 			"the partition's limits, state or the user's association keep it from running; `scontrol show job` on the cluster says more"), true
 	}
 	return diag.Diagnostic{}, false

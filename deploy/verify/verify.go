@@ -2,7 +2,8 @@
 // API (deploy/slurmapi), whether it is what the spec renders and whether it
 // runs the spec's jobs: it reads the live partitions and nodes and reports
 // where they differ from the rendered slurm.conf (drift), then submits a
-// short job mix in every partition and reports each shape's verdict,
+// job mix in every partition (render/jobshapes: the shapes lab/jobmix
+// checks lint against) and reports each shape's verdict,
 // cancelling its jobs. Findings carry the ids of lint/online (verify-*)
 // and the spec's positions. docs/verify.md describes it.
 package verify
@@ -74,19 +75,22 @@ func Run(ctx context.Context, api *slurmapi.Client, c *ir.Cluster, conf []byte, 
 		for _, p := range parts {
 			live[p.Name] = true
 		}
+		rendered := map[string]*partition{}
 		for _, p := range e.partitions {
-			if !live[p.name] {
+			rendered[p.name] = p
+		}
+		for _, j := range jobs(c, e) {
+			p := rendered[j.shape.Partition]
+			if p == nil || !live[p.name] {
 				continue // reported as missing; every job would be refused
 			}
-			for _, s := range shapes(p.name, e.largestNode(p), len(p.nodes)) {
-				v, err := runShape(ctx, api, p.name, s, opt.Wait, opt.Poll)
-				if err != nil {
-					return nil, err
-				}
-				r.Verdicts = append(r.Verdicts, v)
-				if d, ok := jobFinding(c, p, v); ok {
-					r.Diags.Add(d)
-				}
+			v, err := runShape(ctx, api, j, opt.Wait, opt.Poll)
+			if err != nil {
+				return nil, err
+			}
+			r.Verdicts = append(r.Verdicts, v)
+			if d, ok := jobFinding(c, p, v); ok {
+				r.Diags.Add(d)
 			}
 		}
 	}
@@ -101,7 +105,7 @@ func (r *Report) WriteVerdicts(w io.Writer) error {
 	}
 	width := 0
 	for _, v := range r.Verdicts {
-		width = max(width, len(v.Shape))
+		width = max(width, len(v.Shape.ID()))
 	}
 	part := ""
 	for _, v := range r.Verdicts {
@@ -111,7 +115,7 @@ func (r *Report) WriteVerdicts(w io.Writer) error {
 				return err
 			}
 		}
-		line := fmt.Sprintf("  %-*s  %s", width, v.Shape, v.Outcome)
+		line := fmt.Sprintf("  %-*s  %s", width, v.Shape.ID(), v.Outcome)
 		if v.JobID != 0 {
 			line += fmt.Sprintf(" (job %d", v.JobID)
 			if v.Detail != "" {

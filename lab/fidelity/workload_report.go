@@ -61,7 +61,7 @@ func WorkloadFindings(reps []*WorkloadReport) string {
 					if j.Class != c {
 						continue
 					}
-					l := fmt.Sprintf("  - `%s` (`%s`): %s", j.Shape.ID(), strings.Join(j.Shape.Args, " "), j.Outcome)
+					l := fmt.Sprintf("  - `%s` (`%s`): %s", j.Shape.ID(), strings.Join(j.Shape.Args(), " "), j.Outcome)
 					if j.Reason != "" {
 						l += ": `" + oneLine(j.Reason) + "`"
 					}

@@ -1,6 +1,8 @@
 // Package jobmix is the job-level oracle (issue 26): for every partition of
 // a compiled spec, the standard job shapes its pools' machine types call
-// for (Derive, pure: no daemons), and a runner that submits each on a real
+// for (render/jobshapes, which slurmspec verify submits to a live cluster
+// too), each pinned to nodes (Derive, pure: no daemons), and a runner that
+// submits each on a real
 // cluster started by lab/localslurm and says what Slurm did with it (Judge:
 // runs, refused at submit, or pending for a configuration reason).
 //

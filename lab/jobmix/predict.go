@@ -169,5 +169,5 @@ func Predict(table map[string]Predictor, c *ir.Cluster, diags diag.List, shapes 
 // passes reports whether a shape passes an sbatch option (--mem matches
 // --mem=N, not --mem-per-gpu=N).
 func passes(s Shape, option string) bool {
-	return slices.ContainsFunc(s.Args, func(a string) bool { return a == option || strings.HasPrefix(a, option+"=") })
+	return slices.ContainsFunc(s.Args(), func(a string) bool { return a == option || strings.HasPrefix(a, option+"=") })
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
+	"github.com/slurmspec/slurmspec/render/jobshapes"
 )
 
 // Outcome is what Slurm did with a shape's job.
@@ -100,10 +101,10 @@ func StandIns(shapes []Shape) []string {
 func Setup(ctx context.Context, cl *localslurm.Cluster, c *ir.Cluster) error {
 	var accounts, qos []string
 	for _, p := range c.Slurm.Partitions {
-		accounts = appendNew(accounts, Names(p, "AllowAccounts")...)
-		accounts = appendNew(accounts, Names(p, "DenyAccounts")...)
+		accounts = appendNew(accounts, jobshapes.Names(p, "AllowAccounts")...)
+		accounts = appendNew(accounts, jobshapes.Names(p, "DenyAccounts")...)
 		for _, k := range []string{"QOS", "AllowQos", "DenyQos"} {
-			for _, q := range Names(p, k) {
+			for _, q := range jobshapes.Names(p, k) {
 				if !strings.EqualFold(q, "normal") {
 					qos = appendNew(qos, q)
 				}
@@ -215,7 +216,7 @@ func (r *Runner) judge(ctx context.Context, s Shape) (Verdict, error) {
 		return v, fmt.Errorf("jobmix: before %s: %w", s.ID(), err)
 	}
 	args := append([]string{"-u", User, "--", "sbatch", "--parsable", "-J", "jobmix", "-p", s.Partition, "-w", strings.Join(s.Nodes, ","),
-		"-D", "/tmp", "-o", "/dev/null"}, s.Args...)
+		"-D", "/tmp", "-o", "/dev/null"}, s.Args()...)
 	args = append(args, "--wrap", "sleep 600")
 	sctx, cancel := context.WithTimeout(ctx, r.wait())
 	out, err := r.Cluster.Command(sctx, "runuser", args...).CombinedOutput()

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/slurmspec/slurmspec/render/jobshapes"
 )
 
 // TestDerive: the shapes of runSpec, from its pools' machine types (an
@@ -15,7 +17,7 @@ func TestDerive(t *testing.T) {
 	nodes := map[string][]string{"a4": {"mix-a4-0", "mix-a4-1"}, "cpu": {"mix-cpu-0", "mix-cpu-1"}}
 	var got []string
 	for _, s := range Derive(c, nodes) {
-		got = append(got, s.ID()+" -w "+strings.Join(s.Nodes, ",")+" "+strings.Join(s.Args, " "))
+		got = append(got, s.ID()+" -w "+strings.Join(s.Nodes, ",")+" "+strings.Join(s.Args(), " "))
 	}
 	want := []string{
 		"gpu/a4/one-task -w mix-a4-0 -n1",
@@ -56,7 +58,7 @@ func TestDeriveLimits(t *testing.T) {
 	nodes := map[string][]string{"a4": {"mix-a4-0", "mix-a4-1"}, "cpu": {"mix-cpu-0"}}
 	got := map[string]string{}
 	for _, s := range Derive(c, nodes) {
-		got[s.ID()] = strings.Join(s.Args, " ")
+		got[s.ID()] = strings.Join(s.Args(), " ")
 	}
 	for _, id := range []string{"gpu/a4/two-nodes", "cpu/cpu/two-nodes", "gpu/a4/max-time"} {
 		if a, ok := got[id]; ok {
@@ -102,7 +104,7 @@ func TestPredict(t *testing.T) {
 
 // TestCompare: each class.
 func TestCompare(t *testing.T) {
-	s := func(k Kind) Shape { return Shape{Partition: "p", Pool: "q", Kind: k} }
+	s := func(k Kind) Shape { return Shape{Shape: jobshapes.Shape{Partition: "p", Pool: "q", Kind: k}} }
 	vs := []Verdict{{Shape: s(OneTask), Outcome: Runs}, {Shape: s(OneGPU), Outcome: Refused}, {Shape: s(AllGPUs), Outcome: Pending},
 		{Shape: s(WholeNode), Outcome: Runs}, {Shape: s(TwoNodes), Outcome: Undecided}}
 	claims := []Claim{{ShapeID: "p/q/one-gpu", Finding: "r: one"}, {ShapeID: "p/q/whole-node", Finding: "r: whole"}}

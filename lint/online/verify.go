@@ -63,8 +63,11 @@ var VerifyNodeDrift = ids.Entry{
 var VerifyJobRefused = ids.Entry{
 	ID: RuleVerifyJobRefused, Stage: ids.Online, Severity: diag.Error,
 	Summary: "A job of a standard shape is refused at submission on the live cluster",
-	Doc: "verify submits, in every partition, one task, one GPU, every GPU of one node, a whole node and two nodes " +
-		"(where the partition has GPUs and two nodes), each with the partition's defaults. The message carries " +
+	Doc: "verify submits, in every partition and on each of its pools, the standard job shapes the job-level oracle " +
+		"checks lint against (render/jobshapes): one task, one GPU, every GPU of one node, a whole node and two nodes " +
+		"(where the pool has GPUs and two nodes), each with the partition's defaults and with explicit sizes, and one " +
+		"task at the partition's MaxTime. The message names the shape (partition/pool/kind[+sized]) and its sbatch " +
+		"options, and carries " +
 		"Slurm's reason, such as \"Requested node configuration is not available\" (a default memory per GPU times " +
 		"the GPUs is more than a node has) or an access or limit error." + verifyNote + "\n",
 }

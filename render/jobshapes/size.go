@@ -1,7 +1,8 @@
-package jobmix
+package jobshapes
 
 import (
 	"math"
+	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/schema/catalog"
@@ -98,4 +99,59 @@ func number(scope catalog.Scope, kvs []ir.KV, key string) (int64, bool) {
 		return 0, false
 	}
 	return int64(v), true
+}
+
+// Names returns the names of a partition's list-valued key (AllowAccounts,
+// AllowQos, DenyAccounts, QOS...), ALL left out.
+func Names(part *ir.Partition, key string) []string {
+	kv := lookup(part.Config, key)
+	if kv == nil {
+		return nil
+	}
+	var out []string
+	for n := range strings.SplitSeq(kv.Value.Value, ",") {
+		if n = strings.TrimSpace(n); n != "" && !strings.EqualFold(n, "ALL") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// firstName returns the first name of a partition's list-valued key other
+// than ALL, or "".
+func firstName(part *ir.Partition, key string) string {
+	for _, n := range Names(part, key) {
+		return n
+	}
+	return ""
+}
+
+// lookup finds a key in a config map, ignoring case as Slurm does.
+func lookup(kvs []ir.KV, key string) *ir.KV {
+	for i := range kvs {
+		if strings.EqualFold(kvs[i].Key.Value, key) {
+			return &kvs[i]
+		}
+	}
+	return nil
+}
+
+// partNumber reads a partition's integer key as Slurm does; limited is
+// false when it is unset or UNLIMITED.
+func partNumber(part *ir.Partition, key string) (n int64, limited bool) {
+	return number(catalog.ScopePartition, part.Config, key)
+}
+
+// partTime reads a partition's time key in minutes; ok is false when it is
+// unset, unreadable or UNLIMITED.
+func partTime(part *ir.Partition, key string) (minutes int64, ok bool) {
+	kv := lookup(part.Config, key)
+	if kv == nil {
+		return 0, false
+	}
+	v := strings.ToUpper(strings.TrimSpace(kv.Value.Value))
+	if v == "UNLIMITED" || v == "INFINITE" {
+		return 0, false
+	}
+	return catalog.ParseTime(kv.Value.Value)
 }
