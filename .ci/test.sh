@@ -14,8 +14,13 @@
 # whose releases also run side by side); lint/rules' code starts no
 # goroutine, and its slowest test (TestExportedSchemasAgreeWithLint, CUE
 # evaluating every catalog value) took over 5 minutes a release under
-# -race. The real-Slurm tests run their releases side by side
-# (t.Parallel): -parallel 3 (TEST_PARALLEL) lets the three run at once.
+# -race. The real-Slurm tests run their releases, and within a release
+# every case that starts a cluster of its own, side by side (t.Parallel):
+# -parallel 8 (TEST_PARALLEL) lets eight clusters run at once. They wait on
+# Slurm's daemons and scheduler far more than they use the CPU
+# (docs/performance.md, "Test suite": lab/localslurm/realslurm took 854 s
+# at -parallel 8 on the 2-core machine under a load of 10-14, against
+# 1258 s at -parallel 3 with the machine to itself).
 # The NORACE packages' clusters keep their work directories (MariaDB's
 # data directory among them) in a tmpfs, REAL_SLURM_TMPDIR (default
 # /dev/shm when it is one): measured, a truth-table release took 40 s
@@ -43,7 +48,7 @@ main() {
 	dir=${2:-}
 	GO=${GO:-go}
 	TIMEOUT=${TEST_TIMEOUT:-75m}
-	PARALLEL=${TEST_PARALLEL:-3}
+	PARALLEL=${TEST_PARALLEL:-8}
 	NORACE=(github.com/slurmspec/slurmspec/lab/localslurm/realslurm github.com/slurmspec/slurmspec/lint/rules)
 
 	case "$mode" in

@@ -43,6 +43,7 @@ orchestratorSpec:
 // the others run, and Compare finds every shape agreed (each failure
 // predicted by the finding, nothing else predicted).
 func TestFalseNegativeClasses(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, config string
 		// rule and sev are the finding lint gives; "" for none.
@@ -66,8 +67,10 @@ func TestFalseNegativeClasses(t *testing.T) {
 			[]string{"cpu/cpu/whole-node", "cpu/cpu/whole-node+sized"}},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			t.Parallel()
 			for _, rel := range localslurm.Releases() {
 				t.Run(rel, func(t *testing.T) {
+					t.Parallel() // each class and release starts its own cluster: they share nothing
 					slurmtest.Require(t, func() error { return localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}) })
 					c, diags := analyse(t, "class.yaml", classSpec(tc.config), rel)
 					var found []string

@@ -64,8 +64,10 @@ func TestRunOnRealSlurm(t *testing.T) {
 		"cpu/cpu/two-nodes":       Runs,
 		"cpu/cpu/two-nodes+sized": Runs,
 	}
+	t.Parallel()
 	for _, rel := range localslurm.Releases() {
 		t.Run(rel, func(t *testing.T) {
+			t.Parallel() // each release starts its own cluster: they share nothing
 			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}) })
 			c, diags := analyse(t, "run.yaml", runSpec, rel)
 			if diags.HasErrors() {
@@ -132,8 +134,10 @@ func (w testLog) Write(p []byte) (int, error) {
 // without it).
 func TestSetupOnRealSlurm(t *testing.T) {
 	spec := strings.Replace(runSpec, `AllowAccounts: research,`, `AllowAccounts: research, AllowQos: high, QOS: part,`, 1)
+	t.Parallel()
 	for _, rel := range localslurm.Releases() {
 		t.Run(rel, func(t *testing.T) {
+			t.Parallel() // each release starts its own cluster: they share nothing
 			slurmtest.Require(t, func() error { return localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}) })
 			c, _ := analyse(t, "setup.yaml", spec, rel)
 			dir := renderDir(t, withoutQOS(c), rel) // 26.05 does not start on a QOS it lacks

@@ -122,6 +122,7 @@ type Cluster struct {
 	ctldOutPath   string
 	restURL       string // slurmrestd's base URL (Options.RestAPI)
 	jwtKey        []byte // the key RestToken signs with (Options.RestAPI)
+	ports         *portReservation
 
 	holder  *daemon
 	ns      string    // mount namespace identity of the holder
@@ -220,10 +221,11 @@ func (c *Cluster) start(ctx context.Context) error {
 		return err
 	}
 
-	ports, err := freePorts(4 + max(len(c.opts.StandIns)-1, 0))
+	ports, reservation, err := reservePorts(4 + max(len(c.opts.StandIns)-1, 0))
 	if err != nil {
 		return err
 	}
+	c.ports = reservation
 	l := layout{
 		workDir:     c.workDir,
 		mungeSocket: c.path("munge", "munge.socket"),

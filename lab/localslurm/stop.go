@@ -69,6 +69,8 @@ func (c *Cluster) stop() error {
 			c.mu.Unlock()
 		}
 	}
+	// Every daemon is gone: its ports may go to another cluster.
+	c.ports.release()
 	if c.removeWorkDir && c.workDir != "" {
 		if err := os.RemoveAll(c.workDir); err != nil {
 			errs = append(errs, fmt.Errorf("remove work directory: %w", err))

@@ -25,13 +25,16 @@
 //     they once disagreed, the lint finding's severity matches what
 //     slurmctld of each release does (refuses, logs an error, or accepts).
 //
-// Every real-Slurm test, and each release's subtest, runs in parallel
-// (t.Parallel), up to go test's -parallel at once (make test: 3, the three
-// releases side by side): each cluster has its own work directory, free
-// ports, MUNGE socket, MariaDB data directory and socket, and private
-// mount and UTS namespace (lab/localslurm), so that clusters running
-// side by side share nothing. Within a release the cases run one after
-// another, as before.
+// Every real-Slurm test, each release's subtest, and each case that starts
+// a cluster of its own (a truth case, a corpus config, an example or golden
+// spec) runs in parallel (t.Parallel), up to go test's -parallel at once
+// (make test: 8): each cluster has its own work directory, free ports,
+// MUNGE socket, MariaDB data directory and socket, and private mount and
+// UTS namespace (lab/localslurm), so that clusters running side by side
+// share nothing. The cases that share one cluster per release (the shape
+// rules, the preemption cases, which restart slurmctld on each case's
+// slurm.conf while slurmdbd keeps what earlier cases made) run one after
+// another within their release.
 //
 // They run only when asked for (SLURMSPEC_REAL_SLURM=1, which make test
 // sets; see lab/localslurm/slurmtest), and then fail, not skip, without

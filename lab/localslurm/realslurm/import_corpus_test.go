@@ -75,7 +75,10 @@ func TestImportCorpusOnSlurm(t *testing.T) {
 			t.Parallel()
 			requirePrereqsFor(t, release)
 			for _, s := range specs {
-				t.Run(subtestName(s.name), func(t *testing.T) { importedOnSlurm(t, s, release) })
+				t.Run(subtestName(s.name), func(t *testing.T) {
+					t.Parallel() // each config starts its own cluster: they share nothing
+					importedOnSlurm(t, s, release)
+				})
 			}
 		})
 	}

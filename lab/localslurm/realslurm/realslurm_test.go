@@ -116,6 +116,7 @@ func testSpecsOn(t *testing.T, release string) {
 	}
 	for _, j := range jobs {
 		t.Run(subtestName(j.c.name), func(t *testing.T) {
+			t.Parallel() // each spec starts its own cluster: they share nothing
 			x := extras[j.c.name]
 			standIns := cloudStandIns(j.c.cluster)
 			if x.runsJobs {
@@ -131,6 +132,7 @@ func testSpecsOn(t *testing.T, release string) {
 	}
 	for _, c := range refused {
 		t.Run(subtestName(c.name)+" refused", func(t *testing.T) {
+			t.Parallel()
 			dir, _ := renderSpecVersion(t, c, release)
 			var wants []string
 			for _, d := range c.diags {

@@ -177,7 +177,10 @@ func runTruthCases(t *testing.T, cases []truthCase) {
 				if len(c.only) > 0 && !slices.Contains(c.only, release) {
 					continue
 				}
-				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) { testTruth(t, c, release) })
+				t.Run(strings.ReplaceAll(c.name, " ", "_"), func(t *testing.T) {
+					t.Parallel() // each case starts its own cluster: they share nothing
+					testTruth(t, c, release)
+				})
 			}
 		})
 	}
