@@ -328,6 +328,12 @@ var cases = []ruleCase{
 	{rule: "program-path", name: "absolute", spec: spec{Config: "TaskProlog: /home/admin/prolog.sh\nMailProg: /usr/bin/mail\nHealthCheckProgram: /usr/sbin/nhc"}},
 	{rule: "program-path", name: "on the controller", spec: spec{Config: "PrologSlurmctld: »/home/admin/prolog.sh\nMailProg: »/opt/site/bin/mailx\nResvEpilog: »/usr/local/sbin/resv_epilog"}},
 	{rule: "program-path", name: "config dir", spec: spec{Config: "EpilogSlurmctld: »/etc/slurm/../slurm/x"}},
+	// jobcomp/filetxt opens JobCompLoc on the controller at start:
+	// slurmctld 22.05 exits on /var/log/slurm-llnl/jobcomp.log ("open ...:
+	// No such file or directory"; testdata/slurmconf/galaxyold).
+	{rule: "program-path", name: "jobcomp file on the controller", spec: spec{Config: "JobCompType: jobcomp/filetxt\nJobCompLoc: »/var/log/slurm-llnl/jobcomp.log"}},
+	{rule: "program-path", name: "jobcomp file in the log directory", spec: spec{Config: "JobCompType: jobcomp/filetxt\nJobCompLoc: /var/log/slurm/jobcomp.log"}},
+	{rule: "program-path", name: "JobCompLoc of another plugin", spec: spec{Config: "JobCompType: jobcomp/elasticsearch\nJobCompLoc: \"http://es:9200\"\nAcctGatherProfileType: acct_gather_profile/none"}},
 	{rule: "slurmctld-plugstack", version: "22.05", spec: spec{Config: "SlurmctldPlugstack: »nonstop"}},
 	{rule: "slurmctld-plugstack", name: "removed later", version: "24.11", spec: spec{Config: "SlurmctldPlugstack: nonstop"}},
 	{rule: "slurmctld-plugstack", spec: spec{Config: "SlurmctldParameters: enable_configless"}},

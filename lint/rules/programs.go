@@ -60,7 +60,9 @@ var ProgramPath = &lint.Rule{
 		"node image or on the /home file system. The programs slurmctld itself runs (PrologSlurmctld, "+
 		"EpilogSlurmctld, MailProg, ResumeFailProgram, SlurmctldPrimaryOnProg/OffProg, ResvProlog, ResvEpilog) "+
 		"run on the controller, the service's own machine, which neither reaches: only a program of the "+
-		"operating system (/bin, /sbin, /usr/bin, /usr/sbin, /usr/lib, /usr/libexec) can be there.",
+		"operating system (/bin, /sbin, /usr/bin, /usr/sbin, /usr/lib, /usr/libexec) can be there. The same holds "+
+		"for the file jobcomp/filetxt writes (JobCompLoc): slurmctld opens it at start and exits when its directory "+
+		"is missing, so it must be in /var/log/slurm, the service's log directory.",
 		`config: {PrologSlurmctld: prolog.sh}`,
 		`config: {TaskProlog: /home/admin/bin/prolog.sh, MailProg: /usr/bin/mail}`),
 	Check: func(p *lint.Pass) {
@@ -83,7 +85,21 @@ var ProgramPath = &lint.Rule{
 					"%s=%s runs on the controller, which the service runs from its own image: a spec can put programs in node images and on /home, not there, so slurmctld cannot run it", key, v)
 			}
 		}
+		if kv := e.user("JobCompLoc"); kv != nil && strings.EqualFold(e.val("JobCompType"), "jobcomp/filetxt") && !inDir(kv.Value.Value, serviceLogDir) {
+			reportValue(p, kv, "name a file in "+serviceLogDir+", such as "+serviceLogDir+"/jobcomp.log",
+				"JobCompLoc=%s: jobcomp/filetxt opens this file on the controller when slurmctld starts, and the service's controller has only %s of the directories a spec could name: slurmctld exits (\"open ...: No such file or directory\")", kv.Value.Value, serviceLogDir)
+		}
 	},
+}
+
+// serviceLogDir is the directory of the service's Slurm logs on the
+// controller (SlurmctldLogFile is reserved there): the one directory a
+// file slurmctld writes at a spec's request can be in.
+const serviceLogDir = "/var/log/slurm"
+
+// inDir reports whether the absolute path p is inside dir.
+func inDir(p, dir string) bool {
+	return strings.HasPrefix(p, "/") && strings.HasPrefix(path.Clean(p), dir+"/")
 }
 
 // SlurmctldPlugstack reports SlurmctldPlugstack, whose plugins the
