@@ -758,11 +758,12 @@ var genParams = [...]Param{
 	{Name: "FrontendAddr", Scope: ScopeFrontend, Kind: KindString, ParserType: "S_P_STRING", Status: StatusRemoved, FirstSeen: V2205, RemovedIn: V2505, PresentIn: 0x1f, Unknown: UnknownWarn},
 	{Name: "FrontendName", Scope: ScopeGlobal, Kind: KindLine, ParserType: "S_P_ARRAY", Status: StatusRemoved, FirstSeen: V2205, RemovedIn: V2505, PresentIn: 0x1f, Repeatable: 0x1f, History: []StatusSpan{{From: V2205, Status: StatusLine}}, Unknown: UnknownWarn, Note: "front-end line (sub-keys in other_lines.tsv); removed 25.05"},
 	{Name: "GetEnvTimeout", Scope: ScopeGlobal, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusDefunct, FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2505, Status: StatusDefunct}}, Unknown: UnknownWarn, Note: "parser hook _defunct_option since 25.05"},
-	{Name: "GpuFreqDef", Scope: ScopeGlobal, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true, Values: []EnumValue{
+	{Name: "GpuFreqDef", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, IntTokens: true, IntMin: 0, IntMax: -1, Documented: true, Values: []EnumValue{
 		{Name: "high", Source: SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "highm1", Source: SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "low", Source: SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "medium", Source: SourceMan, PresentIn: 0xff, ArgSep: '='},
+		{Name: "memory", Source: SourceMan, PresentIn: 0xff, TakesArg: true, ArgSep: '=', Note: "slurm.conf(5): the type \"memory\" sets the GPU memory frequency (memory=low, medium, high, highm1 or MHz); enums.tsv lacks it"},
 	}},
 	{Name: "GraceTime", Scope: ScopePartition, Kind: KindUint32, ParserType: "S_P_UINT32", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
 	{Name: "Gres", Scope: ScopeNode, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},

@@ -235,6 +235,12 @@ func TestCheckEnumsAndLists(t *testing.T) {
 		{ScopeGlobal, "DebugFlags", V2605, "Task", errs, "use CPU_Bind"},
 		{ScopeGlobal, "PriorityFlags", V2205, "MAX_TRES_GRES", errs, "exists in 25.05+"},
 		{ScopeGlobal, "PriorityFlags", V2505, "MAX_TRES_GRES,NO_FAIR_TREE", clean, ""},
+		// GpuFreqDef is [<type>=]value[,<type>=value] (slurm.conf(5)); its
+		// default is high,memory=high, and a value may be MHz.
+		{ScopeGlobal, "GpuFreqDef", V2205, "high,memory=high", clean, ""},
+		{ScopeGlobal, "GpuFreqDef", V2605, "medium,memory=1215", clean, ""},
+		{ScopeGlobal, "GpuFreqDef", V2411, "450", clean, ""},
+		{ScopeGlobal, "GpuFreqDef", V2411, "fastest", warns, "unknown"},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval=30,bf_continue,defer,max_rpc_cnt=150", clean, ""},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval", warns, "expects a value"},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_continue=1", warns, "does not take a value"},
