@@ -809,6 +809,7 @@ var genParams = [...]Param{
 	{Name: "JobAcctGatherParams", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
 		{Name: "DisableGPUAcct", Source: SourceCode | SourceMan, PresentIn: 0xfe, ArgSep: '='},
 		{Name: "no_file_cache", Source: SourceCode | SourceMan, PresentIn: 0xc0, ArgSep: '='},
+		{Name: "NoOverMemoryKill", Source: SourceMan, PresentIn: 0x00, ArgSep: '=', Ignored: "not killing jobs over their memory is the default since Slurm 19.05 (OverMemoryKill turns killing on), and JobAcctGatherParams ignores words it does not know", Note: "slurm.conf before 19.05 turned memory killing off with it; configurations still name it (testdata/slurmconf/puppetcloud)"},
 		{Name: "NoShare", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Match: MatchContains, Substr: "noshare", Note: "code checks the substring NoShare (matches NoShared)"},
 		{Name: "NoShared", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '=', Note: "only with jobacct_gather/linux; exclusive with UsePss"},
 		{Name: "OverMemoryKill", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '=', Note: "fatal at slurmctld start if task/cgroup memory confinement is also on"},

@@ -241,6 +241,10 @@ func TestCheckEnumsAndLists(t *testing.T) {
 		{ScopeGlobal, "GpuFreqDef", V2605, "medium,memory=1215", clean, ""},
 		{ScopeGlobal, "GpuFreqDef", V2411, "450", clean, ""},
 		{ScopeGlobal, "GpuFreqDef", V2411, "fastest", warns, "unknown"},
+		// NoOverMemoryKill is the default since 19.05: Slurm ignores the
+		// word (read_config.c compares tokens with OverMemoryKill).
+		{ScopeGlobal, "JobAcctGatherParams", V2205, "NoOverMemoryKill,UsePSS", warns, "default since Slurm 19.05"},
+		{ScopeGlobal, "JobAcctGatherParams", V2605, "NoOverMemoryKill", warns, "default since Slurm 19.05"},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval=30,bf_continue,defer,max_rpc_cnt=150", clean, ""},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_interval", warns, "expects a value"},
 		{ScopeGlobal, "SchedulerParameters", V2205, "bf_continue=1", warns, "does not take a value"},
