@@ -241,6 +241,11 @@ var cases = []ruleCase{
 	{rule: "plugin-needs-file", name: "tmpfs", version: "24.11", spec: spec{Config: "JobContainerType: »job_container/tmpfs\nPrologFlags: Contain"}},
 	{rule: "plugin-needs-file", name: "block", version: "24.11", spec: spec{Config: "TopologyPlugin: »topology/block\nJobCompType: »jobcomp/script"}},
 	{rule: "plugin-needs-file", spec: spec{Config: "TopologyPlugin: topology/flat\nJobSubmitPlugins: require_timelimit\nJobCompType: jobcomp/script\nJobCompLoc: /usr/local/sbin/jobcomp.sh"}},
+	// route/topology needs topology/tree where it is a plugin (22.05); from
+	// 23.11 slurmctld ignores it (read_config.c reads RoutePlugin only for
+	// "tree"; slurmctld 24.11 and 26.05 start without topology.conf).
+	{rule: "plugin-needs-file", name: "route/topology", version: "22.05", spec: spec{Config: "RoutePlugin: »route/topology"}},
+	{rule: "plugin-needs-file", name: "route/topology ignored", version: "24.11", spec: spec{Config: "RoutePlugin: route/topology"}},
 	{rule: "plugin-needs-file", name: "influxdb", version: "24.11", spec: spec{Config: "AcctGatherProfileType: »acct_gather_profile/influxdb\nAcctGatherEnergyType: »acct_gather_energy/ipmi"}},
 	{rule: "plugin-needs-file", name: "rapl", version: "22.05", spec: spec{Config: "AcctGatherEnergyType: »acct_gather_energy/rapl"}},
 	{rule: "plugin-needs-file", name: "pm_counters", version: "26.05", spec: spec{Config: "AcctGatherEnergyType: »acct_gather_energy/pm_counters"}},
