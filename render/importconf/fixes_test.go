@@ -511,3 +511,27 @@ PartitionName=open Nodes=uni-c[01-04] AllocNodes=ALL
 		}
 	}
 }
+
+// TestNodeReasonNote: a node's Reason goes with the state the service
+// manages, not with its names and addresses (testdata/slurmconf/nodeexotic).
+func TestNodeReasonNote(t *testing.T) {
+	conf := `ClusterName=nl
+NodeName=nl-c[09-10] NodeHostname=h[09-10] CPUs=224 RealMemory=3943792 Gres=gpu:b200:8 State=DRAIN Reason="bad DIMM, ticket 4411"
+PartitionName=p Nodes=nl-c[09-10]
+`
+	_, notes, err := Import([]byte(conf), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"NodeHostname dropped: the service names and addresses the nodes",
+		"Reason=bad DIMM, ticket 4411 dropped: the service manages node state",
+	} {
+		if !hasNote(notes, w) {
+			t.Errorf("no note %q in %v", w, notes)
+		}
+	}
+	if hasNote(notes, "Reason dropped: the service names") || hasNote(notes, "NodeHostname, Reason") {
+		t.Errorf("Reason noted as a name or address: %v", notes)
+	}
+}
