@@ -12,13 +12,33 @@ import (
 // JobAcctGatherParams=NoOverMemoryKill, the default since 19.05 that
 // Slurm ignores, was an unknown word (false positive); a jobcomp/filetxt
 // file outside the controller's log directory linted clean while
-// slurmctld exits (false negative).
+// slurmctld exits (false negative); and words a release removed from keys
+// Slurm reads with xstrcasestr, which it ignores, were errors (false
+// positives).
 var truthCases9 = []truthCase{
 	{name: "GpuFreqDef high,memory=high", config: "GpuFreqDef: high,memory=high", standIn: "t-cpu-0", accounting: true},
 	{name: "JobAcctGatherParams NoOverMemoryKill", config: "JobAcctGatherParams: NoOverMemoryKill", standIn: "t-cpu-0", accounting: true,
 		rule: "invalid-config-value", severity: diag.Warning},
 	{name: "JobCompLoc outside the log directory", config: "JobCompType: jobcomp/filetxt\nJobCompLoc: /var/log/slurm-llnl/jobcomp.log",
 		rule: "program-path", severity: diag.Error, refused: []string{"No such file or directory"}},
+	// Words of keys Slurm reads with xstrcasestr that a release removed:
+	// it starts and logs nothing (they were errors; now warnings). A
+	// sweep of every removed token found them; the others it tried
+	// (DebugFlags=FrontEnd, ReconfigFlags=KeepNodeStateFuture on 26.05,
+	// SelectTypeParameters=OTHER_CONS_RES on 24.11) are refused or
+	// logged, and stay errors.
+	{name: "LaunchParameters mem_sort", config: "LaunchParameters: mem_sort", accounting: true,
+		rule: "invalid-config-value", severity: diag.Warning, only: []string{"26.05"}},
+	{name: "SchedulerParameters no_env_cache", config: "SchedulerParameters: no_env_cache,requeue_setup_env_fail,enable_job_state_cache", accounting: true,
+		rule: "invalid-config-value", severity: diag.Warning, only: []string{"26.05"}},
+	{name: "CommunicationParameters CheckGhalQuiesce", config: "CommunicationParameters: CheckGhalQuiesce", accounting: true,
+		rule: "invalid-config-value", severity: diag.Warning, only: []string{"24.11", "26.05"}},
+	{name: "LogTimeFormat format_stderr", config: "LogTimeFormat: iso8601,format_stderr", accounting: true,
+		rule: "invalid-config-value", severity: diag.Warning, only: []string{"26.05"}},
+	{name: "RoutePlugin route/topology", config: "RoutePlugin: route/topology", accounting: true,
+		rule: "invalid-config-value", severity: diag.Warning, only: []string{"24.11", "26.05"}},
+	{name: "RoutePlugin route/default", config: "RoutePlugin: route/default", accounting: true,
+		rule: "invalid-config-value", severity: diag.Warning, only: []string{"24.11", "26.05"}},
 	{name: "JobCompLoc in the log directory", config: "JobCompType: jobcomp/filetxt\nJobCompLoc: /var/log/slurm/jobcomp.log", accounting: true},
 }
 
