@@ -337,6 +337,9 @@ var cases = []ruleCase{
 	// slurmctld 22.05 exits on /var/log/slurm-llnl/jobcomp.log ("open ...:
 	// No such file or directory"; testdata/slurmconf/galaxyold).
 	{rule: "program-path", name: "jobcomp file on the controller", spec: spec{Config: "JobCompType: jobcomp/filetxt\nJobCompLoc: »/var/log/slurm-llnl/jobcomp.log"}},
+	// jobcomp/script runs JobCompLoc on the controller.
+	{rule: "program-path", name: "jobcomp script on the controller", spec: spec{Config: "JobCompType: jobcomp/script\nJobCompLoc: »/usr/local/sbin/jobcomp.sh"}},
+	{rule: "program-path", name: "jobcomp script of the system", spec: spec{Config: "JobCompType: jobcomp/script\nJobCompLoc: /usr/bin/logger"}},
 	{rule: "program-path", name: "jobcomp file in the log directory", spec: spec{Config: "JobCompType: jobcomp/filetxt\nJobCompLoc: /var/log/slurm/jobcomp.log"}},
 	{rule: "program-path", name: "JobCompLoc of another plugin", spec: spec{Config: "JobCompType: jobcomp/elasticsearch\nJobCompLoc: \"http://es:9200\"\nAcctGatherProfileType: acct_gather_profile/none"}},
 	{rule: "slurmctld-plugstack", version: "22.05", spec: spec{Config: "SlurmctldPlugstack: »nonstop"}},

@@ -61,8 +61,9 @@ var ProgramPath = &lint.Rule{
 		"EpilogSlurmctld, MailProg, ResumeFailProgram, SlurmctldPrimaryOnProg/OffProg, ResvProlog, ResvEpilog) "+
 		"run on the controller, the service's own machine, which neither reaches: only a program of the "+
 		"operating system (/bin, /sbin, /usr/bin, /usr/sbin, /usr/lib, /usr/libexec) can be there. The same holds "+
-		"for the file jobcomp/filetxt writes (JobCompLoc): slurmctld opens it at start and exits when its directory "+
-		"is missing, so it must be in /var/log/slurm, the service's log directory.",
+		"for JobCompLoc: jobcomp/script runs it on the controller (22.05 logs \"jobcomp/script: failed to stat\" "+
+		"and runs nothing, 24.11 and 26.05 exit), and jobcomp/filetxt opens it there at start and exits when its "+
+		"directory is missing, so the file must be in /var/log/slurm, the service's log directory.",
 		`config: {PrologSlurmctld: prolog.sh}`,
 		`config: {TaskProlog: /home/admin/bin/prolog.sh, MailProg: /usr/bin/mail}`),
 	Check: func(p *lint.Pass) {
@@ -84,6 +85,10 @@ var ProgramPath = &lint.Rule{
 				reportValue(p, kv, "remove it, or use a program the controller's image has (/usr/bin, /usr/sbin)",
 					"%s=%s runs on the controller, which the service runs from its own image: a spec can put programs in node images and on /home, not there, so slurmctld cannot run it", key, v)
 			}
+		}
+		if kv := e.user("JobCompLoc"); kv != nil && strings.EqualFold(e.val("JobCompType"), "jobcomp/script") && strings.HasPrefix(kv.Value.Value, "/") && !inSystemDir(kv.Value.Value) {
+			reportValue(p, kv, "remove jobcomp/script, or use a program the controller's image has (/usr/bin, /usr/sbin)",
+				"JobCompLoc=%s: jobcomp/script runs this program on the controller for every finished job, and the service runs the controller from its own image, which a spec cannot reach: slurmctld cannot run it (\"jobcomp/script: failed to stat\")", kv.Value.Value)
 		}
 		if kv := e.user("JobCompLoc"); kv != nil && strings.EqualFold(e.val("JobCompType"), "jobcomp/filetxt") && !inDir(kv.Value.Value, serviceLogDir) {
 			reportValue(p, kv, "name a file in "+serviceLogDir+", such as "+serviceLogDir+"/jobcomp.log",

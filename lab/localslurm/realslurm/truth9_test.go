@@ -39,6 +39,12 @@ var truthCases9 = []truthCase{
 		rule: "invalid-config-value", severity: diag.Warning, only: []string{"24.11", "26.05"}},
 	{name: "RoutePlugin route/default", config: "RoutePlugin: route/default", accounting: true,
 		rule: "invalid-config-value", severity: diag.Warning, only: []string{"24.11", "26.05"}},
+	// jobcomp/script runs JobCompLoc on the controller: 22.05 logs and
+	// runs no script, 24.11 and 26.05 exit.
+	{name: "jobcomp/script on the controller, logged", config: "JobCompType: jobcomp/script\nJobCompLoc: /usr/local/sbin/jobcomp.sh", accounting: true,
+		rule: "program-path", severity: diag.Error, only: []string{"22.05"}, logged: []string{"jobcomp/script: failed to stat /usr/local/sbin/jobcomp.sh"}},
+	{name: "jobcomp/script on the controller", config: "JobCompType: jobcomp/script\nJobCompLoc: /usr/local/sbin/jobcomp.sh", accounting: true,
+		rule: "program-path", severity: diag.Error, only: []string{"24.11", "26.05"}, refused: []string{"Failed to initialize jobcomp plugin"}},
 	{name: "JobCompLoc in the log directory", config: "JobCompType: jobcomp/filetxt\nJobCompLoc: /var/log/slurm/jobcomp.log", accounting: true},
 }
 
