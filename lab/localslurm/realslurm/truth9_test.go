@@ -11,8 +11,9 @@ import (
 // documented default, a list, was an error (false positive);
 // JobAcctGatherParams=NoOverMemoryKill, the default since 19.05 that
 // Slurm ignores, was an unknown word (false positive); a jobcomp/filetxt
-// file outside the controller's log directory linted clean while
-// slurmctld exits (false negative); and words a release removed from keys
+// file outside the controller's log directory and a jobcomp/script
+// program outside the system's directories linted clean while slurmctld
+// exits or runs nothing (false negatives); and words a release removed from keys
 // Slurm reads with xstrcasestr, which it ignores, were errors (false
 // positives).
 var truthCases9 = []truthCase{
