@@ -203,7 +203,8 @@ func tokenRule(p *catalog.Param, v catalog.Version) valueRule {
 		ev := &p.Values[i]
 		present := ev.PresentIn.Has(v)
 		// A token a newer series ignores (Ignored) is only warned about.
-		fine := present || open || !ev.Source.Certain() || (ev.Ignored != "" && v > ev.PresentIn.Last())
+		ignored := ev.Ignored != "" && v > ev.PresentIn.Last()
+		fine := present || open || !ev.Source.Certain() || ignored
 		if rejected(ev) {
 			fine = false
 		}
@@ -216,7 +217,9 @@ func tokenRule(p *catalog.Param, v catalog.Version) valueRule {
 		if rejected(ev) {
 			bad = append(bad, tokenPatterns(p, ev, v)...)
 		}
-		if ev.CaseSensitive && ev.Match != catalog.MatchContains && (present || (!open && ev.Source.Certain())) {
+		// An ignored plugin name loads nothing, so its letter case does not
+		// matter either (RoutePlugin=ROUTE/default from 23.11).
+		if ev.CaseSensitive && ev.Match != catalog.MatchContains && (present || (!open && ev.Source.Certain() && !ignored)) {
 			bad = append(bad, caseVariants(p, ev, v, anyCase)...)
 		}
 	}
@@ -330,8 +333,11 @@ func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version) [
 		prefix := lname[:strings.IndexByte(lname, '<')]
 		return []string{reCI(prefix) + nameChar + "+" + tail}
 	}
+	// A plugin name is matched in its own case, unless release v ignores
+	// it (nothing is loaded).
+	exactCase := ev.CaseSensitive && !(ev.Ignored != "" && v > ev.PresentIn.Last())
 	name := reCI(ev.Name)
-	if ev.CaseSensitive {
+	if exactCase {
 		name = reLit(ev.Name)
 	}
 	out := []string{name + tail}
@@ -342,7 +348,7 @@ func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version) [
 			pre = append(pre, reCI(op))
 		}
 		s := reCI(stripped)
-		if ev.CaseSensitive {
+		if exactCase {
 			s = reLit(stripped)
 		}
 		out = append(out, reAlt(pre)+"?"+s+tail)

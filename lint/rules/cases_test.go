@@ -241,6 +241,11 @@ var cases = []ruleCase{
 	{rule: "plugin-needs-file", name: "tmpfs", version: "24.11", spec: spec{Config: "JobContainerType: »job_container/tmpfs\nPrologFlags: Contain"}},
 	{rule: "plugin-needs-file", name: "block", version: "24.11", spec: spec{Config: "TopologyPlugin: »topology/block\nJobCompType: »jobcomp/script"}},
 	{rule: "plugin-needs-file", spec: spec{Config: "TopologyPlugin: topology/flat\nJobSubmitPlugins: require_timelimit\nJobCompType: jobcomp/script\nJobCompLoc: /usr/local/sbin/jobcomp.sh"}},
+	// route/topology needs topology/tree where it is a plugin (22.05); from
+	// 23.11 slurmctld ignores it (read_config.c reads RoutePlugin only for
+	// "tree"; slurmctld 24.11 and 26.05 start without topology.conf).
+	{rule: "plugin-needs-file", name: "route/topology", version: "22.05", spec: spec{Config: "RoutePlugin: »route/topology"}},
+	{rule: "plugin-needs-file", name: "route/topology ignored", version: "24.11", spec: spec{Config: "RoutePlugin: route/topology"}},
 	{rule: "plugin-needs-file", name: "influxdb", version: "24.11", spec: spec{Config: "AcctGatherProfileType: »acct_gather_profile/influxdb\nAcctGatherEnergyType: »acct_gather_energy/ipmi"}},
 	{rule: "plugin-needs-file", name: "rapl", version: "22.05", spec: spec{Config: "AcctGatherEnergyType: »acct_gather_energy/rapl"}},
 	{rule: "plugin-needs-file", name: "pm_counters", version: "26.05", spec: spec{Config: "AcctGatherEnergyType: »acct_gather_energy/pm_counters"}},
@@ -328,6 +333,15 @@ var cases = []ruleCase{
 	{rule: "program-path", name: "absolute", spec: spec{Config: "TaskProlog: /home/admin/prolog.sh\nMailProg: /usr/bin/mail\nHealthCheckProgram: /usr/sbin/nhc"}},
 	{rule: "program-path", name: "on the controller", spec: spec{Config: "PrologSlurmctld: »/home/admin/prolog.sh\nMailProg: »/opt/site/bin/mailx\nResvEpilog: »/usr/local/sbin/resv_epilog"}},
 	{rule: "program-path", name: "config dir", spec: spec{Config: "EpilogSlurmctld: »/etc/slurm/../slurm/x"}},
+	// jobcomp/filetxt opens JobCompLoc on the controller at start:
+	// slurmctld 22.05 exits on /var/log/slurm-llnl/jobcomp.log ("open ...:
+	// No such file or directory"; testdata/slurmconf/galaxyold).
+	{rule: "program-path", name: "jobcomp file on the controller", spec: spec{Config: "JobCompType: jobcomp/filetxt\nJobCompLoc: »/var/log/slurm-llnl/jobcomp.log"}},
+	// jobcomp/script runs JobCompLoc on the controller.
+	{rule: "program-path", name: "jobcomp script on the controller", spec: spec{Config: "JobCompType: jobcomp/script\nJobCompLoc: »/usr/local/sbin/jobcomp.sh"}},
+	{rule: "program-path", name: "jobcomp script of the system", spec: spec{Config: "JobCompType: jobcomp/script\nJobCompLoc: /usr/bin/logger"}},
+	{rule: "program-path", name: "jobcomp file in the log directory", spec: spec{Config: "JobCompType: jobcomp/filetxt\nJobCompLoc: /var/log/slurm/jobcomp.log"}},
+	{rule: "program-path", name: "JobCompLoc of another plugin", spec: spec{Config: "JobCompType: jobcomp/elasticsearch\nJobCompLoc: \"http://es:9200\"\nAcctGatherProfileType: acct_gather_profile/none"}},
 	{rule: "slurmctld-plugstack", version: "22.05", spec: spec{Config: "SlurmctldPlugstack: »nonstop"}},
 	{rule: "slurmctld-plugstack", name: "removed later", version: "24.11", spec: spec{Config: "SlurmctldPlugstack: nonstop"}},
 	{rule: "slurmctld-plugstack", spec: spec{Config: "SlurmctldParameters: enable_configless"}},

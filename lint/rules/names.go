@@ -152,7 +152,10 @@ var PluginNeedsFile = &lint.Rule{
 			}
 			for _, tok := range toks {
 				ev, ok := k.param.Token(e.v, tok)
-				if !ok || ev.Needs == "" || needsMet(e, ev) {
+				// A token the release does not know is reported by
+				// invalid-config-value: refused, or ignored (no plugin
+				// is loaded, so nothing is needed).
+				if !ok || ev.Needs == "" || needsMet(e, ev) || !ev.PresentIn.Has(e.v) {
 					continue
 				}
 				hint := "remove it; the service provides no such file"

@@ -60,7 +60,10 @@ var ProgramPath = &lint.Rule{
 		"node image or on the /home file system. The programs slurmctld itself runs (PrologSlurmctld, "+
 		"EpilogSlurmctld, MailProg, ResumeFailProgram, SlurmctldPrimaryOnProg/OffProg, ResvProlog, ResvEpilog) "+
 		"run on the controller, the service's own machine, which neither reaches: only a program of the "+
-		"operating system (/bin, /sbin, /usr/bin, /usr/sbin, /usr/lib, /usr/libexec) can be there.",
+		"operating system (/bin, /sbin, /usr/bin, /usr/sbin, /usr/lib, /usr/libexec) can be there. The same holds "+
+		"for JobCompLoc: jobcomp/script runs it on the controller (22.05 logs \"jobcomp/script: failed to stat\" "+
+		"and runs nothing, 24.11 and 26.05 exit), and jobcomp/filetxt opens it there at start and exits when its "+
+		"directory is missing, so the file must be in /var/log/slurm, the service's log directory.",
 		`config: {PrologSlurmctld: prolog.sh}`,
 		`config: {TaskProlog: /home/admin/bin/prolog.sh, MailProg: /usr/bin/mail}`),
 	Check: func(p *lint.Pass) {
@@ -83,7 +86,25 @@ var ProgramPath = &lint.Rule{
 					"%s=%s runs on the controller, which the service runs from its own image: a spec can put programs in node images and on /home, not there, so slurmctld cannot run it", key, v)
 			}
 		}
+		if kv := e.user("JobCompLoc"); kv != nil && strings.EqualFold(e.val("JobCompType"), "jobcomp/script") && strings.HasPrefix(kv.Value.Value, "/") && !inSystemDir(kv.Value.Value) {
+			reportValue(p, kv, "remove jobcomp/script, or use a program the controller's image has (/usr/bin, /usr/sbin)",
+				"JobCompLoc=%s: jobcomp/script runs this program on the controller for every finished job, and the service runs the controller from its own image, which a spec cannot reach: slurmctld cannot run it (\"jobcomp/script: failed to stat\")", kv.Value.Value)
+		}
+		if kv := e.user("JobCompLoc"); kv != nil && strings.EqualFold(e.val("JobCompType"), "jobcomp/filetxt") && !inDir(kv.Value.Value, serviceLogDir) {
+			reportValue(p, kv, "name a file in "+serviceLogDir+", such as "+serviceLogDir+"/jobcomp.log",
+				"JobCompLoc=%s: jobcomp/filetxt opens this file on the controller when slurmctld starts, and the service's controller has only %s of the directories a spec could name: slurmctld exits (\"open ...: No such file or directory\")", kv.Value.Value, serviceLogDir)
+		}
 	},
+}
+
+// serviceLogDir is the directory of the service's Slurm logs on the
+// controller (SlurmctldLogFile is reserved there): the one directory a
+// file slurmctld writes at a spec's request can be in.
+const serviceLogDir = "/var/log/slurm"
+
+// inDir reports whether the absolute path p is inside dir.
+func inDir(p, dir string) bool {
+	return strings.HasPrefix(p, "/") && strings.HasPrefix(path.Clean(p), dir+"/")
 }
 
 // SlurmctldPlugstack reports SlurmctldPlugstack, whose plugins the

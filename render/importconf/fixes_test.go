@@ -477,3 +477,61 @@ func TestCPUsFromTopology(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocNodesRenamed: AllocNodes lists the hosts jobs may be submitted
+// from; the import renames the nodes, so it rewrites AllocNodes to the new
+// names, and leaves it out (with a note) when it names a host the service's
+// cluster does not have, which would refuse every job
+// (testdata/slurmconf/partexotic).
+func TestAllocNodesRenamed(t *testing.T) {
+	conf := `ClusterName=uni
+NodeName=uni-login[1-2] CPUs=16 RealMemory=60000
+NodeName=uni-c[01-04] CPUs=224 RealMemory=3943792 Gres=gpu:b200:8
+PartitionName=short Nodes=uni-c[01-04] AllocNodes=uni-login[1-2]
+PartitionName=gated Nodes=uni-c[01-04] AllocNodes=uni-login1,head01
+PartitionName=open Nodes=uni-c[01-04] AllocNodes=ALL
+`
+	spec, notes, err := Import([]byte(conf), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := specBody(spec)
+	if !strings.Contains(body, "AllocNodes: uni-login-[0-1]\n") || !strings.Contains(body, "AllocNodes: ALL\n") {
+		t.Errorf("AllocNodes not rewritten to the spec's names\n%s", body)
+	}
+	if strings.Count(body, "AllocNodes") != 2 || strings.Contains(body, "head01") {
+		t.Errorf("AllocNodes naming a host the cluster lacks kept\n%s", body)
+	}
+	for _, w := range []string{
+		"partition short: AllocNodes=uni-login[1-2] rewritten as uni-login-[0-1]",
+		"partition gated: AllocNodes=uni-login1,head01 dropped: it names hosts the service's cluster does not have (head01)",
+	} {
+		if !hasNote(notes, w) {
+			t.Errorf("no note %q", w)
+		}
+	}
+}
+
+// TestNodeReasonNote: a node's Reason goes with the state the service
+// manages, not with its names and addresses (testdata/slurmconf/nodeexotic).
+func TestNodeReasonNote(t *testing.T) {
+	conf := `ClusterName=nl
+NodeName=nl-c[09-10] NodeHostname=h[09-10] CPUs=224 RealMemory=3943792 Gres=gpu:b200:8 State=DRAIN Reason="bad DIMM, ticket 4411"
+PartitionName=p Nodes=nl-c[09-10]
+`
+	_, notes, err := Import([]byte(conf), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{
+		"NodeHostname dropped: the service names and addresses the nodes",
+		"Reason=bad DIMM, ticket 4411 dropped: the service manages node state",
+	} {
+		if !hasNote(notes, w) {
+			t.Errorf("no note %q in %v", w, notes)
+		}
+	}
+	if hasNote(notes, "Reason dropped: the service names") || hasNote(notes, "NodeHostname, Reason") {
+		t.Errorf("Reason noted as a name or address: %v", notes)
+	}
+}

@@ -55,7 +55,7 @@ type node struct {
 var renderedNodeKeys = map[string]bool{"nodename": true, "cpus": true, "procs": true, "realmemory": true, "gres": true, "state": true}
 
 // perNodeKeys name one node each; the service names and addresses nodes.
-var perNodeKeys = map[string]bool{"nodeaddr": true, "nodehostname": true, "port": true, "bcastaddr": true, "reason": true}
+var perNodeKeys = map[string]bool{"nodeaddr": true, "nodehostname": true, "port": true, "bcastaddr": true}
 
 // withDefaults applies NAME=DEFAULT lines to the lines after them, as
 // Slurm does, and drops the DEFAULT lines. Keys are matched as Slurm
@@ -273,6 +273,10 @@ func (im *importer) nodeLine(l slurmconf.Line, names []string) (hw hardware, clo
 		case renderedNodeKeys[lower]:
 		case perNodeKeys[lower]:
 			dropped = append(dropped, p.Key)
+		case lower == "reason":
+			// A reason goes with a DOWN or DRAIN state, which the
+			// service sets.
+			im.note(l.Num, "%s=%s dropped: the service manages node state", p.Key, p.Value)
 		default:
 			if pair, ok := im.configPair(catalog.ScopeNode, "NodeName", l.Num, p.Key, p.Value); ok {
 				cfg = append(cfg, pair)

@@ -73,6 +73,15 @@ func (im *importer) partitions(f *slurmconf.File) error {
 					upLine = in.upLine
 					continue
 				}
+			case "allocnodes":
+				v, keep, err := im.allocNodes(l.Num, name, p.Value)
+				if err != nil {
+					return err
+				}
+				if !keep {
+					continue
+				}
+				p.Value = v
 			}
 			if pair, ok := im.configPair(catalog.ScopePartition, "PartitionName", l.Num, p.Key, p.Value); ok {
 				part.config = append(part.config, pair)
@@ -240,4 +249,37 @@ func inheritedPairs(lines []slurmconf.Line) []inherit {
 		out = append(out, in)
 	}
 	return out
+}
+
+// allocNodes maps the hosts of a partition's AllocNodes to the names the
+// spec gives them. AllocNodes lists the only hosts jobs may be submitted
+// to the partition from (slurmctld refuses a job from any other host), so
+// a name the import does not rename (a login host outside slurm.conf, which
+// the service replaces by its own login nodes) would shut every user out:
+// then the key is left out with a note. keep is false when it is left out.
+func (im *importer) allocNodes(line int, part, value string) (string, bool, error) {
+	if strings.EqualFold(value, "ALL") {
+		return value, true, nil
+	}
+	names, err := hostlist.Expand(value, im.budget)
+	if err != nil {
+		return "", false, fmt.Errorf("slurm.conf %s: AllocNodes: %w", im.where(line), err)
+	}
+	var out, unknown []string
+	for _, n := range names {
+		if r, ok := im.rename[n]; ok {
+			out = append(out, r)
+		} else {
+			unknown = append(unknown, n)
+		}
+	}
+	if len(unknown) > 0 {
+		im.note(line, "partition %s: AllocNodes=%s dropped: it names hosts the service's cluster does not have (%s), and slurmctld refuses jobs submitted from any host it does not list; jobs are submitted from the login nodes, so list theirs if the partition must stay gated", part, value, summarize(unknown))
+		return "", false, nil
+	}
+	v := hostlist.Compress(out)
+	if v != value {
+		im.note(line, "partition %s: AllocNodes=%s rewritten as %s, the names in the spec", part, value, v)
+	}
+	return v, true, nil
 }

@@ -246,6 +246,7 @@ func checkPartitions(t *testing.T, cl *cluster, sp compiled) {
 			switch {
 			case exclusiveShown(key, value, got):
 			case ok && memUnlimitedShown(key, value, v):
+			case ok && overSubscribeShown(key, value, v):
 			case !ok:
 				t.Errorf("partition %s: spec config %s=%s (%s) has no %s in scontrol show partition", id, key, value, kv.Key.Path, field)
 			case !sameValue(value, v):

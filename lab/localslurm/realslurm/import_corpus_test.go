@@ -223,10 +223,17 @@ func lintClean(t *testing.T, s spec, release string) compiled {
 // invalid-config-value warning for a value that is defunct ("defunct
 // option: Slurm logs an error and ignores it", CommunicationParameters=
 // NoAddrCache from 23.11) or has no effect ("PrivateData value "cloud" has
-// no effect in 24.11", shown as none). A person acting on lint removes it.
+// no effect in 24.11", shown as none), or a plugin the release's Debian
+// packages do not ship (acct_gather_interconnect/ofed before 26.05:
+// slurmctld exits, "cannot find acct_gather_interconnect plugin"; the
+// oracle's "warned, this build lacks the plugin"). A person acting on lint
+// removes it.
 func isObsolete(d diag.Diagnostic) bool {
 	if d.Severity != diag.Warning || !strings.Contains(d.Path, "config.") {
 		return false
+	}
+	if strings.Contains(d.Message, "packages do not ship this plugin") {
+		return true
 	}
 	switch d.Rule {
 	case "config-key-version":
@@ -323,6 +330,8 @@ var shownAs = map[string]string{
 	"prologflags": "a superset",
 	// slurmctld prepends its default TRES.
 	"accountingstoragetres": "a superset",
+	// DEPTH_OBLIVIOUS sets NO_FAIR_TREE, which Slurm shows (22.05, 24.11).
+	"priorityflags": "a superset",
 }
 
 // noneShownNull lists, per release, the plugin keys whose value slurmctld
@@ -481,6 +490,22 @@ func memUnlimitedShown(key, want, got string) bool {
 	return false
 }
 
+// overSubscribeShown reports whether a partition's OverSubscribe=YES or
+// FORCE without a job count is shown with the count Slurm gives it, 4
+// (slurm.conf(5), "the default value is 4"; YES:4 seen on 22.05 and
+// 24.11).
+func overSubscribeShown(key, want, got string) bool {
+	w := strings.ToUpper(strings.TrimSpace(want))
+	return strings.EqualFold(key, "OverSubscribe") && (w == "YES" || w == "FORCE") && got == w+":4"
+}
+
+// propagateShown reports whether PropagateResourceLimits=ALL is shown as
+// Slurm 22.05 and 24.11 show it, "(null)": ALL is the default, which
+// slurmctld holds as no list (seen on both).
+func propagateShown(key, want, got string) bool {
+	return key == "propagateresourcelimits" && strings.EqualFold(strings.TrimSpace(want), "ALL") && got == "(null)"
+}
+
 // notShown are keys `scontrol show config` of Slurm 22.05 does not list.
 var notShown = map[string]bool{"defmempergpu": true}
 
@@ -518,6 +543,7 @@ func checkCorpusConfig(t *testing.T, cl *cluster, c compiled) {
 		case enforceShown(lower, want, got):
 		case partLimitsShown(lower, want, got):
 		case got == "(null)" && preemptNoneNull(cl.Release().Series, lower, want):
+		case propagateShown(lower, want, got):
 		case !sameValue(want, got):
 			t.Errorf("config %s=%s: slurmctld shows %s = %q", kv.Key.Value, want, shown, got)
 		}
@@ -598,6 +624,8 @@ func TestShownDifferences(t *testing.T) {
 		{"nojobs implies nosteps", enforceShown("accountingstorageenforce", "associations,limits,qos,safe,nojobs", "associations,limits,nojobs,nosteps,qos,safe")},
 		{"safe implies limits and associations", enforceShown("accountingstorageenforce", "safe", "associations,limits,safe")},
 		{"MaxMemPerCPU=0", memUnlimitedShown("MaxMemPerCPU", "0", "UNLIMITED")},
+		{"OverSubscribe=YES", overSubscribeShown("OverSubscribe", "YES", "YES:4")},
+		{"PropagateResourceLimits=ALL", propagateShown("propagateresourcelimits", "ALL", "(null)")},
 	} {
 		if !tc.ok {
 			t.Errorf("%s: not allowed, want allowed", tc.name)
@@ -625,6 +653,8 @@ func TestShownDifferences(t *testing.T) {
 		{"an enforcement added", enforceShown("accountingstorageenforce", "associations", "associations,qos")},
 		{"MaxMemPerCPU=100", memUnlimitedShown("MaxMemPerCPU", "100", "UNLIMITED")},
 		{"MaxTime=0", memUnlimitedShown("MaxTime", "0", "UNLIMITED")},
+		{"OverSubscribe=YES:2", overSubscribeShown("OverSubscribe", "YES", "YES:2")},
+		{"PropagateResourceLimits=CORE", propagateShown("propagateresourcelimits", "CORE", "(null)")},
 	} {
 		if tc.ok {
 			t.Errorf("%s: allowed, want a difference", tc.name)

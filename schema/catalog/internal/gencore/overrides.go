@@ -81,6 +81,19 @@ func (g *generator) applyOverride(r row) error {
 			v = x
 		}
 	}
+	if attr == "add" {
+		// A token the man page documents that enums.tsv lacks: valid
+		// whenever the key is; setting takes_arg or no_arg.
+		if v != nil {
+			return fmt.Errorf("%s already has the value %q", p.name, r["value"])
+		}
+		if set != "takes_arg" && set != "no_arg" {
+			return fmt.Errorf("add %q: want takes_arg or no_arg", set)
+		}
+		p.values = append(p.values, &value{name: r["value"], note: r["reason"], source: []string{"man"}, presentIn: p.presentIn,
+			takesArg: set == "takes_arg", argSep: '=', deprecatedFrom: -1})
+		return nil
+	}
 	if v == nil {
 		return fmt.Errorf("%s has no value %q", p.name, r["value"])
 	}
