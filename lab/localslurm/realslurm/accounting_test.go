@@ -19,8 +19,10 @@ import (
 // `sacctmgr show assoc` and `show qos` hold what the file declares, and the
 // second run adds nothing and leaves both as they were; on every release.
 func TestAccountingApply(t *testing.T) {
+	t.Parallel()
 	for _, release := range localslurm.Releases() {
 		t.Run(release, func(t *testing.T) {
+			t.Parallel() // each release starts its own cluster: they share nothing
 			requirePrereqsFor(t, release)
 			accountingApply(t, release)
 		})

@@ -23,6 +23,7 @@ type shapeJob struct {
 // runs without --mem-per-gpu; with DefMemPerCPU above the node's memory
 // per CPU only a whole-node (--exclusive) job is refused.
 func TestMemoryDefaultUnfit(t *testing.T) {
+	t.Parallel()
 	gpus := func(n string, more ...string) []string { return append([]string{"--gpus=" + n}, more...) }
 	for _, tc := range []struct {
 		name, config string
@@ -48,8 +49,10 @@ func TestMemoryDefaultUnfit(t *testing.T) {
 		}},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			t.Parallel()
 			for _, release := range localslurm.Releases() {
 				t.Run(release, func(t *testing.T) {
+					t.Parallel() // each case and release starts its own cluster: they share nothing
 					requirePrereqsFor(t, release)
 					s := memorySpec("unfit-"+strings.ReplaceAll(tc.name, " ", "-")+".yaml", tc.config)
 					all := compileSpecVersion(t, s, release)

@@ -193,15 +193,23 @@ var shapeRules = []string{"shape-node-limits", "shape-time-limit", "shape-cpu-li
 // leave alone run their jobs. A job without --time in a MaxTime=0
 // partition runs with a time limit of 0 and ends as TIMEOUT.
 func TestShapeRules(t *testing.T) {
+	t.Parallel()
 	for _, release := range localslurm.Releases() {
 		t.Run(release, func(t *testing.T) {
 			t.Parallel()
 			requirePrereqsFor(t, release)
-			cl := checkShapes(t, release, shapesSpec("shapes.yaml", "{}", shapePartitions), shapePartitions)
-			cl.timeLimitZero(t)
-			cl.stopAndCheck(t)
-			cl = checkShapes(t, release, shapesSpec("shapes-cr-core.yaml", "{SelectTypeParameters: CR_Core}", crCorePartitions), crCorePartitions)
-			cl.stopAndCheck(t)
+			// Two clusters, side by side: they share nothing.
+			t.Run("default", func(t *testing.T) {
+				t.Parallel()
+				cl := checkShapes(t, release, shapesSpec("shapes.yaml", "{}", shapePartitions), shapePartitions)
+				cl.timeLimitZero(t)
+				cl.stopAndCheck(t)
+			})
+			t.Run("CR_Core", func(t *testing.T) {
+				t.Parallel()
+				cl := checkShapes(t, release, shapesSpec("shapes-cr-core.yaml", "{SelectTypeParameters: CR_Core}", crCorePartitions), crCorePartitions)
+				cl.stopAndCheck(t)
+			})
 		})
 	}
 }
