@@ -38,6 +38,7 @@ func requirePrereqs(t *testing.T, rel string) {
 // the catalog and then removed from the list; false-positive candidates
 // are logged for review.
 func TestSampleOnRealSlurm(t *testing.T) {
+	t.Parallel() // beside the package's other real-Slurm tests: their clusters share nothing
 	known := readKnown(t)
 	for _, rel := range localslurm.Releases() {
 		t.Run(rel, func(t *testing.T) {
@@ -164,6 +165,7 @@ func TestVerdicts(t *testing.T) {
 // well (its rule disabled), slurmctld stops on that line first: a false
 // negative, the absent plugin notwithstanding.
 func TestBuildVerdictOnRealSlurm(t *testing.T) {
+	t.Parallel() // beside the package's other real-Slurm tests: their clusters share nothing
 	for _, rel := range []string{"24.11", "26.05"} {
 		t.Run(rel, func(t *testing.T) {
 			t.Parallel() // the releases side by side: their clusters share nothing

@@ -25,6 +25,7 @@ const (
 // the release: a shape that does not run in a spec lint passes, with no
 // finding predicting it. Known ones and false positives are logged.
 func TestWorkloadSampleOnRealSlurm(t *testing.T) {
+	t.Parallel() // beside the package's other real-Slurm tests: their clusters share nothing
 	known := readKnownWorkload(t)
 	for _, rel := range localslurm.Releases() {
 		t.Run(rel, func(t *testing.T) {
