@@ -23,10 +23,12 @@ import (
 const verifyHelp = `Ask the deployed cluster whether it is what the spec renders and whether
 it runs its jobs, through the service's Slurm Job API (callSlurmRestApi, as
 your own Linux account on the cluster; no SSH): the live partitions and
-nodes are compared with the rendered slurm.conf (drift), then in every
-partition one task, one GPU, every GPU of one node, a whole node and two
-nodes are submitted with the partition's defaults, each job's verdict is
-printed and the job is cancelled.
+nodes are compared with the rendered slurm.conf (drift), then the job mix
+slurmspec's job-level oracle checks lint against is submitted: for each
+partition and pool, the standard shapes (one task, one GPU, every GPU of
+one node, a whole node, two nodes where the partition allows them, a job
+at MaxTime), each with the partition's defaults and with explicit sizes;
+each job's verdict is printed and the job is cancelled.
 
 The cluster is the spec's name (or --project, --region, --cluster-id).
 Credentials: GOOGLE_OAUTH_ACCESS_TOKEN, else Application Default
