@@ -55,8 +55,8 @@ var QOSPreemptCycle = &lint.Rule{
 	Doc: doc("sacctmgr refuses a QOS that preempts itself (\"QOS can't preempt itself\") and a preempt list that "+
 		"closes a cycle, QOS that can preempt each other (\"QOS Preemption loop detected\", whatever the "+
 		"PreemptType; seen on 22.05 and 26.05), so the accounting file cannot be applied.",
-		"config: {PreemptType: preempt/qos}\n# accounting file\nqos: [{name: high, preempt: [low]}, {name: low, preempt: [high]}]",
-		"config: {PreemptType: preempt/qos}\n# accounting file\nqos: [{name: high, preempt: [low]}, {name: low}]"),
+		"config: {PreemptType: preempt/qos, PreemptMode: REQUEUE}\n# accounting file\nqos: [{name: high, preempt: [low]}, {name: low, preempt: [high]}]",
+		"config: {PreemptType: preempt/qos, PreemptMode: REQUEUE}\n# accounting file\nqos: [{name: high, preempt: [low]}, {name: low}]"),
 	Check: func(p *lint.Pass) {
 		f := p.Options.Accounting
 		if f == nil {

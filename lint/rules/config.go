@@ -61,8 +61,8 @@ var DuplicateConfigKey = &lint.Rule{
 	Summary:  "A config map gives the same slurm.conf key twice in different case",
 	Doc: "Slurm matches keys case-insensitively, so `PreemptMode` and `preemptmode` are one key " +
 		"and only one of the two values would take effect.\n\n" +
-		"Bad:\n\n```json\n\"config\": {\"PreemptMode\": \"REQUEUE\", \"preemptmode\": \"CANCEL\"}\n```\n\n" +
-		"Good:\n\n```json\n\"config\": {\"PreemptMode\": \"REQUEUE\"}\n```\n",
+		"Bad:\n\n```json\n\"config\": {\"PreemptType\": \"preempt/partition_prio\", \"PreemptMode\": \"REQUEUE\", \"preemptmode\": \"CANCEL\"}\n```\n\n" +
+		"Good:\n\n```json\n\"config\": {\"PreemptType\": \"preempt/partition_prio\", \"PreemptMode\": \"REQUEUE\"}\n```\n",
 	Check: func(p *lint.Pass) {
 		for _, m := range configMaps(p.Cluster) {
 			seen := map[string]diag.Pos{}

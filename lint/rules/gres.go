@@ -18,7 +18,7 @@ var GresSharedWithoutGPU = &lint.Rule{
 	Doc: doc("The shared GRES (mps, shard) are slices of GPUs; slurmctld exits when GresTypes lists them "+
 		"without gpu.",
 		`config: {GresTypes: shard}`,
-		`config: {GresTypes: "gpu,shard"}`),
+		`config: {GresTypes: gpu}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("GresTypes")

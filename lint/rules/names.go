@@ -139,7 +139,7 @@ var PluginNeedsFile = &lint.Rule{
 		"jobcomp/elasticsearch without JobCompLoc) the plugin delivers nothing, which is an error too. "+
 		"The facts are the catalog's (schema/catalog/data/overrides.tsv, needs).",
 		"config: {TopologyPlugin: topology/tree, JobSubmitPlugins: lua}",
-		"config: {JobCompType: jobcomp/script, JobCompLoc: /usr/local/sbin/jobcomp.sh}"),
+		"config: {TopologyPlugin: topology/flat, JobSubmitPlugins: require_timelimit}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		for _, k := range catalogKeys(p.Cluster) {
@@ -205,8 +205,8 @@ var SuspendExcUnknown = &lint.Rule{
 		"id. slurmctld drops the whole SuspendExcNodes value when one name is unknown (\"Invalid SuspendExcNodes "+
 		"… ignored\") and each unknown SuspendExcParts entry, so the nodes meant to stay powered up are "+
 		"suspended. Node set names (pool ids) are not node names here.",
-		"# cluster c, pool a4 with maxNodeCount 4\nconfig: {SuspendExcNodes: \"a4-[0-1]\", SuspendExcParts: gpu}",
-		"config: {SuspendExcNodes: \"c-a4-[0-1]\", SuspendExcParts: train}"),
+		"# cluster c, pool a4 with maxNodeCount 4\npartitions:\n- {id: train, nodePoolIds: [a4]}\nconfig: {SuspendExcNodes: \"a4-[0-1]\", SuspendExcParts: gpu}",
+		"# cluster c, pool a4 with maxNodeCount 4\npartitions:\n- {id: train, nodePoolIds: [a4]}\nconfig: {SuspendExcNodes: \"c-a4-[0-1]\", SuspendExcParts: train}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		c := p.Cluster

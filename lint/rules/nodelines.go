@@ -39,7 +39,7 @@ var NodeCPUTopology = &lint.Rule{
 		"with other values than the spec's. Without Sockets, Slurm infers them from CPUs/(CoresPerSocket×ThreadsPerCore) "+
 		"when that divides evenly, else one per board. The node's CPUs are the machine type's vCPUs (rendered "+
 		"by slurmspec) unless the nodeSets entry sets CPUs.",
-		"nodePools:\n- {id: cpu, machineSpec: {machineType: n2-standard-8}, ...}\nnodeSets:\n- {nodePoolId: cpu, config: {Sockets: \"1\", CoresPerSocket: \"8\", ThreadsPerCore: \"2\"}}",
+		"nodePools:\n- {id: cpu, machineSpec: {machineType: n2-standard-8}, ...}\nnodeSets:\n- {nodePoolId: cpu, config: {Sockets: \"1\", CoresPerSocket: \"2\", ThreadsPerCore: \"2\"}}",
 		"nodeSets:\n- {nodePoolId: cpu, config: {Sockets: \"1\", CoresPerSocket: \"4\", ThreadsPerCore: \"2\"}}"),
 	Check: func(p *lint.Pass) {
 		pools := poolsByID(p.Cluster)

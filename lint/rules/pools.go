@@ -62,8 +62,8 @@ var BootDiskUnsupported = &lint.Rule{
 		"hyperdisk-balanced, A2 and N2 from pd-ssd or pd-standard. When bootDisk is not given the API "+
 		"default (pd-ssd, or hyperdisk-balanced on A3 Ultra) is checked. Catalog entries that no source "+
 		"confirmed give a warning.",
-		"- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  bootDisk: {bootDiskType: pd-ssd}",
-		"- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  bootDisk: {bootDiskType: hyperdisk-balanced}"),
+		"- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: SPOT\n  bootDisk: {bootDiskType: pd-ssd}",
+		"- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: SPOT\n  bootDisk: {bootDiskType: hyperdisk-balanced}"),
 	Check: func(p *lint.Pass) {
 		for _, pool := range p.Cluster.NodePools {
 			if pool.Machine != nil {
@@ -82,8 +82,8 @@ var ProvisioningUnsupported = &lint.Rule{
 	Doc: doc("Not every machine type can be obtained with every provisioning model: A4 and A3 Ultra have no "+
 		"ON_DEMAND capacity, A4X only RESERVATION. CPU pools default to ON_DEMAND. Catalog entries that no "+
 		"source confirmed give a warning.",
-		"- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: ON_DEMAND",
-		"- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: SPOT"),
+		"- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: ON_DEMAND\n  bootDisk: {bootDiskType: hyperdisk-balanced}",
+		"- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: SPOT\n  bootDisk: {bootDiskType: hyperdisk-balanced}"),
 	Check: func(p *lint.Pass) {
 		for _, pool := range p.Cluster.NodePools {
 			if pool.Machine != nil {
@@ -144,8 +144,8 @@ var FilestoreLocation = &lint.Rule{
 	Doc: doc("homeDirectoryStorage is mounted as /home on every node, and a pool's filestores on that pool's "+
 		"nodes. An instance in another region than a pool's zone is an error; a zonal instance in another "+
 		"zone of the same region works but sends every file access across zones, and is a warning.",
-		"nodePools:\n- {id: a4, zone: us-central1-a, ...}\nhomeDirectoryStorage: projects/p/locations/us-east1-b/instances/home",
-		"nodePools:\n- {id: a4, zone: us-central1-a, ...}\nhomeDirectoryStorage: projects/p/locations/us-central1-a/instances/home"),
+		"nodePools:\n- {id: a4, zone: us-central1-a, ...}\nhomeDirectoryStorage: projects/my-project/locations/us-east1-b/instances/home",
+		"nodePools:\n- {id: a4, zone: us-central1-a, ...}\nhomeDirectoryStorage: projects/my-project/locations/us-central1-a/instances/home"),
 	Check: func(p *lint.Pass) {
 		c := p.Cluster
 		home := c.Slurm.HomeDirectoryStorage

@@ -23,8 +23,8 @@ var PowerSaveDisabled = &lint.Rule{
 		"60000 (\"selected suspend/resume rate exceeds maximum\"), or when SlurmctldParameters power_save_interval= "+
 		"or power_save_min_interval= is above 60 seconds while a rate is set (\"power save module can not work "+
 		"effectively with interval > 60 seconds\"). Node pools that scale then never power idle nodes down.",
-		`config: {SuspendRate: "65534"}`,
-		`config: {SuspendRate: "600"}`),
+		"nodePools:\n- {id: cpu, scalingSpec: {minNodeCount: 0, maxNodeCount: 4}, ...}\nconfig: {SuspendRate: \"65534\"}",
+		"nodePools:\n- {id: cpu, scalingSpec: {minNodeCount: 0, maxNodeCount: 4}, ...}\nconfig: {SuspendRate: \"600\"}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		if e.v < catalog.V2405 {

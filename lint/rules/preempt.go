@@ -146,7 +146,7 @@ var PartitionPreemptGang = &lint.Rule{
 		"are never preempted); older releases ignore it beside a base mode, and suspend the partition's jobs "+
 		"when it stands alone.",
 		"partitions:\n- id: batch\n  nodePoolIds: [cpu]\n  config: {PreemptMode: \"SUSPEND,GANG\"}",
-		"config: {PreemptMode: \"SUSPEND,GANG\"}\npartitions:\n- id: batch\n  nodePoolIds: [cpu]\n  config: {PreemptMode: SUSPEND}"),
+		"config: {PreemptType: preempt/partition_prio, PreemptMode: \"SUSPEND,GANG\"}\npartitions:\n- id: batch\n  nodePoolIds: [cpu]\n  config: {PreemptMode: SUSPEND}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		for _, m := range preemptModes(e) {

@@ -197,8 +197,8 @@ var AccountingTRESGPU = &lint.Rule{
 	Doc: doc("AccountingStorageTRES is merged with the built-in list cpu,mem,energy,node,billing,fs/disk,vmem,"+
 		"pages, which has no GPUs. A spec that lists TRES to account but leaves out gres/gpu does not account "+
 		"the GPUs its pools provide (and fair share and limits cannot use them).",
-		`config: {AccountingStorageTRES: "cpu,mem,node"}`,
-		`config: {AccountingStorageTRES: "cpu,mem,node,gres/gpu"}`),
+		"nodePools:\n- {id: a4, machineSpec: {machineType: a4-highgpu-8g}, ...}\nconfig: {AccountingStorageTRES: \"cpu,mem,node\"}",
+		"nodePools:\n- {id: a4, machineSpec: {machineType: a4-highgpu-8g}, ...}\nconfig: {AccountingStorageTRES: \"cpu,mem,node,gres/gpu\"}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("AccountingStorageTRES")

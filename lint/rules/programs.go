@@ -117,8 +117,8 @@ var SlurmctldPlugstack = &lint.Rule{
 		"(\"cannot find slurmctld_plugstack plugin\", \"failed to initialize slurmctld_plugstack\"). Debian's "+
 		"Slurm packages ship only slurmctld/nonstop, in 22.05, and it exits without a nonstop.conf next to "+
 		"slurm.conf, which the service does not write.",
-		`config: {SlurmctldPlugstack: nonstop}`,
-		`config: {}`),
+		"# --slurm-version 22.05\nconfig: {SlurmctldPlugstack: nonstop}",
+		"# --slurm-version 22.05\nconfig: {}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("SlurmctldPlugstack")

@@ -21,8 +21,8 @@ var FlexStartDuration = &lint.Rule{
 	Summary:  "A Flex-start pool's flexStartMaxDuration is longer than 7 days",
 	Doc: "Flex-start VMs run for at most 7 days (604800s); the API refuses a longer " +
 		"flexStartMaxDuration, but only server-side, after `deploy up` has started.\n\n" +
-		"Bad:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: FLEX_START\n  flexStartMaxDuration: 864000s\n```\n\n" +
-		"Good:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: FLEX_START\n  flexStartMaxDuration: 604800s\n```\n",
+		"Bad:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: FLEX_START\n  flexStartMaxDuration: 864000s\n  bootDisk: {bootDiskType: hyperdisk-balanced}\n```\n\n" +
+		"Good:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: FLEX_START\n  flexStartMaxDuration: 604800s\n  bootDisk: {bootDiskType: hyperdisk-balanced}\n```\n",
 	Check: func(p *lint.Pass) {
 		for _, pool := range p.Cluster.NodePools {
 			d := pool.FlexStartMaxDuration

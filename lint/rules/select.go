@@ -74,7 +74,7 @@ var SelectLinearTopologyTree = &lint.Rule{
 	Summary:  "SelectType=select/linear with TopologyPlugin=topology/tree",
 	Doc: doc("From 23.11 slurmctld exits when select/linear is combined with topology/tree.",
 		`config: {SelectType: select/linear, TopologyPlugin: topology/tree}`,
-		`config: {SelectType: select/cons_tres, TopologyPlugin: topology/tree}`),
+		`config: {SelectType: select/cons_tres}  # topology/tree also needs a topology.conf (plugin-needs-file)`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		if e.v < catalog.V2311 || !pluginIs(e.val("SelectType"), "select/linear") || !pluginIs(e.val("TopologyPlugin"), "topology/tree") {
@@ -124,8 +124,8 @@ var CloudDNSDropped = &lint.Rule{
 	Doc: doc("When a pool can scale (minNodeCount < maxNodeCount) the service writes SlurmctldParameters=cloud_dns, "+
 		"because powered-down nodes have no DNS entry. A SlurmctldParameters in the spec replaces that default, "+
 		"so it must list cloud_dns itself.",
-		`config: {SlurmctldParameters: enable_configless}`,
-		`config: {SlurmctldParameters: "cloud_dns,enable_configless"}`),
+		"nodePools:\n- {id: cpu, scalingSpec: {minNodeCount: 0, maxNodeCount: 4}, ...}\nconfig: {SlurmctldParameters: enable_configless}",
+		"nodePools:\n- {id: cpu, scalingSpec: {minNodeCount: 0, maxNodeCount: 4}, ...}\nconfig: {SlurmctldParameters: \"cloud_dns,enable_configless\"}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		kv := e.user("SlurmctldParameters")

@@ -49,7 +49,7 @@ var UnusedPool = &lint.Rule{
 	Doc: "Slurm schedules jobs onto partitions. Nodes of a pool that no partition lists are " +
 		"provisioned (and billed) but no job can ever run on them.\n\n" +
 		"Bad:\n\n```yaml\nnodePools: [{id: a4, ...}, {id: h200, ...}, {id: login, ...}]\npartitions:\n- {id: gpu, nodePoolIds: [a4]}\n```\n\n" +
-		"Good:\n\n```yaml\npartitions:\n- {id: gpu, nodePoolIds: [a4, h200]}\n```\n",
+		"Good:\n\n```yaml\nnodePools: [{id: a4, ...}, {id: h200, ...}, {id: login, ...}]\npartitions:\n- {id: gpu, nodePoolIds: [a4, h200]}\n```\n",
 	Check: func(p *lint.Pass) {
 		if p.Cluster.PartitionsUnknown() || p.Cluster.Slurm.LoginNodePoolID.Unknown {
 			return // any pool may be the one a broken reference meant
@@ -100,8 +100,8 @@ var GPUPoolProvisioning = &lint.Rule{
 	Summary:  "A GPU pool has neither a provisioningModel nor a reservation",
 	Doc: "CPU pools default to ON_DEMAND. GPU pools default to RESERVATION when they have a " +
 		"reservationAffinity; with neither, the API rejects the cluster.\n\n" +
-		"Bad:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n```\n\n" +
-		"Good:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: SPOT\n```\n",
+		"Bad:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  bootDisk: {bootDiskType: hyperdisk-balanced}\n```\n\n" +
+		"Good:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: SPOT\n  bootDisk: {bootDiskType: hyperdisk-balanced}\n```\n",
 	Check: func(p *lint.Pass) {
 		for _, pool := range p.Cluster.NodePools {
 			if pool.ProvisioningModel.Value == "" {
@@ -219,8 +219,8 @@ var ReservationAffinityMissing = &lint.Rule{
 	Summary:  "A RESERVATION node pool has no reservationAffinity",
 	Doc: "A pool provisioned from a reservation must say which one: the API rejects " +
 		"provisioningModel RESERVATION without machineSpec.reservationAffinity.\n\n" +
-		"Bad:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: RESERVATION\n```\n\n" +
-		"Good:\n\n```yaml\n- id: a4\n  machineSpec:\n    machineType: a4-highgpu-8g\n    reservationAffinity:\n      reservationAffinityType: SPECIFIC_RESERVATION\n      values: [projects/my-project/zones/us-central1-b/reservations/a4]\n  provisioningModel: RESERVATION\n```\n",
+		"Bad:\n\n```yaml\n- id: a4\n  machineSpec: {machineType: a4-highgpu-8g}\n  provisioningModel: RESERVATION\n  bootDisk: {bootDiskType: hyperdisk-balanced}\n```\n\n" +
+		"Good:\n\n```yaml\n- id: a4\n  machineSpec:\n    machineType: a4-highgpu-8g\n    reservationAffinity:\n      reservationAffinityType: SPECIFIC_RESERVATION\n      values: [projects/my-project/zones/us-central1-b/reservations/a4]\n  provisioningModel: RESERVATION\n  bootDisk: {bootDiskType: hyperdisk-balanced}\n```\n",
 	Check: func(p *lint.Pass) {
 		for _, pool := range p.Cluster.NodePools {
 			if pool.ProvisioningModel.Set && pool.ProvisioningModel.Value == "RESERVATION" && !pool.ReservationAffinityType.Set &&

@@ -134,8 +134,8 @@ var NamespaceNeedsContain = &lint.Rule{
 	Doc: doc("Job namespaces are built in the job's extern step. From 25.11 any NamespaceType (or its legacy "+
 		"name JobContainerType) needs PrologFlags=Contain; 22.05-25.05 need it for job_container/tmpfs. "+
 		"slurmctld exits otherwise.",
-		`config: {JobContainerType: job_container/tmpfs}`,
-		`config: {JobContainerType: job_container/tmpfs, PrologFlags: Contain}`),
+		`config: {NamespaceType: namespace/linux}`,
+		`config: {NamespaceType: namespace/linux, PrologFlags: Contain}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		if contained(e.val("PrologFlags")) {
