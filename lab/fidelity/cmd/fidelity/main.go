@@ -13,12 +13,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/slurmspec/slurmspec/lab/fidelity"
@@ -33,7 +35,7 @@ func main() {
 	doc := flag.String("doc", "", "Markdown file whose fidelity block to rewrite")
 	quiet := flag.Bool("q", false, "print only the table and findings")
 	mode := flag.String("mode", "random", "how cases are made: random (keys over the whole catalog), related (keys of one family: a constraints.md row, a key of two scopes, a name prefix) or workload (scheduling settings, each spec's job mix run)")
-	parallel := flag.Bool("parallel", false, "workload mode: run the releases side by side")
+	parallel := flag.Bool("parallel", false, "run the releases side by side")
 	only := flag.String("cases", "", "comma-separated case indexes to run of the n generated (a rerun of findings); empty runs all")
 	flag.Parse()
 	idx, err := parseIndexes(*only)
@@ -52,37 +54,30 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *seed, strings.Split(*releases, ","), *doc, *quiet, *mode == "related", idx); err != nil {
+	if err := run(*n, *seed, strings.Split(*releases, ","), *doc, *quiet, *mode == "related", *parallel, idx); err != nil {
 		fmt.Fprintln(os.Stderr, "fidelity:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, seed uint64, releases []string, doc string, quiet, related bool, only map[int]bool) error {
+func run(n int, seed uint64, releases []string, doc string, quiet, related, parallel bool, only map[int]bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var reps []*fidelity.Report
-	for _, rel := range releases {
-		if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
-			return fmt.Errorf("release %s: %w", rel, err)
+	reps := make([]*fidelity.Report, len(releases))
+	errs := make([]error, len(releases))
+	var wg sync.WaitGroup
+	for i, rel := range releases {
+		one := func() { reps[i], errs[i] = runRelease(ctx, rel, n, seed, quiet, related, only) }
+		if !parallel {
+			one()
+			continue
 		}
-		o := fidelity.Options{Release: rel, Seed: seed, N: n}
-		v, err := catalog.ParseVersion(rel)
-		if err != nil {
-			return fmt.Errorf("release %s: %w", rel, err)
-		}
-		o.Cases = pick(cases(v, seed, n, related), only)
-		if len(o.Cases) == 0 {
-			return fmt.Errorf("release %s: no case of the %d has an index of -cases", rel, n)
-		}
-		if !quiet {
-			o.Log = os.Stderr
-		}
-		rep, err := fidelity.Run(ctx, o)
-		if err != nil {
-			return err
-		}
-		reps = append(reps, rep)
+		wg.Add(1)
+		go func() { defer wg.Done(); one() }()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	text := fidelity.Table(reps) + "\n## Findings of this run\n" + fidelity.Findings(reps)
 	fmt.Println(text)
@@ -90,6 +85,26 @@ func run(n int, seed uint64, releases []string, doc string, quiet, related bool,
 		return fidelity.UpdateDoc(doc, text)
 	}
 	return nil
+}
+
+// runRelease runs the oracle's cases on one release.
+func runRelease(ctx context.Context, rel string, n int, seed uint64, quiet, related bool, only map[int]bool) (*fidelity.Report, error) {
+	if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
+		return nil, fmt.Errorf("release %s: %w", rel, err)
+	}
+	o := fidelity.Options{Release: rel, Seed: seed, N: n}
+	v, err := catalog.ParseVersion(rel)
+	if err != nil {
+		return nil, fmt.Errorf("release %s: %w", rel, err)
+	}
+	o.Cases = pick(cases(v, seed, n, related), only)
+	if len(o.Cases) == 0 {
+		return nil, fmt.Errorf("release %s: no case of the %d has an index of -cases", rel, n)
+	}
+	if !quiet {
+		o.Log = os.Stderr
+	}
+	return fidelity.Run(ctx, o)
 }
 
 // cases returns the n cases of the seed for the release: related ones or
