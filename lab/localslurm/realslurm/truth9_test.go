@@ -1,0 +1,41 @@
+package realslurm
+
+import (
+	"testing"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+)
+
+// truthCases9 are the false negatives of the start oracle's fresh seeds
+// of session 8 (issue 26), each decided by the real daemons of every
+// release: a parser that allows one token of a kind counts each token as
+// it reads, so the same token twice is two.
+var truthCases9 = []truthCase{
+	// _parse_select_type_param: param_cnt counts every unit written.
+	{name: "SelectTypeParameters unit twice", config: `SelectTypeParameters: "CR_Core,CR_Core"`,
+		rule: "invalid-config-value", severity: diag.Error, refused: []string{"Bad SelectTypeParameter"}},
+	// preempt_mode_num: preempt_modes counts every base mode written (the
+	// same class; preempt-mode-combination counted them already).
+	{name: "PreemptMode base mode twice", config: "PreemptType: preempt/partition_prio\nPreemptMode: \"REQUEUE,REQUEUE\"",
+		rule: "preempt-mode-combination", severity: diag.Error, refused: []string{"PreemptMode=REQUEUE,REQUEUE invalid"}},
+	{name: "partition PreemptMode base mode twice", config: "PreemptType: preempt/partition_prio\nPreemptMode: REQUEUE",
+		partitions: "- {id: debug, nodePoolIds: [cpu], config: {PreemptMode: \"CANCEL,CANCEL\"}}", only: []string{"22.05"},
+		rule: "preempt-mode-combination", severity: diag.Error, refused: []string{`Bad value "CANCEL,CANCEL" for PreemptMode`}},
+	// 24.11 and 26.05 keep NO_VAL16, every mode bit: GANG is stripped with
+	// an error line and the partition runs PreemptMode=WITHIN,UNKNOWN.
+	{name: "partition PreemptMode base mode twice, kept", config: "PreemptType: preempt/partition_prio\nPreemptMode: REQUEUE",
+		partitions: "- {id: debug, nodePoolIds: [cpu], config: {PreemptMode: \"CANCEL,CANCEL\"}}", only: []string{"24.11", "26.05"},
+		rule: "preempt-mode-combination", severity: diag.Error, logged: []string{"PreemptMode=GANG is a cluster-wide option"}},
+	// Not a false negative but a candidate judged: parse_uint32 takes
+	// NO_VAL (4294967294) and the partition keeps it as "unset", running
+	// the global SuspendTime (scontrol on 24.11 and 26.05: SuspendTime=GLOBAL) without an error
+	// line. Another value than the one written: an error by the policy.
+	{name: "partition SuspendTime NO_VAL", partitions: "- {id: debug, nodePoolIds: [cpu], config: {SuspendTime: \"4294967294\"}}",
+		accounting: true, serviceLines: powerSaving, rule: "invalid-config-value", severity: diag.Error},
+}
+
+// TestLintAgreesWithSlurmctld9 runs each of truthCases9 on real Slurm of
+// every release it concerns.
+func TestLintAgreesWithSlurmctld9(t *testing.T) {
+	runTruthCases(t, truthCases9)
+}
