@@ -429,6 +429,9 @@ func TestCheckRules(t *testing.T) {
 		{ScopeGlobal, "SelectTypeParameters", V2205, "CR_Memory,CR_LLN,cr_memory", errs, "more than one resource unit"},
 		{ScopeGlobal, "SelectTypeParameters", V2605, "CR_Core_Memory,CR_LLN,CR_Pack_Nodes", clean, ""},
 		{ScopeGlobal, "PreemptMode", V2411, "REQUEUE,REQUEUE", errs, "more than one base mode"},
+		// gres.c: "Duplicate plugin gres/gpu ignored", loaded once.
+		{ScopeGlobal, "GresTypes", V2605, "gpu,gpu", warns, "Duplicate plugin gres/gpu ignored"},
+		{ScopeGlobal, "GresTypes", V2411, "gpu,nic", clean, ""},
 		{ScopePartition, "PreemptMode", V2605, "CANCEL,cancel", errs, "more than one base mode"},
 		{ScopeGlobal, "PreemptMode", V2605, "GANG,GANG,REQUEUE", clean, ""},
 		{ScopeGlobal, "ReconfigFlags", V2605, "KeepPowerSaveSettings=-1", errs, "compares the whole token"},

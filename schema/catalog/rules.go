@@ -189,6 +189,17 @@ func (c *checker) checkRules(value string) {
 				c.add(SeverityError, fmt.Sprintf("%s=%s: Slurm compares resource names case-sensitively; slurmctld exits (\"Bad rlimit name: %s\")", p.Name, value, name), "write "+strings.ToUpper(name))
 			}
 		}
+	case strings.EqualFold(p.Name, "GresTypes"):
+		// gres.c loads one plugin per type: a type listed again is
+		// "Duplicate plugin gres/gpu ignored" (slurmctld and slurmd, 24.11
+		// and 26.05; fidelity -mode doubled), and the type is loaded once:
+		// the value as written, with a complaint.
+		for _, t := range order {
+			if toks[t] > 1 {
+				c.add(PolicySeverity(TreatAsWritten), fmt.Sprintf("GresTypes=%s lists %s %d times: Slurm loads gres/%s once and logs \"Duplicate plugin gres/%s ignored\"", value, t, toks[t], t, t),
+					"list each GRES type once")
+			}
+		}
 	case strings.EqualFold(p.Name, "SchedulerParameters"):
 		c.schedulerRules(value)
 	case strings.EqualFold(p.Name, "HealthCheckNodeState"):

@@ -9,7 +9,8 @@ import (
 // truthCases9 are the false negatives of the start oracle's fresh seeds
 // of session 8 (issue 26), each decided by the real daemons of every
 // release: a parser that allows one token of a kind counts each token as
-// it reads, so the same token twice is two.
+// it reads, so the same token twice is two; a GRES type listed twice is
+// loaded once, with an error line.
 var truthCases9 = []truthCase{
 	// _parse_select_type_param: param_cnt counts every unit written.
 	{name: "SelectTypeParameters unit twice", config: `SelectTypeParameters: "CR_Core,CR_Core"`,
@@ -26,6 +27,10 @@ var truthCases9 = []truthCase{
 	{name: "partition PreemptMode base mode twice, kept", config: "PreemptType: preempt/partition_prio\nPreemptMode: REQUEUE",
 		partitions: "- {id: debug, nodePoolIds: [cpu], config: {PreemptMode: \"CANCEL,CANCEL\"}}", only: []string{"24.11", "26.05"},
 		rule: "preempt-mode-combination", severity: diag.Error, logged: []string{"PreemptMode=GANG is a cluster-wide option"}},
+	// gres.c loads a GRES type's plugin once: the duplicate is logged and
+	// ignored, and the cluster runs the value as written (-mode doubled).
+	{name: "GresTypes type twice", config: `GresTypes: "gpu,gpu"`, accounting: true,
+		rule: "invalid-config-value", severity: diag.Warning, logged: []string{"Duplicate plugin gres/gpu ignored"}},
 	// Not a false negative but a candidate judged: parse_uint32 takes
 	// NO_VAL (4294967294) and the partition keeps it as "unset", running
 	// the global SuspendTime (scontrol on 24.11 and 26.05: SuspendTime=GLOBAL) without an error
