@@ -328,6 +328,12 @@ var cases = []ruleCase{
 	{rule: "program-path", name: "absolute", spec: spec{Config: "TaskProlog: /home/admin/prolog.sh\nMailProg: /usr/bin/mail\nHealthCheckProgram: /usr/sbin/nhc"}},
 	{rule: "program-path", name: "on the controller", spec: spec{Config: "PrologSlurmctld: »/home/admin/prolog.sh\nMailProg: »/opt/site/bin/mailx\nResvEpilog: »/usr/local/sbin/resv_epilog"}},
 	{rule: "program-path", name: "config dir", spec: spec{Config: "EpilogSlurmctld: »/etc/slurm/../slurm/x"}},
+	// jobcomp/script runs JobCompLoc on the controller ("jobcomp/script:
+	// failed to stat ALL", fatal on 24.11; related seed 20261221).
+	{rule: "program-path", name: "jobcomp script", spec: spec{Config: "JobCompType: jobcomp/script\nJobCompLoc: »ALL"}},
+	{rule: "program-path", name: "jobcomp script on the controller", spec: spec{Config: "JobCompType: script\nJobCompLoc: »/home/admin/jobcomp.sh"}},
+	{rule: "program-path", name: "jobcomp script in the system", spec: spec{Config: "JobCompType: jobcomp/script\nJobCompLoc: /bin/true"}},
+	{rule: "program-path", name: "jobcomp filetxt", spec: spec{Config: "JobCompType: jobcomp/filetxt\nJobCompLoc: jobcomp.log"}},
 	{rule: "slurmctld-plugstack", version: "22.05", spec: spec{Config: "SlurmctldPlugstack: »nonstop"}},
 	{rule: "slurmctld-plugstack", name: "removed later", version: "24.11", spec: spec{Config: "SlurmctldPlugstack: nonstop"}},
 	{rule: "slurmctld-plugstack", spec: spec{Config: "SlurmctldParameters: enable_configless"}},

@@ -139,7 +139,7 @@ var PluginNeedsFile = &lint.Rule{
 		"jobcomp/elasticsearch without JobCompLoc) the plugin delivers nothing, which is an error too. "+
 		"The facts are the catalog's (schema/catalog/data/overrides.tsv, needs).",
 		"config: {TopologyPlugin: topology/tree, JobSubmitPlugins: lua}",
-		"config: {JobCompType: jobcomp/script, JobCompLoc: /usr/local/sbin/jobcomp.sh}"),
+		"config: {JobCompType: jobcomp/script, JobCompLoc: /usr/bin/logger}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		for _, k := range catalogKeys(p.Cluster) {

@@ -31,6 +31,16 @@ var truthCases9 = []truthCase{
 	// ignored, and the cluster runs the value as written (-mode doubled).
 	{name: "GresTypes type twice", config: `GresTypes: "gpu,gpu"`, accounting: true,
 		rule: "invalid-config-value", severity: diag.Warning, logged: []string{"Duplicate plugin gres/gpu ignored"}},
+	// jobcomp/script stats its program, JobCompLoc, when slurmctld starts:
+	// a program of the controller, which a spec cannot reach (related seed
+	// 20261221, 24.11).
+	{name: "jobcomp script relative", config: "JobCompType: jobcomp/script\nJobCompLoc: ALL",
+		rule: "program-path", severity: diag.Error, refused: []string{"failed to stat ALL"}, only: []string{"24.11", "26.05"}},
+	// 22.05 starts with an error line, and the plugin runs nothing.
+	{name: "jobcomp script relative, logged", config: "JobCompType: jobcomp/script\nJobCompLoc: ALL", accounting: true,
+		rule: "program-path", severity: diag.Error, only: []string{"22.05"}, logged: []string{"jobcomp/script: failed to stat ALL"}},
+	{name: "jobcomp script outside the system", config: "JobCompType: jobcomp/script\nJobCompLoc: /home/admin/jobcomp.sh",
+		rule: "program-path", severity: diag.Error, refused: []string{"failed to stat /home/admin/jobcomp.sh"}, only: []string{"24.11", "26.05"}},
 	// Not a false negative but a candidate judged: parse_uint32 takes
 	// NO_VAL (4294967294) and the partition keeps it as "unset", running
 	// the global SuspendTime (scontrol on 24.11 and 26.05: SuspendTime=GLOBAL) without an error
