@@ -228,6 +228,9 @@ var cases = []ruleCase{
 	{rule: "select-params-no-unit", name: "linear", version: "22.05", spec: spec{Config: "SelectType: select/linear\nSelectTypeParameters: CR_Memory"}},
 	{rule: "select-params-no-unit", name: "linear with the service default", spec: spec{Config: "SelectType: »select/linear"}},
 	{rule: "max-node-count-select", name: "below the nodes", spec: spec{Pools: scaling, Config: "MaxNodeCount: »\"3\""}},
+	// 22.05 reads 0 as unset (the oracle's seed 20261224): a warning; 24.11 exits.
+	{rule: "max-node-count-select", name: "zero", version: "22.05", spec: spec{Config: "MaxNodeCount: »\"0\""}},
+	{rule: "max-node-count-select", name: "zero", version: "24.11", spec: spec{Config: "MaxNodeCount: »\"0\""}},
 	{rule: "max-node-count-select", name: "UNLIMITED 26.05", version: "26.05", spec: spec{Config: "MaxNodeCount: »UNLIMITED"}},
 	{rule: "max-node-count-select", name: "above MAX_SLURM_NODES 24.11", version: "24.11", spec: spec{Config: "MaxNodeCount: »\"0x10001\""}},
 	{rule: "max-node-count-select", name: "MAX_SLURM_NODES", version: "24.11", spec: spec{Config: "MaxNodeCount: \"64k\""}},

@@ -41,6 +41,13 @@ var truthCases9 = []truthCase{
 		rule: "program-path", severity: diag.Error, only: []string{"22.05"}, logged: []string{"jobcomp/script: failed to stat ALL"}},
 	{name: "jobcomp script outside the system", config: "JobCompType: jobcomp/script\nJobCompLoc: /home/admin/jobcomp.sh",
 		rule: "program-path", severity: diag.Error, refused: []string{"failed to stat /home/admin/jobcomp.sh"}, only: []string{"24.11", "26.05"}},
+	// A false positive of seed 20261224: 22.05 reads MaxNodeCount=0 as
+	// unset and counts the nodes (scontrol: MaxNodeCount = 2), the spec
+	// runs as without it (a warning); 24.11 and 26.05 exit.
+	{name: "MaxNodeCount zero", config: `MaxNodeCount: "0"`, accounting: true, only: []string{"22.05"},
+		rule: "max-node-count-select", severity: diag.Warning},
+	{name: "MaxNodeCount zero, refused", config: `MaxNodeCount: "0"`, only: []string{"24.11", "26.05"},
+		rule: "max-node-count-select", severity: diag.Error, refused: []string{"Attempting to create node record past MaxNodeCount:0"}},
 	// Not a false negative but a candidate judged: parse_uint32 takes
 	// NO_VAL (4294967294) and the partition keeps it as "unset", running
 	// the global SuspendTime (scontrol on 24.11 and 26.05: SuspendTime=GLOBAL) without an error
