@@ -61,6 +61,9 @@ func TestClassify(t *testing.T) {
 		{"group warning", Result{Case: Case{Settings: []Setting{{Scope: catalog.ScopePartition, Key: "AllowGroups", Value: "lab"}}}, Warned: []Warning{{Rule: "partition-groups", Key: "AllowGroups"}}, Up: true, Slurm: []string{"slurmctld: error: _get_group_members: Could not find configured group lab"}}, WarnedLogged},
 		// A line that names no key, which the rule predicts as such.
 		{"unnamed line", Result{Case: Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "SlurmctldParameters", Value: "enable_rpc_queue"}}}, Warned: []Warning{{Rule: "invalid-config-value", Key: "SlurmctldParameters"}}, Up: true, Slurm: []string{"slurmctld: error: enabled experimental rpc queuing system"}}, WarnedLogged},
+		// A GRES type listed twice: gres.c names the plugin, not GresTypes.
+		{"duplicate gres plugin", Result{Case: Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "GresTypes", Value: "gpu,gpu"}}}, Warned: []Warning{{Rule: "invalid-config-value", Key: "GresTypes"}}, Up: true,
+			Slurm: []string{"slurmctld: error: Duplicate plugin gres/gpu ignored", "slurmd: error: Duplicate plugin gres/gpu ignored"}}, WarnedLogged},
 		{"unnamed line, no warning", Result{Case: Case{Settings: []Setting{{Scope: catalog.ScopeGlobal, Key: "SlurmctldParameters", Value: "enable_rpc_queue"}}}, Up: true, Slurm: []string{"slurmctld: error: enabled experimental rpc queuing system"}}, FalseNegative},
 		// A warning about another key of the case does not count.
 		{"warning about another key", Result{Case: keep, Warned: []Warning{{Rule: "deprecated-config-key", Key: "MinJobAge"}}, Up: true, Slurm: []string{moved}}, FalseNegative},

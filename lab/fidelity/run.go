@@ -79,7 +79,7 @@ func WarnedRules() map[string]WarnedRule {
 	return map[string]WarnedRule{
 		"deprecated-config-key":    {Logs: re(`(?i)renamed|has moved|deprecated|obsolete|defunct|no longer`), NamesKey: true},
 		"config-key-version":       {Logs: re(`(?i)Ignoring obsolete|obsolete|defunct|no longer`), NamesKey: true},
-		"invalid-config-value":     {Logs: re(`(?i)is defunct|Translating obsolete|obsolete|has been removed`), NamesKey: true, Unnamed: re(`enabled experimental rpc queuing system|Running with local config file despite slurmctld having been setup for configless operation`)},
+		"invalid-config-value":     {Logs: re(`(?i)is defunct|Translating obsolete|obsolete|has been removed`), NamesKey: true, Unnamed: re(`enabled experimental rpc queuing system|Running with local config file despite slurmctld having been setup for configless operation|Duplicate plugin gres/\w+ ignored`)},
 		"message-timeout":          {Logs: re(`MessageTimeout is too high|UnkillableStepTimeout must be at least 5 times|The default value for UnkillableStepTimeout`)},
 		"max-array-size":           {Logs: re(`MaxArraySize value \(\d+\) is greater than 4000001`), NamesKey: true},
 		"health-check-timeout":     {Logs: re(`must be less than HealthCheckInterval`), NamesKey: true},

@@ -94,3 +94,30 @@ func SweepArgRanges(cat *catalog.Catalog, v catalog.Version, only ...string) []C
 	}
 	return cases
 }
+
+// SweepDoubled returns, for every value of a list key the release has (the
+// values of Sweep whose key is a comma-separated list), one case with that
+// token written twice ("CR_Core,CR_Core"), alone on the base spec. Slurm's
+// list parsers differ on a repeated token: those that set a bit ignore it,
+// those that count tokens of a kind count it twice (SelectTypeParameters,
+// TaskPluginParam, CpuBind, PreemptMode), so every list is put to
+// slurmctld once with each of its tokens doubled.
+func SweepDoubled(cat *catalog.Catalog, v catalog.Version) []Case {
+	list := map[string]bool{}
+	for _, p := range keys(cat) {
+		if p.Kind == catalog.KindList {
+			list[p.Scope.String()+" "+p.Name] = true
+		}
+	}
+	var cases []Case
+	for _, c := range Sweep(cat, v, false) {
+		s := c.Settings[0]
+		if !list[s.Scope.String()+" "+s.Key] {
+			continue
+		}
+		s.Value += "," + s.Value
+		s.How = "a catalog value twice"
+		cases = append(cases, Case{Index: len(cases), Settings: []Setting{s}})
+	}
+	return cases
+}

@@ -1,6 +1,7 @@
 package fidelity
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/slurmspec/slurmspec/schema/catalog"
@@ -68,5 +69,28 @@ func TestSweepArgRanges(t *testing.T) {
 	}
 	if n := len(SweepArgRanges(cat, catalog.V2411)); n <= len(got) {
 		t.Errorf("all keys: %d cases, SchedulerParameters alone %d", n, len(got))
+	}
+}
+
+// TestSweepDoubled: every value of a list key once, written twice; no
+// value of a single-valued key.
+func TestSweepDoubled(t *testing.T) {
+	got := map[string]bool{}
+	for i, c := range SweepDoubled(catalog.Default(), catalog.V2411) {
+		s := c.Settings[0]
+		if c.Index != i || s.Plausible != true {
+			t.Fatalf("case %d: %+v", i, c)
+		}
+		got[s.Scope.String()+" "+s.Key+"="+s.Value] = true
+	}
+	for _, want := range []string{"global SelectTypeParameters=CR_Core,CR_Core", "global TaskPluginParam=None,None", "partition CpuBind=core,core"} {
+		if !got[want] {
+			t.Errorf("no case %s", want)
+		}
+	}
+	for id := range got {
+		if strings.Contains(id, "SelectType=") || strings.Contains(id, "TLSType=") {
+			t.Errorf("%s: not a list key", id)
+		}
 	}
 }

@@ -228,6 +228,9 @@ var cases = []ruleCase{
 	{rule: "select-params-no-unit", name: "linear", version: "22.05", spec: spec{Config: "SelectType: select/linear\nSelectTypeParameters: CR_Memory"}},
 	{rule: "select-params-no-unit", name: "linear with the service default", spec: spec{Config: "SelectType: »select/linear"}},
 	{rule: "max-node-count-select", name: "below the nodes", spec: spec{Pools: scaling, Config: "MaxNodeCount: »\"3\""}},
+	// 22.05 reads 0 as unset (the oracle's seed 20261224): a warning; 24.11 exits.
+	{rule: "max-node-count-select", name: "zero", version: "22.05", spec: spec{Config: "MaxNodeCount: »\"0\""}},
+	{rule: "max-node-count-select", name: "zero", version: "24.11", spec: spec{Config: "MaxNodeCount: »\"0\""}},
 	{rule: "max-node-count-select", name: "UNLIMITED 26.05", version: "26.05", spec: spec{Config: "MaxNodeCount: »UNLIMITED"}},
 	{rule: "max-node-count-select", name: "above MAX_SLURM_NODES 24.11", version: "24.11", spec: spec{Config: "MaxNodeCount: »\"0x10001\""}},
 	{rule: "max-node-count-select", name: "MAX_SLURM_NODES", version: "24.11", spec: spec{Config: "MaxNodeCount: \"64k\""}},
@@ -342,6 +345,11 @@ var cases = []ruleCase{
 	{rule: "program-path", name: "jobcomp script of the system", spec: spec{Config: "JobCompType: jobcomp/script\nJobCompLoc: /usr/bin/logger"}},
 	{rule: "program-path", name: "jobcomp file in the log directory", spec: spec{Config: "JobCompType: jobcomp/filetxt\nJobCompLoc: /var/log/slurm/jobcomp.log"}},
 	{rule: "program-path", name: "JobCompLoc of another plugin", spec: spec{Config: "JobCompType: jobcomp/elasticsearch\nJobCompLoc: \"http://es:9200\"\nAcctGatherProfileType: acct_gather_profile/none"}},
+	// jobcomp/script runs JobCompLoc on the controller ("jobcomp/script:
+	// failed to stat ALL", fatal on 24.11; related seed 20261221).
+	{rule: "program-path", name: "jobcomp script", spec: spec{Config: "JobCompType: jobcomp/script\nJobCompLoc: »ALL"}},
+	{rule: "program-path", name: "jobcomp script on the controller", spec: spec{Config: "JobCompType: script\nJobCompLoc: »/home/admin/jobcomp.sh"}},
+	{rule: "program-path", name: "jobcomp script in the system", spec: spec{Config: "JobCompType: jobcomp/script\nJobCompLoc: /bin/true"}},
 	{rule: "slurmctld-plugstack", version: "22.05", spec: spec{Config: "SlurmctldPlugstack: »nonstop"}},
 	{rule: "slurmctld-plugstack", name: "removed later", version: "24.11", spec: spec{Config: "SlurmctldPlugstack: nonstop"}},
 	{rule: "slurmctld-plugstack", spec: spec{Config: "SlurmctldParameters: enable_configless"}},

@@ -41,6 +41,13 @@ func inSystemDir(p string) bool {
 	return slices.ContainsFunc(systemDirs, func(d string) bool { return strings.HasPrefix(c, d) })
 }
 
+// jobcompScript reports whether a JobCompType value is jobcomp/script,
+// whose JobCompLoc names the program slurmctld runs for each finished job
+// (jobcomp_script.c stats it at start).
+func jobcompScript(v string) bool {
+	return strings.EqualFold(strings.TrimPrefix(strings.ToLower(strings.TrimSpace(v)), "jobcomp/"), "script")
+}
+
 // serviceConfDir is where the service writes slurm.conf and its companions;
 // nothing a spec supplies is placed there.
 const serviceConfDir = "/etc/slurm"
@@ -51,24 +58,30 @@ const serviceConfDir = "/etc/slurm"
 var ProgramPath = &lint.Rule{
 	ID:       "program-path",
 	Severity: diag.Error,
-	Summary:  "A program key (PrologSlurmctld, MailProg, HealthCheckProgram, ...) is not an absolute path outside /etc/slurm",
+	Summary:  "A program key (PrologSlurmctld, MailProg, HealthCheckProgram, JobCompLoc of jobcomp/script, ...) is not an absolute path outside /etc/slurm",
 	Doc: doc("Keys such as PrologSlurmctld, EpilogSlurmctld, SlurmctldPrimaryOnProg, MailProg, HealthCheckProgram, "+
 		"TaskProlog or SrunEpilog name a program by its absolute path. A relative path names nothing Slurm can "+
 		"run: slurmctld 22.05 logs \"Invalid PrologSlurmctld(`...`): No such file or directory\", 26.05 exits "+
 		"(\"failed to initialize prep plugin\"). /etc/slurm is written by the service (slurm.conf, the rendered "+
 		"prolog and epilog scripts), so a program there cannot come from the spec either. Put programs in the "+
 		"node image or on the /home file system. The programs slurmctld itself runs (PrologSlurmctld, "+
-		"EpilogSlurmctld, MailProg, ResumeFailProgram, SlurmctldPrimaryOnProg/OffProg, ResvProlog, ResvEpilog) "+
-		"run on the controller, the service's own machine, which neither reaches: only a program of the "+
-		"operating system (/bin, /sbin, /usr/bin, /usr/sbin, /usr/lib, /usr/libexec) can be there. The same holds "+
-		"for JobCompLoc: jobcomp/script runs it on the controller (22.05 logs \"jobcomp/script: failed to stat\" "+
-		"and runs nothing, 24.11 and 26.05 exit), and jobcomp/filetxt opens it there at start and exits when its "+
-		"directory is missing, so the file must be in /var/log/slurm, the service's log directory.",
+		"EpilogSlurmctld, MailProg, ResumeFailProgram, SlurmctldPrimaryOnProg/OffProg, ResvProlog, ResvEpilog, "+
+		"and JobCompLoc with JobCompType=jobcomp/script, the script slurmctld stats at start: 22.05 logs "+
+		"\"jobcomp/script: failed to stat\" and runs nothing, 24.11 and 26.05 exit) run on the controller, the "+
+		"service's own machine, which neither reaches: only a program of the operating system (/bin, /sbin, "+
+		"/usr/bin, /usr/sbin, /usr/lib, /usr/libexec) can be there. jobcomp/filetxt opens its JobCompLoc on the "+
+		"controller at start and exits when its directory is missing, so that file must be in /var/log/slurm, "+
+		"the service's log directory.",
 		`config: {PrologSlurmctld: prolog.sh}`,
 		`config: {TaskProlog: /home/admin/bin/prolog.sh, MailProg: /usr/bin/mail}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
-		for _, key := range programKeys {
+		keys, onController := programKeys, controllerProgramKeys
+		if jobcompScript(e.val("JobCompType")) {
+			keys = append(slices.Clone(keys), "JobCompLoc")
+			onController = append(slices.Clone(onController), "JobCompLoc")
+		}
+		for _, key := range keys {
 			kv := e.user(key)
 			if kv == nil {
 				continue
@@ -81,14 +94,10 @@ var ProgramPath = &lint.Rule{
 			case path.Clean(v) == serviceConfDir || strings.HasPrefix(path.Clean(v), serviceConfDir+"/"):
 				reportValue(p, kv, "put the program in the node image or under /home",
 					"%s=%s is in %s, which the service writes: the program cannot come from the spec", key, v, serviceConfDir)
-			case slices.Contains(controllerProgramKeys, key) && !inSystemDir(v):
+			case slices.Contains(onController, key) && !inSystemDir(v):
 				reportValue(p, kv, "remove it, or use a program the controller's image has (/usr/bin, /usr/sbin)",
 					"%s=%s runs on the controller, which the service runs from its own image: a spec can put programs in node images and on /home, not there, so slurmctld cannot run it", key, v)
 			}
-		}
-		if kv := e.user("JobCompLoc"); kv != nil && strings.EqualFold(e.val("JobCompType"), "jobcomp/script") && strings.HasPrefix(kv.Value.Value, "/") && !inSystemDir(kv.Value.Value) {
-			reportValue(p, kv, "remove jobcomp/script, or use a program the controller's image has (/usr/bin, /usr/sbin)",
-				"JobCompLoc=%s: jobcomp/script runs this program on the controller for every finished job, and the service runs the controller from its own image, which a spec cannot reach: slurmctld cannot run it (\"jobcomp/script: failed to stat\")", kv.Value.Value)
 		}
 		if kv := e.user("JobCompLoc"); kv != nil && strings.EqualFold(e.val("JobCompType"), "jobcomp/filetxt") && !inDir(kv.Value.Value, serviceLogDir) {
 			reportValue(p, kv, "name a file in "+serviceLogDir+", such as "+serviceLogDir+"/jobcomp.log",

@@ -26,7 +26,9 @@ var MaxNodeCountSelect = &lint.Rule{
 	Doc: doc("MaxNodeCount works only with select/cons_tres (the service default); with another SelectType "+
 		"slurmctld rejects the configuration. It must also cover every node the pools render (the sum of "+
 		"maxNodeCount): slurmctld exits when the NodeName lines pass it. From 24.11 it may not exceed "+
-		"MAX_SLURM_NODES (65536; UNLIMITED included): slurmctld refuses the configuration; 22.05 aborts on UNLIMITED.",
+		"MAX_SLURM_NODES (65536; UNLIMITED included): slurmctld refuses the configuration; 22.05 aborts on UNLIMITED. "+
+		"MaxNodeCount=0 is below the nodes from 24.11 (slurmctld exits); 22.05 reads it as unset and counts the "+
+		"nodes, so there it is only a warning.",
 		`config: {SelectType: select/linear, MaxNodeCount: "2000"}`,
 		`config: {MaxNodeCount: "2000"}`),
 	Check: func(p *lint.Pass) {
@@ -53,7 +55,18 @@ var MaxNodeCountSelect = &lint.Rule{
 					"MaxNodeCount=%s: slurmctld %s sizes its node table by it and aborts", kv.Value.Value, e.v)
 			}
 		}
-		if n, ok := parseNum(kv.Value.Value); ok && n < nodes {
+		if n, ok := parseNum(kv.Value.Value); ok && n == 0 && e.v < catalog.V2302 {
+			// slurmctld 22.05 reads 0 as unset and sizes the node table
+			// by the nodes (scontrol: MaxNodeCount = 2; the oracle's seed
+			// 20261224): the spec runs as without it, dropped. 24.11 and
+			// 26.05 exit.
+			sev := diag.Warning
+			if catalog.PolicySeverity(catalog.TreatDropped) == catalog.SeverityError {
+				sev = diag.Error
+			}
+			reportValueAs(p, sev, kv, "remove MaxNodeCount",
+				"MaxNodeCount=0 is unset to slurmctld %s, which counts the nodes the node pools render (%d); from 24.11 slurmctld exits", e.v, nodes)
+		} else if ok && n < nodes {
 			// slurmctld 22.05: "Attempting to create node record past
 			// MaxNodeCount", fatal.
 			reportValue(p, kv, fmt.Sprintf("set MaxNodeCount to at least %d, or remove it", nodes),

@@ -442,6 +442,17 @@ func TestCheckRules(t *testing.T) {
 		{ScopePartition, "SuspendTime", V2411, "-1=", errs, "compares the whole token"},
 		{ScopeGlobal, "CliFilterPlugins", V2605, "cli_filter/none,,cli_filter/none", errs, "none cannot be combined"},
 		{ScopeGlobal, "TaskPluginParam", V2605, "None,None", errs, "more than one binding unit"},
+		// The same unit or mode twice counts twice ("Bad SelectTypeParameter:
+		// CR_Core,CR_Core", fatal; fidelity seed 20261219, 24.11).
+		{ScopeGlobal, "SelectTypeParameters", V2411, "CR_Core,CR_Core", errs, "more than one resource unit (cr_core, cr_core)"},
+		{ScopeGlobal, "SelectTypeParameters", V2205, "CR_Memory,CR_LLN,cr_memory", errs, "more than one resource unit"},
+		{ScopeGlobal, "SelectTypeParameters", V2605, "CR_Core_Memory,CR_LLN,CR_Pack_Nodes", clean, ""},
+		{ScopeGlobal, "PreemptMode", V2411, "REQUEUE,REQUEUE", errs, "more than one base mode"},
+		// gres.c: "Duplicate plugin gres/gpu ignored", loaded once.
+		{ScopeGlobal, "GresTypes", V2605, "gpu,gpu", warns, "Duplicate plugin gres/gpu ignored"},
+		{ScopeGlobal, "GresTypes", V2411, "gpu,nic", clean, ""},
+		{ScopePartition, "PreemptMode", V2605, "CANCEL,cancel", errs, "more than one base mode"},
+		{ScopeGlobal, "PreemptMode", V2605, "GANG,GANG,REQUEUE", clean, ""},
 		{ScopeGlobal, "ReconfigFlags", V2605, "KeepPowerSaveSettings=-1", errs, "compares the whole token"},
 		// parse_uint32: 0 to NO_VAL-1 ("Bad value ... for SuspendTime", fatal).
 		{ScopePartition, "SuspendTime", V2411, "99999999999", errs, ""},

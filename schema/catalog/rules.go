@@ -10,7 +10,7 @@ import (
 // known, and only for the global and partition keys named below.
 func (c *checker) checkRules(value string) {
 	toks := map[string]int{}
-	var order []string
+	var order, written []string
 	for _, t := range strings.Split(value, ",") {
 		t = strings.ToLower(strings.TrimSpace(t))
 		if j := strings.IndexByte(t, '='); j >= 0 {
@@ -23,6 +23,7 @@ func (c *checker) checkRules(value string) {
 			order = append(order, t)
 		}
 		toks[t]++
+		written = append(written, t)
 	}
 	has := func(names ...string) bool {
 		for _, n := range names {
@@ -43,12 +44,28 @@ func (c *checker) checkRules(value string) {
 		}
 		return n, found
 	}
+	// times counts the tokens of names each time they are written: Slurm's
+	// parsers that allow one token of a kind count as they read, so the
+	// same one twice is two (CR_Core,CR_Core: "Bad SelectTypeParameter",
+	// fatal; fidelity seed 20261219, 24.11).
+	times := func(names ...string) (n int, found []string) {
+		for _, t := range written {
+			for _, name := range names {
+				if t == name {
+					n++
+					found = append(found, t)
+				}
+			}
+		}
+		return n, found
+	}
 	p := c.p
 	switch {
 	case strings.EqualFold(p.Name, "PreemptMode"):
-		// P1: one base mode; GANG excludes WITHIN and PRIORITY. P2: a
-		// global SUSPEND needs GANG.
-		if n, found := count("off", "cluster", "cancel", "requeue", "suspend", "on"); n > 1 {
+		// P1: one base mode, each one written counting (preempt_mode_num:
+		// REQUEUE,REQUEUE is two); GANG excludes WITHIN and PRIORITY. P2:
+		// a global SUSPEND needs GANG.
+		if n, found := times("off", "cluster", "cancel", "requeue", "suspend", "on"); n > 1 {
 			c.add(SeverityError, fmt.Sprintf("PreemptMode=%s has more than one base mode (%s)", value, strings.Join(found, ", ")),
 				"use one of OFF, CANCEL, REQUEUE, SUSPEND, plus modifiers GANG, WITHIN, PRIORITY")
 		}
@@ -59,9 +76,11 @@ func (c *checker) checkRules(value string) {
 			c.add(SeverityError, "PreemptMode=SUSPEND needs GANG at the global scope", "write SUSPEND,GANG")
 		}
 	case strings.EqualFold(p.Name, "SelectTypeParameters") && p.Scope == ScopeGlobal:
-		// S1: at most one resource unit; CR_ONE_TASK_PER_CORE excludes CR_CPU*.
+		// S1: at most one resource unit, each one written counting
+		// (_parse_select_type_param's param_cnt); CR_ONE_TASK_PER_CORE
+		// excludes CR_CPU*.
 		units := []string{"cr_cpu", "cr_cpu_memory", "cr_core", "cr_core_memory", "cr_socket", "cr_socket_memory", "cr_memory"}
-		if n, found := count(units...); n > 1 {
+		if n, found := times(units...); n > 1 {
 			c.add(SeverityError, fmt.Sprintf("SelectTypeParameters=%s has more than one resource unit (%s)", value, strings.Join(found, ", ")), "")
 		}
 		if has("cr_one_task_per_core") && has("cr_cpu", "cr_cpu_memory") {
@@ -168,6 +187,17 @@ func (c *checker) checkRules(value string) {
 				c.add(SeverityError, fmt.Sprintf("%s=%s: %s must be the whole value; slurmctld exits (\"Bad rlimit name: %s\")", p.Name, value, name, name), "write "+strings.ToUpper(name)+" alone, or list resource names")
 			case name != strings.ToUpper(name):
 				c.add(SeverityError, fmt.Sprintf("%s=%s: Slurm compares resource names case-sensitively; slurmctld exits (\"Bad rlimit name: %s\")", p.Name, value, name), "write "+strings.ToUpper(name))
+			}
+		}
+	case strings.EqualFold(p.Name, "GresTypes"):
+		// gres.c loads one plugin per type: a type listed again is
+		// "Duplicate plugin gres/gpu ignored" (slurmctld and slurmd, 24.11
+		// and 26.05; fidelity -mode doubled), and the type is loaded once:
+		// the value as written, with a complaint.
+		for _, t := range order {
+			if toks[t] > 1 {
+				c.add(PolicySeverity(TreatAsWritten), fmt.Sprintf("GresTypes=%s lists %s %d times: Slurm loads gres/%s once and logs \"Duplicate plugin gres/%s ignored\"", value, t, toks[t], t, t),
+					"list each GRES type once")
 			}
 		}
 	case strings.EqualFold(p.Name, "SchedulerParameters"):

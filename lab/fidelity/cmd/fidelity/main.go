@@ -2,7 +2,10 @@
 // Slurm release this host runs and prints the table and the findings;
 // with -doc it rewrites the generated block of docs/fidelity.md. With
 // -mode related each case sets 2 to 4 keys of one family of related keys
-// (fidelity.GenerateRelated) instead of keys drawn over the whole catalog.
+// (fidelity.GenerateRelated) instead of keys drawn over the whole catalog;
+// with -mode doubled each case is one value of a list key written twice
+// (fidelity.SweepDoubled: every such value of the release, -n and -seed
+// unused).
 // With -mode workload each case is a spec of scheduling settings whose job
 // mix (lab/jobmix) runs on real Slurm (fidelity.RunWorkload); -doc then
 // rewrites the workload block.
@@ -13,12 +16,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/slurmspec/slurmspec/lab/fidelity"
@@ -32,8 +37,8 @@ func main() {
 	releases := flag.String("releases", strings.Join(localslurm.Releases(), ","), "comma-separated Slurm release series")
 	doc := flag.String("doc", "", "Markdown file whose fidelity block to rewrite")
 	quiet := flag.Bool("q", false, "print only the table and findings")
-	mode := flag.String("mode", "random", "how cases are made: random (keys over the whole catalog), related (keys of one family: a constraints.md row, a key of two scopes, a name prefix) or workload (scheduling settings, each spec's job mix run)")
-	parallel := flag.Bool("parallel", false, "workload mode: run the releases side by side")
+	mode := flag.String("mode", "random", "how cases are made: random (keys over the whole catalog), related (keys of one family: a constraints.md row, a key of two scopes, a name prefix), doubled (every value of a list key written twice) or workload (scheduling settings, each spec's job mix run)")
+	parallel := flag.Bool("parallel", false, "run the releases side by side")
 	only := flag.String("cases", "", "comma-separated case indexes to run of the n generated (a rerun of findings); empty runs all")
 	flag.Parse()
 	idx, err := parseIndexes(*only)
@@ -41,8 +46,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fidelity: -cases:", err)
 		os.Exit(2)
 	}
-	if *mode != "random" && *mode != "related" && *mode != "workload" {
-		fmt.Fprintf(os.Stderr, "fidelity: -mode %q: want random, related or workload\n", *mode)
+	if *mode != "random" && *mode != "related" && *mode != "doubled" && *mode != "workload" {
+		fmt.Fprintf(os.Stderr, "fidelity: -mode %q: want random, related, doubled or workload\n", *mode)
 		os.Exit(2)
 	}
 	if *mode == "workload" {
@@ -52,37 +57,30 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *seed, strings.Split(*releases, ","), *doc, *quiet, *mode == "related", idx); err != nil {
+	if err := run(*n, *seed, strings.Split(*releases, ","), *doc, *quiet, *mode, *parallel, idx); err != nil {
 		fmt.Fprintln(os.Stderr, "fidelity:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, seed uint64, releases []string, doc string, quiet, related bool, only map[int]bool) error {
+func run(n int, seed uint64, releases []string, doc string, quiet bool, mode string, parallel bool, only map[int]bool) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	var reps []*fidelity.Report
-	for _, rel := range releases {
-		if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
-			return fmt.Errorf("release %s: %w", rel, err)
+	reps := make([]*fidelity.Report, len(releases))
+	errs := make([]error, len(releases))
+	var wg sync.WaitGroup
+	for i, rel := range releases {
+		one := func() { reps[i], errs[i] = runRelease(ctx, rel, n, seed, quiet, mode, only) }
+		if !parallel {
+			one()
+			continue
 		}
-		o := fidelity.Options{Release: rel, Seed: seed, N: n}
-		v, err := catalog.ParseVersion(rel)
-		if err != nil {
-			return fmt.Errorf("release %s: %w", rel, err)
-		}
-		o.Cases = pick(cases(v, seed, n, related), only)
-		if len(o.Cases) == 0 {
-			return fmt.Errorf("release %s: no case of the %d has an index of -cases", rel, n)
-		}
-		if !quiet {
-			o.Log = os.Stderr
-		}
-		rep, err := fidelity.Run(ctx, o)
-		if err != nil {
-			return err
-		}
-		reps = append(reps, rep)
+		wg.Add(1)
+		go func() { defer wg.Done(); one() }()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return err
 	}
 	text := fidelity.Table(reps) + "\n## Findings of this run\n" + fidelity.Findings(reps)
 	fmt.Println(text)
@@ -92,11 +90,38 @@ func run(n int, seed uint64, releases []string, doc string, quiet, related bool,
 	return nil
 }
 
-// cases returns the n cases of the seed for the release: related ones or
-// the random ones of fidelity.Generate.
-func cases(v catalog.Version, seed uint64, n int, related bool) []fidelity.Case {
-	if related {
+// runRelease runs the oracle's cases on one release.
+func runRelease(ctx context.Context, rel string, n int, seed uint64, quiet bool, mode string, only map[int]bool) (*fidelity.Report, error) {
+	if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
+		return nil, fmt.Errorf("release %s: %w", rel, err)
+	}
+	o := fidelity.Options{Release: rel, Seed: seed, N: n}
+	v, err := catalog.ParseVersion(rel)
+	if err != nil {
+		return nil, fmt.Errorf("release %s: %w", rel, err)
+	}
+	o.Cases = pick(cases(v, seed, n, mode), only)
+	if mode == "doubled" {
+		o.N = len(o.Cases) // a sweep: every case, not n of them
+	}
+	if len(o.Cases) == 0 {
+		return nil, fmt.Errorf("release %s: no case of the %d has an index of -cases", rel, n)
+	}
+	if !quiet {
+		o.Log = os.Stderr
+	}
+	return fidelity.Run(ctx, o)
+}
+
+// cases returns the cases of the mode for the release: the n related or
+// random ones of the seed (fidelity.GenerateRelated, fidelity.Generate),
+// or every doubled list value (fidelity.SweepDoubled).
+func cases(v catalog.Version, seed uint64, n int, mode string) []fidelity.Case {
+	switch mode {
+	case "related":
 		return fidelity.GenerateRelated(catalog.Default(), v, seed, n)
+	case "doubled":
+		return fidelity.SweepDoubled(catalog.Default(), v)
 	}
 	return fidelity.Generate(catalog.Default(), v, seed, n)
 }

@@ -10,8 +10,8 @@ import (
 // TestPickKeepsIndexes: -cases reruns the named cases of the full run,
 // each with the settings and index it had there, in both modes.
 func TestPickKeepsIndexes(t *testing.T) {
-	for _, related := range []bool{false, true} {
-		all := cases(catalog.V2411, 5, 40, related)
+	for _, mode := range []string{"random", "mode"} {
+		all := cases(catalog.V2411, 5, 40, mode)
 		only, err := parseIndexes("3, 17,39")
 		if err != nil {
 			t.Fatal(err)
@@ -21,17 +21,17 @@ func TestPickKeepsIndexes(t *testing.T) {
 		for _, c := range got {
 			idx = append(idx, c.Index)
 			if c.String() != all[c.Index].String() {
-				t.Errorf("related %v: case %d changed: %s, want %s", related, c.Index, c, all[c.Index])
+				t.Errorf("mode %s: case %d changed: %s, want %s", mode, c.Index, c, all[c.Index])
 			}
 		}
 		if !slices.Equal(idx, []int{3, 17, 39}) {
-			t.Errorf("related %v: picked %v", related, idx)
+			t.Errorf("mode %s: picked %v", mode, idx)
 		}
 		if len(pick(all, map[int]bool{})) != 40 {
-			t.Errorf("related %v: an empty -cases does not run all", related)
+			t.Errorf("mode %s: an empty -cases does not run all", mode)
 		}
 		if len(pick(all, map[int]bool{40: true})) != 0 {
-			t.Errorf("related %v: index 40 of 40 picked a case", related)
+			t.Errorf("mode %s: index 40 of 40 picked a case", mode)
 		}
 	}
 	for _, bad := range []string{"x", "1,,2", "-1"} {
