@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"go.yaml.in/yaml/v3"
@@ -201,50 +202,70 @@ func hostileTricks(t *testing.T) []hostileTrick {
 func TestHostileRepository(t *testing.T) {
 	t.Parallel()
 	bin := cliBinary(t)
-	for _, tr := range hostileTricks(t) {
-		t.Run(tr.name, func(t *testing.T) {
-			h := newHostileRepo(t, bin)
-			tr.plant(t, h)
-			gitIn(t, h.checkout, "add", "-A")
-			if len(tr.addForce) > 0 {
-				gitIn(t, h.checkout, append([]string{"add", "-f", "--"}, tr.addForce...)...)
+	tricks := hostileTricks(t)
+	// Each trick has a repository, an outside and a runner of its own: two
+	// run at a time (a trick waits on git and slurmspec processes).
+	todo := make(chan hostileTrick)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for tr := range todo {
+				t.Run(tr.name, func(t *testing.T) { hostileTrickRun(t, bin, tr) })
 			}
-			gitIn(t, h.checkout, "commit", "-q", "-m", tr.name)
-			outside, checkout := fingerprint(t, h.outside), fingerprint(t, h.checkout)
+		}()
+	}
+	for _, tr := range tricks {
+		todo <- tr
+	}
+	close(todo)
+	wg.Wait()
+}
 
-			runs, steps := runAll(t, h, append([]string{"."}, tr.specs...))
+// hostileTrickRun plants one trick in a repository of its own, runs
+// everything on it and checks what TestHostileRepository says.
+func hostileTrickRun(t *testing.T, bin string, tr hostileTrick) {
+	h := newHostileRepo(t, bin)
+	tr.plant(t, h)
+	gitIn(t, h.checkout, "add", "-A")
+	if len(tr.addForce) > 0 {
+		gitIn(t, h.checkout, append([]string{"add", "-f", "--"}, tr.addForce...)...)
+	}
+	gitIn(t, h.checkout, "commit", "-q", "-m", tr.name)
+	outside, checkout := fingerprint(t, h.outside), fingerprint(t, h.checkout)
 
-			if got := fingerprint(t, h.outside); got != outside {
-				t.Errorf("files outside the checkout changed:\nbefore:\n%s\nafter:\n%s", outside, got)
+	runs, steps := runAll(t, h, append([]string{"."}, tr.specs...))
+
+	if got := fingerprint(t, h.outside); got != outside {
+		t.Errorf("files outside the checkout changed:\nbefore:\n%s\nafter:\n%s", outside, got)
+	}
+	if got := fingerprint(t, h.checkout); got != checkout {
+		t.Errorf("files in the checkout changed:\nbefore:\n%s\nafter:\n%s", checkout, got)
+	}
+	for _, r := range runs {
+		checkRun(t, h, r.name, r.output, r.maxRSSKB)
+		switch {
+		case r.reports:
+			if len(tr.broken) > 0 && r.code == 0 {
+				t.Errorf("%s: exit 0 with committed specs with errors (%s):\n%.2000s", r.name, strings.Join(tr.broken, ", "), r.output)
 			}
-			if got := fingerprint(t, h.checkout); got != checkout {
-				t.Errorf("files in the checkout changed:\nbefore:\n%s\nafter:\n%s", checkout, got)
-			}
-			for _, r := range runs {
-				checkRun(t, h, r.name, r.output, r.maxRSSKB)
-				switch {
-				case r.reports:
-					if len(tr.broken) > 0 && r.code == 0 {
-						t.Errorf("%s: exit 0 with committed specs with errors (%s):\n%.2000s", r.name, strings.Join(tr.broken, ", "), r.output)
-					}
-					for _, b := range tr.broken {
-						if !strings.Contains(r.output, b) {
-							t.Errorf("%s: does not report the committed spec with errors %s", r.name, b)
-						}
-					}
-				case tr.refused != "":
-					if r.code == 0 || !strings.Contains(r.output, tr.refused) || !strings.Contains(strings.ToLower(r.output), "link") {
-						t.Errorf("%s: want an error naming the link %s, got exit %d:\n%.2000s", r.name, tr.refused, r.code, r.output)
-					}
+			for _, b := range tr.broken {
+				if !strings.Contains(r.output, b) {
+					t.Errorf("%s: does not report the committed spec with errors %s", r.name, b)
 				}
 			}
-			for _, s := range steps {
-				published := s.output + s.summary
-				for _, k := range slices.Sorted(maps.Keys(s.outputs)) {
-					published += "\n" + k + "=" + s.outputs[k]
-				}
-				checkRun(t, h, "workflow step "+s.name, published, s.maxRSSKB)
+		case tr.refused != "":
+			if r.code == 0 || !strings.Contains(r.output, tr.refused) || !strings.Contains(strings.ToLower(r.output), "link") {
+				t.Errorf("%s: want an error naming the link %s, got exit %d:\n%.2000s", r.name, tr.refused, r.code, r.output)
 			}
-		})
+		}
+	}
+	for _, s := range steps {
+		published := s.output + s.summary
+		for _, k := range slices.Sorted(maps.Keys(s.outputs)) {
+			published += "\n" + k + "=" + s.outputs[k]
+		}
+		checkRun(t, h, "workflow step "+s.name, published, s.maxRSSKB)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -22,7 +23,9 @@ import (
 // with a tag resolves to it) report v0.9.9; `go install …@COMMIT` of a
 // later, untagged commit, fetched from the clone with git as the go
 // command fetches a repository (GONOPROXY, a git URL rewrite), reports the
-// pseudo-version Go derives from the tag. The dependencies come from this
+// pseudo-version Go derives from the tag. The release and the installs run
+// side by side (the later commit is made in a clone of the clone, so the
+// release still builds the tagged commit). The dependencies come from this
 // machine's module cache, offline; the build cache is shared, and the
 // go install runs build as cacheFriendly says.
 func TestReleaseRehearsal(t *testing.T) {
@@ -50,7 +53,7 @@ func TestReleaseRehearsal(t *testing.T) {
 	gitconfig := filepath.Join(dir, "gitconfig")
 	env := append([]string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com",
 		"GIT_CONFIG_GLOBAL=" + gitconfig, "GIT_CONFIG_NOSYSTEM=1", "GOWORK=off", "GOFLAGS=-buildvcs=false"}, cacheFriendly...)
-	run := func(wd string, extra []string, name string, args ...string) string {
+	run := func(t *testing.T, wd string, extra []string, name string, args ...string) string {
 		t.Helper()
 		cmd := exec.Command(name, args...)
 		cmd.Dir = wd
@@ -66,78 +69,99 @@ func TestReleaseRehearsal(t *testing.T) {
 	// and tagged.
 	src := filepath.Join(dir, "src")
 	files := copyTracked(t, repo, src)
-	run(src, nil, "git", "init", "-q")
-	run(src, nil, "git", "add", "-A")
-	run(src, nil, "git", "commit", "-q", "-m", "release "+version)
-	run(src, nil, "git", "tag", "-a", version, "-m", version)
-	rev := strings.TrimSpace(run(src, nil, "git", "rev-parse", "HEAD"))
+	run(t, src, nil, "git", "init", "-q")
+	run(t, src, nil, "git", "add", "-A")
+	run(t, src, nil, "git", "commit", "-q", "-m", "release "+version)
+	run(t, src, nil, "git", "tag", "-a", version, "-m", version)
+	rev := strings.TrimSpace(run(t, src, nil, "git", "rev-parse", "HEAD"))
 
-	// The release, for this platform only (the four take minutes).
-	platform := runtime.GOOS + "_" + runtime.GOARCH
-	dist := filepath.Join(dir, "dist")
-	run(src, nil, "make", "release", "VERSION="+version, "PLATFORMS="+runtime.GOOS+"/"+runtime.GOARCH, "DIST="+dist)
-	sums := run(dist, nil, "sha256sum", "-c", "SHA256SUMS")
-	archive := "slurmspec_" + version + "_" + platform + ".tar.gz"
-	if strings.TrimSpace(sums) != archive+": OK" {
-		t.Errorf("sha256sum -c SHA256SUMS:\n%s\nwant %s: OK", sums, archive)
-	}
-	run(dist, nil, "tar", "-xzf", archive)
-	for _, bin := range []string{"slurmspec", "slurmspec-online", "slurmspec-deploy"} {
-		got := run(dist, nil, filepath.Join(dist, "slurmspec_"+version+"_"+platform, bin), "--version")
-		if want := bin + " " + version + "\n"; got != want {
-			t.Errorf("%s --version from the release: %q, want %q", bin, got, want)
-		}
-	}
-	// The release refuses an untagged or mistagged commit.
-	cmd := exec.Command("make", "release", "VERSION=v0.9.8", "PLATFORMS=linux/amd64", "DIST="+filepath.Join(dir, "dist2"))
-	cmd.Dir = src
-	cmd.Env = append(os.Environ(), env...)
-	if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "HEAD is not tagged v0.9.8") {
-		t.Errorf("make release VERSION=v0.9.8 at a commit tagged v0.9.9: %v\n%s", err, out)
-	}
-
-	// go install from a file module proxy serving the tag; the tagged
-	// commit resolves to it.
-	proxy := filepath.Join(dir, "proxy")
-	writeModuleProxy(t, proxy, src, files, path, version, "2026-12-01T00:00:00Z")
-	at := filepath.Join(proxy, filepath.FromSlash(path), "@v")
-	for _, r := range []string{rev, rev[:12]} {
-		if err := os.WriteFile(filepath.Join(at, r+".info"), []byte(`{"Version":"`+version+`","Time":"2026-12-01T00:00:00Z"}`), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	modcache := filepath.Join(dir, "modcache")
-	deps := "file://" + filepath.ToSlash(filepath.Join(goEnv(t, "GOMODCACHE"), "cache", "download"))
-	install := func(query string, extra ...string) string {
-		t.Helper()
-		bin := filepath.Join(dir, "bin")
-		run(dir, append([]string{"GOBIN=" + bin, "GOMODCACHE=" + modcache, "GOSUMDB=off", "GOPRIVATE=",
-			"GOFLAGS=-modcacherw " + cacheFriendlyFlags, "GOPROXY=file://" + filepath.ToSlash(proxy) + "," + deps}, extra...),
-			"go", "install", path+"/cmd/slurmspec@"+query)
-		return strings.TrimSpace(run(dir, nil, filepath.Join(bin, "slurmspec"), "version"))
-	}
-	for _, q := range []string{version, rev} {
-		if got, want := install(q), "slurmspec "+version; got != want {
-			t.Errorf("go install …@%s from the proxy: %q, want %q", q, got, want)
-		}
-	}
-
-	// A commit after the tag, as the README's pin before a release: the
-	// go command fetches it from the repository (here the clone, by a URL
-	// rewrite) and names it by a pseudo-version.
-	if err := os.WriteFile(filepath.Join(src, "AFTER"), []byte("after the release\n"), 0o644); err != nil {
+	// A commit after the tag, as the README's pin before a release, in a
+	// clone of the clone (so that the release below builds the tagged
+	// commit while the installs run beside it).
+	later := filepath.Join(dir, "later")
+	run(t, dir, nil, "git", "clone", "-q", src, later)
+	if err := os.WriteFile(filepath.Join(later, "AFTER"), []byte("after the release\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run(src, nil, "git", "add", "AFTER")
-	run(src, nil, "git", "commit", "-q", "-m", "after the release")
-	next := strings.TrimSpace(run(src, nil, "git", "rev-parse", "HEAD"))
-	if err := os.WriteFile(gitconfig, []byte("[url \""+src+"\"]\n\tinsteadOf = https://"+path+"\n"), 0o644); err != nil {
+	run(t, later, nil, "git", "add", "AFTER")
+	run(t, later, nil, "git", "commit", "-q", "-m", "after the release")
+	next := strings.TrimSpace(run(t, later, nil, "git", "rev-parse", "HEAD"))
+	rewrite := filepath.Join(dir, "gitconfig-rewrite")
+	if err := os.WriteFile(rewrite, []byte("[url \""+later+"\"]\n\tinsteadOf = https://"+path+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	pseudo := regexp.MustCompile(`^slurmspec v0\.9\.10-0\.\d{14}-` + next[:12] + `$`)
-	if got := install(next, "GONOPROXY="+path); !pseudo.MatchString(got) {
-		t.Errorf("go install …@%s (a commit after the tag): %q, want %s", next, got, pseudo)
-	}
+
+	// The release and the installs share nothing but the tagged clone,
+	// which both only read: they run side by side.
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		t.Run("release", func(t *testing.T) {
+			// The release, for this platform only (the four take minutes).
+			platform := runtime.GOOS + "_" + runtime.GOARCH
+			dist := filepath.Join(dir, "dist")
+			run(t, src, nil, "make", "release", "VERSION="+version, "PLATFORMS="+runtime.GOOS+"/"+runtime.GOARCH, "DIST="+dist)
+			sums := run(t, dist, nil, "sha256sum", "-c", "SHA256SUMS")
+			archive := "slurmspec_" + version + "_" + platform + ".tar.gz"
+			if strings.TrimSpace(sums) != archive+": OK" {
+				t.Errorf("sha256sum -c SHA256SUMS:\n%s\nwant %s: OK", sums, archive)
+			}
+			run(t, dist, nil, "tar", "-xzf", archive)
+			for _, bin := range []string{"slurmspec", "slurmspec-online", "slurmspec-deploy"} {
+				got := run(t, dist, nil, filepath.Join(dist, "slurmspec_"+version+"_"+platform, bin), "--version")
+				if want := bin + " " + version + "\n"; got != want {
+					t.Errorf("%s --version from the release: %q, want %q", bin, got, want)
+				}
+			}
+			// The release refuses an untagged or mistagged commit.
+			cmd := exec.Command("make", "release", "VERSION=v0.9.8", "PLATFORMS=linux/amd64", "DIST="+filepath.Join(dir, "dist2"))
+			cmd.Dir = src
+			cmd.Env = append(os.Environ(), env...)
+			if out, err := cmd.CombinedOutput(); err == nil || !strings.Contains(string(out), "HEAD is not tagged v0.9.8") {
+				t.Errorf("make release VERSION=v0.9.8 at a commit tagged v0.9.9: %v\n%s", err, out)
+			}
+		})
+	}()
+	go func() {
+		defer wg.Done()
+		t.Run("install", func(t *testing.T) {
+			// go install from a file module proxy serving the tag; the
+			// tagged commit resolves to it.
+			proxy := filepath.Join(dir, "proxy")
+			writeModuleProxy(t, proxy, src, files, path, version, "2026-12-01T00:00:00Z")
+			at := filepath.Join(proxy, filepath.FromSlash(path), "@v")
+			for _, r := range []string{rev, rev[:12]} {
+				if err := os.WriteFile(filepath.Join(at, r+".info"), []byte(`{"Version":"`+version+`","Time":"2026-12-01T00:00:00Z"}`), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			modcache := filepath.Join(dir, "modcache")
+			deps := "file://" + filepath.ToSlash(filepath.Join(goEnv(t, "GOMODCACHE"), "cache", "download"))
+			install := func(query string, extra ...string) string {
+				t.Helper()
+				bin := filepath.Join(dir, "bin")
+				run(t, dir, append([]string{"GOBIN=" + bin, "GOMODCACHE=" + modcache, "GOSUMDB=off", "GOPRIVATE=",
+					"GOFLAGS=-modcacherw " + cacheFriendlyFlags, "GOPROXY=file://" + filepath.ToSlash(proxy) + "," + deps}, extra...),
+					"go", "install", path+"/cmd/slurmspec@"+query)
+				return strings.TrimSpace(run(t, dir, nil, filepath.Join(bin, "slurmspec"), "version"))
+			}
+			for _, q := range []string{version, rev} {
+				if got, want := install(q), "slurmspec "+version; got != want {
+					t.Errorf("go install …@%s from the proxy: %q, want %q", q, got, want)
+				}
+			}
+
+			// The later commit: the go command fetches it from the
+			// repository (here the clone, by a URL rewrite) and names it by
+			// a pseudo-version.
+			pseudo := regexp.MustCompile(`^slurmspec v0\.9\.10-0\.\d{14}-` + next[:12] + `$`)
+			if got := install(next, "GONOPROXY="+path, "GIT_CONFIG_GLOBAL="+rewrite); !pseudo.MatchString(got) {
+				t.Errorf("go install …@%s (a commit after the tag): %q, want %s", next, got, pseudo)
+			}
+		})
+	}()
+	wg.Wait()
 }
 
 // copyTracked copies the tracked files of the checkout repo as they are in

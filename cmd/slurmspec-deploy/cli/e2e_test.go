@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -239,185 +240,203 @@ func TestEndToEnd(t *testing.T) {
 	dir := t.TempDir()
 	spec := copyExample(t, dir)
 	wantCluster, m := expectedInputs(t, spec, pulumimodel.Options{}, pulumimodel.ClusterResource)
-	var goCreated map[string]any
 
-	t.Run("go-program", func(t *testing.T) {
-		mark := env.Mark(t)
-		code, out, errOut := deployIn(t, env, "preview", "--stack", "e2e", spec)
-		if code != 0 {
-			t.Fatalf("preview: exit %d\n%s\n%s", code, out, errOut)
-		}
-		mustContain(t, "preview output", out, "has no cluster yet; up creates cluster "+m.ClusterName(), "+ 2 to create")
-		if a := applied(env.Since(t, mark)); len(a) != 0 {
-			t.Errorf("preview changed something: %s", ops(a))
-		}
+	// The YAML project's stack, made before the two subtests run side by
+	// side: the YAML project deploys into a Google Cloud of its own, with a
+	// provider log of its own, so neither sees the other's calls. Each
+	// checks the inputs the provider received against the model's
+	// (wantCluster), so the two send the same cluster.
+	ydir := filepath.Join(dir, "yaml")
+	yspec := copyExample(t, t.TempDir())
+	yopt := pulumimodel.Options{CreateHomeFilestore: true}
+	renderYAML(t, yspec, ydir, yopt)
+	env.Pulumi(t, ydir, "stack", "init", "yaml")
+	yenv := isolated(t, env, "yaml")
 
-		mark = env.Mark(t)
-		code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
-		if code != 0 {
-			t.Fatalf("up: exit %d\n%s\n%s", code, out, errOut)
-		}
-		mustContain(t, "up output", out, "Stack e2e is up: 2 create", `"`+m.ClusterName()+`"`, `loginNodePool       : "login"`)
-		a := applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Create" || a[0].Type != pulumimodel.ClusterType || a[0].Name != pulumimodel.ClusterResource {
-			t.Fatalf("up: provider calls %s, want Create cluster", ops(a))
-		}
-		if a[0].Inputs["__defaults"] == nil {
-			t.Error("the engine did not pass the checked inputs (with __defaults) to Create")
-		}
-		if got := strippedMap(a[0].Inputs); !reflect.DeepEqual(got, wantCluster) {
-			t.Errorf("the provider received\n%v\nwant\n%v", got, wantCluster)
-		}
-		goCreated = strippedMap(a[0].Inputs)
-
-		// The rendered YAML project, run against the stack the Go program
-		// deployed, changes nothing: both send the same inputs.
-		same := filepath.Join(dir, "yaml-same")
-		renderYAML(t, spec, same, pulumimodel.Options{})
-		mark = env.Mark(t)
-		env.Pulumi(t, same, "preview", "--stack", "e2e", "--expect-no-changes")
-		if a := applied(env.Since(t, mark)); len(a) != 0 {
-			t.Errorf("YAML preview on the Go stack changed something: %s", ops(a))
-		}
-
-		mark = env.Mark(t)
-		code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
-		if code != 0 {
-			t.Fatalf("second up: exit %d\n%s\n%s", code, out, errOut)
-		}
-		// The deployed inputs read back from state (with __defaults) give
-		// a known impact: no changes.
-		mustContain(t, "second up output", out, "Update impact on stack e2e", "slurmspec: no changes", "Stack e2e is up: 2 same")
-		if a := applied(env.Since(t, mark)); len(a) != 0 {
-			t.Errorf("second up is not a no-op: %s", ops(a))
-		}
-
-		edit(t, spec, `MaxTime: "7-00:00:00"`, `MaxTime: "5-00:00:00"`)
-		mark = env.Mark(t)
-		code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
-		if code != 0 {
-			t.Fatalf("partition change: exit %d\n%s\n%s", code, out, errOut)
-		}
-		mustContain(t, "partition change output", out, "partition train MaxTime", "7-00:00:00 -> 5-00:00:00", "Stack e2e is up: 1 same, 1 update")
-		a = applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != pulumimodel.ClusterResource {
-			t.Fatalf("partition change: provider calls %s, want Update cluster", ops(a))
-		}
-		if got := partitionConfig(a[0].Inputs, 0)["MaxTime"]; got != "5-00:00:00" {
-			t.Errorf("updated MaxTime = %v", got)
-		}
-		if got := partitionConfig(a[0].Olds, 0)["MaxTime"]; got != "7-00:00:00" {
-			t.Errorf("old MaxTime = %v", got)
-		}
-		for _, c := range env.Since(t, mark, "Diff") {
-			if len(c.Replaces) > 0 || !reflect.DeepEqual(c.Diffs, []string{"orchestratorSpec"}) {
-				t.Errorf("partition change diff: %v, replaces %v", c.Diffs, c.Replaces)
-			}
-		}
-
-		// A pool's machine type is ForceNew inside nodePools[]: the
-		// provider replaces the whole cluster, delete first (its id is
-		// fixed; created first, the new one would collide).
-		edit(t, spec, "machineType: n2-standard-8", "machineType: n2-standard-16")
-		mark = env.Mark(t)
-		code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
-		if code != 1 {
-			t.Fatalf("machine type change without --yes: exit %d, want 1\n%s\n%s", code, out, errOut)
-		}
-		mustContain(t, "machine type change output", out, "replace-cluster", "node pool login machineSpec.machineType", "n2-standard-8 -> n2-standard-16",
-			"This update destroys:", "cluster "+m.ClusterName()+" with every node of node pools a4, login", "deleted and created again")
-		mustContain(t, "machine type change error", errOut, "replaces the whole cluster", "Pulumi would replace or delete 1 resource", "pass --yes")
-		if a := applied(env.Since(t, mark)); len(a) != 0 {
-			t.Errorf("a refused up changed something: %s", ops(a))
-		}
-
-		mark = env.Mark(t)
-		code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", "--yes", spec)
-		if code != 0 {
-			t.Fatalf("machine type change with --yes: exit %d\n%s\n%s", code, out, errOut)
-		}
-		a = applied(env.Since(t, mark))
-		if ops(a) != "Delete cluster, Create cluster" {
-			t.Fatalf("machine type change: provider calls %s, want Delete cluster, Create cluster", ops(a))
-		}
-		if got := a[1].Inputs["nodePools"].([]any)[1].(map[string]any)["machineSpec"].(map[string]any)["machineType"]; got != "n2-standard-16" {
-			t.Errorf("created login machine type = %v", got)
-		}
-
-		code, _, errOut = deployIn(t, env, "destroy", "--stack", "e2e", spec)
-		if code != 1 || !strings.Contains(errOut, "pass --yes") {
-			t.Errorf("destroy without --yes: exit %d, %s", code, errOut)
-		}
-		mark = env.Mark(t)
-		code, out, errOut = deployIn(t, env, "destroy", "--stack", "e2e", "--yes", spec)
-		if code != 0 {
-			t.Fatalf("destroy: exit %d\n%s\n%s", code, out, errOut)
-		}
-		if a := applied(env.Since(t, mark)); len(a) != 1 || a[0].Method != "Delete" || a[0].Type != pulumimodel.ClusterType {
-			t.Errorf("destroy: provider calls %s, want Delete cluster", ops(a))
-		}
-	})
-
-	t.Run("yaml-project", func(t *testing.T) {
-		ydir := filepath.Join(dir, "yaml")
-		yspec := copyExample(t, t.TempDir())
-		opt := pulumimodel.Options{CreateHomeFilestore: true}
-		renderYAML(t, yspec, ydir, opt)
-		env.Pulumi(t, ydir, "stack", "init", "yaml")
-
-		mark := env.Mark(t)
-		env.Pulumi(t, ydir, "preview")
-		if a := applied(env.Since(t, mark)); len(a) != 0 {
-			t.Errorf("preview changed something: %s", ops(a))
-		}
-
-		mark = env.Mark(t)
-		env.Pulumi(t, ydir, "up", "--yes")
-		a := applied(env.Since(t, mark))
-		if len(a) != 2 || a[0].Name != pulumimodel.FilestoreResource || a[1].Name != pulumimodel.ClusterResource || a[0].Method != "Create" || a[1].Method != "Create" {
-			t.Fatalf("up: provider calls %s, want Create homeFilestore, Create cluster", ops(a))
-		}
-		wantFS, _ := expectedInputs(t, yspec, opt, pulumimodel.FilestoreResource)
-		if got := strippedMap(a[0].Inputs); !reflect.DeepEqual(got, wantFS) {
-			t.Errorf("Filestore inputs\n%v\nwant\n%v", got, wantFS)
-		}
-		if got := strippedMap(a[1].Inputs); goCreated != nil && !reflect.DeepEqual(got, goCreated) {
-			t.Errorf("the YAML project created the cluster with\n%v\nthe Go program with\n%v", got, goCreated)
-		}
-		if got := strippedMap(a[1].Inputs); !reflect.DeepEqual(got, wantCluster) {
-			t.Errorf("cluster inputs\n%v\nwant\n%v", got, wantCluster)
-		}
-		scripts := a[1].Inputs["orchestratorSpec"].(map[string]any)["slurmSpec"].(map[string]any)["epilogBashScripts"]
-		if !strings.Contains(scripts.([]any)[0].(string), `"/tmp/job-${SLURM_JOB_ID:?}"`) {
-			t.Errorf("the epilog's ${...} did not survive Pulumi YAML: %v", scripts)
-		}
-
-		mark = env.Mark(t)
-		env.Pulumi(t, ydir, "up", "--yes", "--expect-no-changes")
-		if a := applied(env.Since(t, mark)); len(a) != 0 {
-			t.Errorf("second up is not a no-op: %s", ops(a))
-		}
-
-		edit(t, yspec, `PriorityTier: "1"`, `PriorityTier: "2"`)
-		renderYAML(t, yspec, ydir, opt)
-		mark = env.Mark(t)
-		env.Pulumi(t, ydir, "up", "--yes")
-		a = applied(env.Since(t, mark))
-		if len(a) != 1 || a[0].Method != "Update" || a[0].Name != pulumimodel.ClusterResource {
-			t.Fatalf("partition change: provider calls %s, want Update cluster", ops(a))
-		}
-		if got := partitionConfig(a[0].Inputs, 1)["PriorityTier"]; got != "2" {
-			t.Errorf("updated PriorityTier = %v", got)
-		}
-
-		mark = env.Mark(t)
-		env.Pulumi(t, ydir, "destroy", "--yes")
-		a = applied(env.Since(t, mark))
-		if ops(a) != "Delete cluster, Delete homeFilestore" {
-			t.Errorf("destroy: provider calls %s, want Delete cluster, Delete homeFilestore", ops(a))
-		}
-	})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		t.Run("go-program", func(t *testing.T) { endToEndGo(t, env, dir, spec, m, wantCluster) })
+	}()
+	go func() {
+		defer wg.Done()
+		t.Run("yaml-project", func(t *testing.T) { endToEndYAML(t, yenv, ydir, yspec, yopt, wantCluster) })
+	}()
+	wg.Wait()
 	t.Logf("end-to-end: %s", time.Since(start).Round(time.Second))
+}
+
+// endToEndGo is TestEndToEnd's Go program: preview, up, the YAML project
+// on the same stack, a no-op up, an update, a refused and an accepted
+// replacement, destroy.
+func endToEndGo(t *testing.T, env *pulumitest.Env, dir, spec string, m *pulumimodel.Model, wantCluster map[string]any) {
+	mark := env.Mark(t)
+	code, out, errOut := deployIn(t, env, "preview", "--stack", "e2e", spec)
+	if code != 0 {
+		t.Fatalf("preview: exit %d\n%s\n%s", code, out, errOut)
+	}
+	mustContain(t, "preview output", out, "has no cluster yet; up creates cluster "+m.ClusterName(), "+ 2 to create")
+	if a := applied(env.Since(t, mark)); len(a) != 0 {
+		t.Errorf("preview changed something: %s", ops(a))
+	}
+
+	mark = env.Mark(t)
+	code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
+	if code != 0 {
+		t.Fatalf("up: exit %d\n%s\n%s", code, out, errOut)
+	}
+	mustContain(t, "up output", out, "Stack e2e is up: 2 create", `"`+m.ClusterName()+`"`, `loginNodePool       : "login"`)
+	a := applied(env.Since(t, mark))
+	if len(a) != 1 || a[0].Method != "Create" || a[0].Type != pulumimodel.ClusterType || a[0].Name != pulumimodel.ClusterResource {
+		t.Fatalf("up: provider calls %s, want Create cluster", ops(a))
+	}
+	if a[0].Inputs["__defaults"] == nil {
+		t.Error("the engine did not pass the checked inputs (with __defaults) to Create")
+	}
+	if got := strippedMap(a[0].Inputs); !reflect.DeepEqual(got, wantCluster) {
+		t.Errorf("the provider received\n%v\nwant\n%v", got, wantCluster)
+	}
+
+	// The rendered YAML project, run against the stack the Go program
+	// deployed, changes nothing: both send the same inputs.
+	same := filepath.Join(dir, "yaml-same")
+	renderYAML(t, spec, same, pulumimodel.Options{})
+	mark = env.Mark(t)
+	env.Pulumi(t, same, "preview", "--stack", "e2e", "--expect-no-changes")
+	if a := applied(env.Since(t, mark)); len(a) != 0 {
+		t.Errorf("YAML preview on the Go stack changed something: %s", ops(a))
+	}
+
+	mark = env.Mark(t)
+	code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
+	if code != 0 {
+		t.Fatalf("second up: exit %d\n%s\n%s", code, out, errOut)
+	}
+	// The deployed inputs read back from state (with __defaults) give
+	// a known impact: no changes.
+	mustContain(t, "second up output", out, "Update impact on stack e2e", "slurmspec: no changes", "Stack e2e is up: 2 same")
+	if a := applied(env.Since(t, mark)); len(a) != 0 {
+		t.Errorf("second up is not a no-op: %s", ops(a))
+	}
+
+	edit(t, spec, `MaxTime: "7-00:00:00"`, `MaxTime: "5-00:00:00"`)
+	mark = env.Mark(t)
+	code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
+	if code != 0 {
+		t.Fatalf("partition change: exit %d\n%s\n%s", code, out, errOut)
+	}
+	mustContain(t, "partition change output", out, "partition train MaxTime", "7-00:00:00 -> 5-00:00:00", "Stack e2e is up: 1 same, 1 update")
+	a = applied(env.Since(t, mark))
+	if len(a) != 1 || a[0].Method != "Update" || a[0].Name != pulumimodel.ClusterResource {
+		t.Fatalf("partition change: provider calls %s, want Update cluster", ops(a))
+	}
+	if got := partitionConfig(a[0].Inputs, 0)["MaxTime"]; got != "5-00:00:00" {
+		t.Errorf("updated MaxTime = %v", got)
+	}
+	if got := partitionConfig(a[0].Olds, 0)["MaxTime"]; got != "7-00:00:00" {
+		t.Errorf("old MaxTime = %v", got)
+	}
+	for _, c := range env.Since(t, mark, "Diff") {
+		if len(c.Replaces) > 0 || !reflect.DeepEqual(c.Diffs, []string{"orchestratorSpec"}) {
+			t.Errorf("partition change diff: %v, replaces %v", c.Diffs, c.Replaces)
+		}
+	}
+
+	// A pool's machine type is ForceNew inside nodePools[]: the
+	// provider replaces the whole cluster, delete first (its id is
+	// fixed; created first, the new one would collide).
+	edit(t, spec, "machineType: n2-standard-8", "machineType: n2-standard-16")
+	mark = env.Mark(t)
+	code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", spec)
+	if code != 1 {
+		t.Fatalf("machine type change without --yes: exit %d, want 1\n%s\n%s", code, out, errOut)
+	}
+	mustContain(t, "machine type change output", out, "replace-cluster", "node pool login machineSpec.machineType", "n2-standard-8 -> n2-standard-16",
+		"This update destroys:", "cluster "+m.ClusterName()+" with every node of node pools a4, login", "deleted and created again")
+	mustContain(t, "machine type change error", errOut, "replaces the whole cluster", "Pulumi would replace or delete 1 resource", "pass --yes")
+	if a := applied(env.Since(t, mark)); len(a) != 0 {
+		t.Errorf("a refused up changed something: %s", ops(a))
+	}
+
+	mark = env.Mark(t)
+	code, out, errOut = deployIn(t, env, "up", "--stack", "e2e", "--yes", spec)
+	if code != 0 {
+		t.Fatalf("machine type change with --yes: exit %d\n%s\n%s", code, out, errOut)
+	}
+	a = applied(env.Since(t, mark))
+	if ops(a) != "Delete cluster, Create cluster" {
+		t.Fatalf("machine type change: provider calls %s, want Delete cluster, Create cluster", ops(a))
+	}
+	if got := a[1].Inputs["nodePools"].([]any)[1].(map[string]any)["machineSpec"].(map[string]any)["machineType"]; got != "n2-standard-16" {
+		t.Errorf("created login machine type = %v", got)
+	}
+
+	code, _, errOut = deployIn(t, env, "destroy", "--stack", "e2e", spec)
+	if code != 1 || !strings.Contains(errOut, "pass --yes") {
+		t.Errorf("destroy without --yes: exit %d, %s", code, errOut)
+	}
+	mark = env.Mark(t)
+	code, out, errOut = deployIn(t, env, "destroy", "--stack", "e2e", "--yes", spec)
+	if code != 0 {
+		t.Fatalf("destroy: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if a := applied(env.Since(t, mark)); len(a) != 1 || a[0].Method != "Delete" || a[0].Type != pulumimodel.ClusterType {
+		t.Errorf("destroy: provider calls %s, want Delete cluster", ops(a))
+	}
+}
+
+// endToEndYAML is TestEndToEnd's YAML project: preview, up, a no-op up,
+// an update, destroy, in env (a Google Cloud and provider log of its own).
+func endToEndYAML(t *testing.T, env *pulumitest.Env, ydir, yspec string, opt pulumimodel.Options, wantCluster map[string]any) {
+	mark := env.Mark(t)
+	env.Pulumi(t, ydir, "preview")
+	if a := applied(env.Since(t, mark)); len(a) != 0 {
+		t.Errorf("preview changed something: %s", ops(a))
+	}
+
+	mark = env.Mark(t)
+	env.Pulumi(t, ydir, "up", "--yes")
+	a := applied(env.Since(t, mark))
+	if len(a) != 2 || a[0].Name != pulumimodel.FilestoreResource || a[1].Name != pulumimodel.ClusterResource || a[0].Method != "Create" || a[1].Method != "Create" {
+		t.Fatalf("up: provider calls %s, want Create homeFilestore, Create cluster", ops(a))
+	}
+	wantFS, _ := expectedInputs(t, yspec, opt, pulumimodel.FilestoreResource)
+	if got := strippedMap(a[0].Inputs); !reflect.DeepEqual(got, wantFS) {
+		t.Errorf("Filestore inputs\n%v\nwant\n%v", got, wantFS)
+	}
+	if got := strippedMap(a[1].Inputs); !reflect.DeepEqual(got, wantCluster) {
+		t.Errorf("cluster inputs\n%v\nwant\n%v", got, wantCluster)
+	}
+	scripts := a[1].Inputs["orchestratorSpec"].(map[string]any)["slurmSpec"].(map[string]any)["epilogBashScripts"]
+	if !strings.Contains(scripts.([]any)[0].(string), `"/tmp/job-${SLURM_JOB_ID:?}"`) {
+		t.Errorf("the epilog's ${...} did not survive Pulumi YAML: %v", scripts)
+	}
+
+	mark = env.Mark(t)
+	env.Pulumi(t, ydir, "up", "--yes", "--expect-no-changes")
+	if a := applied(env.Since(t, mark)); len(a) != 0 {
+		t.Errorf("second up is not a no-op: %s", ops(a))
+	}
+
+	edit(t, yspec, `PriorityTier: "1"`, `PriorityTier: "2"`)
+	renderYAML(t, yspec, ydir, opt)
+	mark = env.Mark(t)
+	env.Pulumi(t, ydir, "up", "--yes")
+	a = applied(env.Since(t, mark))
+	if len(a) != 1 || a[0].Method != "Update" || a[0].Name != pulumimodel.ClusterResource {
+		t.Fatalf("partition change: provider calls %s, want Update cluster", ops(a))
+	}
+	if got := partitionConfig(a[0].Inputs, 1)["PriorityTier"]; got != "2" {
+		t.Errorf("updated PriorityTier = %v", got)
+	}
+
+	mark = env.Mark(t)
+	env.Pulumi(t, ydir, "destroy", "--yes")
+	a = applied(env.Since(t, mark))
+	if ops(a) != "Delete cluster, Delete homeFilestore" {
+		t.Errorf("destroy: provider calls %s, want Delete cluster, Delete homeFilestore", ops(a))
+	}
 }
 
 func partitionConfig(inputs map[string]any, i int) map[string]any {
