@@ -63,6 +63,10 @@ func TestFalseNegativeClasses(t *testing.T) {
 			[]string{"cpu/cpu/one-task+sized", "cpu/cpu/whole-node+sized", "cpu/cpu/two-nodes+sized", "cpu/cpu/max-time"}},
 		// Only the two-node shapes are made, and they run.
 		{"MinNodes 2", `{MinNodes: "2"}`, "", 0, nil},
+		// 16 × 3952 MiB is above the node's 63216, but MaxMemPerCPU=3951
+		// makes Slurm give the job two CPUs per task at 1976 MiB each:
+		// every shape runs, and memory-default-unfit says nothing.
+		{"DefMemPerCPU above MaxMemPerCPU", `{DefMemPerCPU: "3952", MaxMemPerCPU: "3951"}`, "", 0, nil},
 		{"MaxCPUsPerNode below the node's CPUs", `{MaxCPUsPerNode: "1"}`, "shape-cpu-limit", diag.Error,
 			[]string{"cpu/cpu/whole-node", "cpu/cpu/whole-node+sized"}},
 	} {

@@ -213,6 +213,14 @@ var cases = []ruleCase{
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: \"492974\"}}\n- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"3926\"}}"}},
 	{rule: "memory-default-unfit", name: "partition per-CPU default hides the global per-GPU one", spec: spec{Pools: cpuAndA4, Config: "DefMemPerGPU: \"600000\"",
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefMemPerCPU: \"8192\"}}\n- {id: debug, nodePoolIds: [cpu]}"}},
+	// A DefMemPerCPU above MaxMemPerCPU is lowered to ceil(def / ratio)
+	// per CPU, ratio = ceil(def / max), and the job given ratio CPUs per
+	// task (job_mgr.c _valid_pn_min_mem): 3927 / 3926 → 2 × 1964 MiB,
+	// 8 × 1964 fits 31408; 12000 / 5000 → 3 × 4000, 8 × 4000 does not.
+	{rule: "memory-default-unfit", name: "DefMemPerCPU above MaxMemPerCPU is lowered (fits)", spec: spec{
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"3927\", MaxMemPerCPU: \"3926\"}}"}},
+	{rule: "memory-default-unfit", name: "DefMemPerCPU above global MaxMemPerCPU is lowered (does not fit)", spec: spec{Config: "MaxMemPerCPU: \"5000\"",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: »\"12000\"}}"}},
 	{rule: "memory-default-unfit", name: "memory not tracked", spec: spec{Pools: cpuAndA4, Config: "SelectTypeParameters: CR_Core",
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: \"600000\"}}\n- {id: debug, nodePoolIds: [cpu]}"}},
 	{rule: "mem-per-cpu-and-node", spec: spec{Config: "»DefMemPerCPU: \"4096\"\nDefMemPerNode: \"65536\"",

@@ -53,6 +53,9 @@ var MemoryDefaultUnfit = &lint.Rule{
 		"DefMemPerGPU in select/cons_tres). In a partition with OverSubscribe=EXCLUSIVE (or Exclusive) every job "+
 		"takes whole nodes, so the whole-node shapes are the smallest there: a one-task job is refused when "+
 		"DefMemPerCPU × the node's CPUs does not fit, a one-GPU job when DefMemPerGPU × its GPUs does not. "+
+		"A DefMemPerCPU above MaxMemPerCPU is not refused: Slurm multiplies the job's CPUs per task by "+
+		"ceil(DefMemPerCPU / MaxMemPerCPU) and divides the memory per CPU by the same, rounding up; the "+
+		"whole-node shape is checked with that memory per CPU (22.05, 24.11, 26.05). "+
 		"A default above MaxMemPerNode or MaxMemPerCPU is shape-mem-limit's "+
 		"(slurmctld/job_mgr.c: _get_def_mem, _valid_pn_min_mem; "+
 		"select/cons_tres: job_test.c _set_gpu_defaults and _can_job_run_on_node, gres_select_filter.c).",
@@ -66,6 +69,45 @@ type memDefault struct {
 	key string // DefMemPerNode, DefMemPerCPU or DefMemPerGPU
 	mib uint64
 	kv  *ir.KV // the user's pair, or nil for the service's baseline
+	// per is, for a DefMemPerCPU above MaxMemPerCPU, the memory per CPU
+	// Slurm lowers it to (0 otherwise): see perCPUUnderMax.
+	per uint64
+	max uint64 // the MaxMemPerCPU that lowered it
+}
+
+// perCPUUnderMax models slurmctld's answer to a per-CPU memory above
+// MaxMemPerCPU (job_mgr.c _valid_pn_min_mem, the same in 22.05, 24.11
+// and 26.05): it multiplies the job's CPUs per task by
+// ratio = ceil(mem / max) and lowers the memory per CPU to
+// ceil(mem / ratio), so the job is not refused. A whole-node job then
+// needs the lowered memory per CPU times the node's CPUs.
+func perCPUUnderMax(def *memDefault, limit *memDefault) *memDefault {
+	if def == nil || def.key != "DefMemPerCPU" || limit == nil || limit.key != "MaxMemPerCPU" ||
+		limit.mib == 0 || infinite(limit.mib) || def.mib <= limit.mib {
+		return def
+	}
+	ratio := (def.mib + limit.mib - 1) / limit.mib
+	out := *def
+	out.per = (def.mib + ratio - 1) / ratio
+	out.max = limit.mib
+	return &out
+}
+
+// perCPU is the memory per CPU a job gets from a DefMemPerCPU default.
+func (d *memDefault) perCPU() uint64 {
+	if d.per > 0 {
+		return d.per
+	}
+	return d.mib
+}
+
+// perCPUStr names a DefMemPerCPU default and, when MaxMemPerCPU lowered
+// it, the memory per CPU Slurm gives.
+func (d *memDefault) perCPUStr() string {
+	if d.per > 0 {
+		return fmt.Sprintf("DefMemPerCPU=%s MiB (lowered to %d MiB per CPU under MaxMemPerCPU=%d)", mibStr(d.mib), d.per, d.max)
+	}
+	return fmt.Sprintf("DefMemPerCPU=%s MiB", mibStr(d.mib))
 }
 
 // shapeFit is one job shape on one pool whose default memory does not fit.
@@ -92,6 +134,7 @@ func checkMemoryDefaults(p *lint.Pass) {
 		if base == nil && gpu == nil {
 			continue
 		}
+		base = perCPUUnderMax(base, partitionMemLimit(e, part))
 		var unfit []shapeFit
 		pools := 0 // pools whose nodes are known
 		gpuPools := 0
@@ -239,14 +282,14 @@ func poolShapes(part *ir.Partition, pool *ir.NodePool, avail uint64, cpus int64,
 			out = append(out, shapeFit{def: base, small: true,
 				msg:  where + fmt.Sprintf("no job without --mem fits its nodes: DefMemPerCPU=%s MiB for one CPU, %s", mibStr(base.mib), node),
 				hint: fmt.Sprintf("set DefMemPerCPU to at most %d (the node memory per CPU), or jobs must pass --mem", avail/uint64(cpus))})
-		case base.key == "DefMemPerCPU" && mulOver(base.mib, uint64(cpus), avail):
+		case base.key == "DefMemPerCPU" && mulOver(base.perCPU(), uint64(cpus), avail):
 			what := "a whole-node job (--exclusive) without --mem does not fit"
 			if whole {
 				what = "every job here takes a whole node (OverSubscribe=EXCLUSIVE or Exclusive), and none without --mem fits"
 			}
 			out = append(out, shapeFit{def: base, small: whole,
-				msg: where + fmt.Sprintf("%s: DefMemPerCPU=%s MiB × %d CPUs = %s MiB, %s (%d MiB per CPU)",
-					what, mibStr(base.mib), cpus, mibStr(mul(base.mib, uint64(cpus))), node, avail/uint64(cpus)),
+				msg: where + fmt.Sprintf("%s: %s × %d CPUs = %s MiB, %s (%d MiB per CPU)",
+					what, base.perCPUStr(), cpus, mibStr(mul(base.perCPU(), uint64(cpus))), node, avail/uint64(cpus)),
 				hint: fmt.Sprintf("set DefMemPerCPU to at most %d (the node memory per CPU), or --exclusive jobs must pass --mem", avail/uint64(cpus))})
 		}
 	}

@@ -37,6 +37,9 @@ func TestMemoryDefaultUnfitSeverity(t *testing.T) {
 		{"per CPU: one task fails on the only pool", spec{
 			Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"40000\"}}"},
 			[]diag.Severity{diag.Error}, []string{"DefMemPerCPU=40000 MiB for one CPU, a node offers 31408 MiB"}},
+		{"per CPU lowered by MaxMemPerCPU", spec{
+			Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"12000\", MaxMemPerCPU: \"5000\"}}"},
+			[]diag.Severity{diag.Warning}, []string{"DefMemPerCPU=12000 MiB (lowered to 4000 MiB per CPU under MaxMemPerCPU=5000) × 8 CPUs = 32000 MiB, a node offers 31408 MiB"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := lintText(t, "spec.yaml", tc.spec.YAML(), "")
