@@ -35,6 +35,29 @@ orchestratorSpec:
 `
 }
 
+// classSpecWith is classSpec with more: a second pool cpu8 of two
+// n2-standard-8 nodes (8 vCPUs, 31408 MiB) in the partition when two is
+// set, a nodeSets list and a global config ("" for none).
+func classSpecWith(config string, two bool, nodeSets, global string) string {
+	s := classSpec(config)
+	if two {
+		s = strings.Replace(s, "- id: login\n", `- id: cpu8
+  machineSpec: {machineType: n2-standard-8}
+  scalingSpec: {minNodeCount: 2, maxNodeCount: 2}
+  zone: us-central1-b
+- id: login
+`, 1)
+		s = strings.Replace(s, "nodePoolIds: [cpu]", "nodePoolIds: [cpu, cpu8]", 1)
+	}
+	if nodeSets != "" {
+		s += "    nodeSets:\n    - " + nodeSets + "\n"
+	}
+	if global != "" {
+		s += "    config: " + global + "\n"
+	}
+	return s
+}
+
 // TestFalseNegativeClasses runs, on every release, the minimal spec of
 // each false-negative class the workload oracle found (docs/fidelity.md,
 // "The workload oracle"), and checks both sides: the finding lint now
@@ -46,6 +69,8 @@ func TestFalseNegativeClasses(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
 		name, config string
+		// spec, when set, is the whole spec (config is then unused).
+		spec string
 		// rule and sev are the finding lint gives; "" for none.
 		rule string
 		sev  diag.Severity
@@ -53,21 +78,26 @@ func TestFalseNegativeClasses(t *testing.T) {
 		// fail; every other shape must run.
 		fail []string
 	}{
-		{"MaxMemPerNode below the node's memory, no memory default", `{MaxMemPerNode: "30000"}`, "shape-mem-limit", diag.Warning,
+		{"MaxMemPerNode below the node's memory, no memory default", `{MaxMemPerNode: "30000"}`, "", "shape-mem-limit", diag.Warning,
 			[]string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
-		{"MaxMemPerCPU below the node's memory per CPU, no memory default", `{MaxMemPerCPU: "1000"}`, "shape-mem-limit", diag.Warning,
+		{"MaxMemPerCPU below the node's memory per CPU, no memory default", `{MaxMemPerCPU: "1000"}`, "", "shape-mem-limit", diag.Warning,
 			[]string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
 		// A job without --time runs; one with --time waits
 		// (PartitionConfig on 22.05, PartitionTimeLimit later).
-		{"MaxTime 0", `{MaxTime: "0"}`, "shape-time-limit", diag.Error,
+		{"MaxTime 0", `{MaxTime: "0"}`, "", "shape-time-limit", diag.Error,
 			[]string{"cpu/cpu/one-task+sized", "cpu/cpu/whole-node+sized", "cpu/cpu/two-nodes+sized", "cpu/cpu/max-time"}},
 		// Only the two-node shapes are made, and they run.
-		{"MinNodes 2", `{MinNodes: "2"}`, "", 0, nil},
+		{"MinNodes 2", `{MinNodes: "2"}`, "", "", 0, nil},
 		// 16 × 3952 MiB is above the node's 63216, but MaxMemPerCPU=3951
 		// makes Slurm give the job two CPUs per task at 1976 MiB each:
 		// every shape runs, and memory-default-unfit says nothing.
-		{"DefMemPerCPU above MaxMemPerCPU", `{DefMemPerCPU: "3952", MaxMemPerCPU: "3951"}`, "", 0, nil},
-		{"MaxCPUsPerNode below the node's CPUs", `{MaxCPUsPerNode: "1"}`, "shape-cpu-limit", diag.Error,
+		{"DefMemPerCPU above MaxMemPerCPU", `{DefMemPerCPU: "3952", MaxMemPerCPU: "3951"}`, "", "", 0, nil},
+		// Seed 20261211 case 74: one finding names both pools, and
+		// predicts the whole-node shapes of each (with CR_CPU, as there).
+		{"MaxCPUsPerNode below the CPUs of two pools", "", classSpecWith(`{MaxCPUsPerNode: "4"}`, true, "", `{SelectTypeParameters: CR_CPU}`),
+			"shape-cpu-limit", diag.Error,
+			[]string{"cpu/cpu/whole-node", "cpu/cpu/whole-node+sized", "cpu/cpu8/whole-node", "cpu/cpu8/whole-node+sized"}},
+		{"MaxCPUsPerNode below the node's CPUs", `{MaxCPUsPerNode: "1"}`, "", "shape-cpu-limit", diag.Error,
 			[]string{"cpu/cpu/whole-node", "cpu/cpu/whole-node+sized"}},
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
@@ -76,7 +106,11 @@ func TestFalseNegativeClasses(t *testing.T) {
 				t.Run(rel, func(t *testing.T) {
 					t.Parallel() // each class and release starts its own cluster: they share nothing
 					slurmtest.Require(t, func() error { return localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}) })
-					c, diags := analyse(t, "class.yaml", classSpec(tc.config), rel)
+					spec := tc.spec
+					if spec == "" {
+						spec = classSpec(tc.config)
+					}
+					c, diags := analyse(t, "class.yaml", spec, rel)
 					var found []string
 					for _, d := range diags {
 						if d.Severity >= diag.Warning {

@@ -132,7 +132,7 @@ func Predict(table map[string]Predictor, c *ir.Cluster, diags diag.List, shapes 
 		if ph == nil {
 			continue
 		}
-		part, pool := "", ""
+		part := ""
 		if m := partitionIn.FindStringSubmatch(d.Message); m != nil {
 			part = m[1]
 		} else if m := partPath.FindStringSubmatch(d.Path); m != nil {
@@ -140,12 +140,16 @@ func Predict(table map[string]Predictor, c *ir.Cluster, diags diag.List, shapes 
 				part = c.Slurm.Partitions[i].ID.Value
 			}
 		}
-		if m := poolIn.FindStringSubmatch(d.Message); m != nil {
-			pool = m[1]
+		// A finding may name several pools of its partition
+		// (shape-cpu-limit: "a node of pool "gpu" (...) has 224, a node
+		// of pool "cpu" (...) has 22 CPUs"): it predicts each of them.
+		var pools []string
+		for _, m := range poolIn.FindAllStringSubmatch(d.Message, -1) {
+			pools = append(pools, m[1])
 		}
 		both := ph.Variants == Both || ph.Variants == BySeverity && d.Severity == diag.Error
 		for _, s := range shapes {
-			if part != "" && s.Partition != part || pool != "" && s.Pool != pool || !slices.Contains(ph.Kinds, s.Kind) {
+			if part != "" && s.Partition != part || len(pools) > 0 && !slices.Contains(pools, s.Pool) || !slices.Contains(ph.Kinds, s.Kind) {
 				continue
 			}
 			switch {

@@ -23,6 +23,8 @@ func TestPredictShapeRules(t *testing.T) {
 			[]string{"cpu/cpu/one-task+sized", "cpu/cpu/whole-node+sized", "cpu/cpu/two-nodes+sized", "cpu/cpu/max-time"}},
 		{"MaxCPUsPerNode 1", classSpec(`{MaxCPUsPerNode: "1"}`), "shape-cpu-limit",
 			[]string{"cpu/cpu/whole-node", "cpu/cpu/whole-node+sized"}},
+		{"MaxCPUsPerNode below two pools", classSpecWith(`{MaxCPUsPerNode: "4"}`, true, "", ""), "shape-cpu-limit",
+			[]string{"cpu/cpu/whole-node", "cpu/cpu/whole-node+sized", "cpu/cpu8/whole-node", "cpu/cpu8/whole-node+sized"}},
 		{"MaxCPUsPerNode 1, exclusive", classSpec(`{MaxCPUsPerNode: "1", OverSubscribe: EXCLUSIVE}`), "shape-cpu-limit",
 			[]string{"cpu/cpu/one-task", "cpu/cpu/one-task+sized", "cpu/cpu/whole-node", "cpu/cpu/whole-node+sized",
 				"cpu/cpu/two-nodes", "cpu/cpu/two-nodes+sized"}},
@@ -39,7 +41,7 @@ func TestPredictShapeRules(t *testing.T) {
 	} {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			c, diags := analyse(t, "p.yaml", tc.spec, "24.11")
-			shapes := Derive(c, map[string][]string{"cpu": {"n-0", "n-1"}, "a4": {"a-0", "a-1"}})
+			shapes := Derive(c, map[string][]string{"cpu": {"n-0", "n-1"}, "cpu8": {"e-0", "e-1"}, "a4": {"a-0", "a-1"}})
 			var got []string
 			for _, cl := range Predict(Predictors(), c, diags, shapes) {
 				if !strings.HasPrefix(cl.Finding, tc.rule+": ") {
