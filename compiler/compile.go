@@ -175,10 +175,12 @@ func CompilePartial(doc *load.Document, id Identity, cat *machines.Catalog, unso
 		d.derived(&s.DefaultPartitionID) // the first partition is unknown
 	}
 	s.Config = d.config(sn.Get("config"), slurmPath.Key("config"))
+	s.NodeSetsUnknown = d.u.Covers(slurmPath.Key("nodeSets").String())
 	for i, nn := range items(sn.Get("nodeSets")) {
 		np := slurmPath.Key("nodeSets").Index(i)
 		ns := &ir.NodeSet{Index: i, Pos: nn.Pos, Path: np.String(), NodePoolID: d.str(nn, np, "nodePoolId", "")}
 		if d.omit(ns.Path, ns.NodePoolID) {
+			s.NodeSetsUnknown = true
 			continue
 		}
 		ns.Config = d.config(nn.Get("config"), np.Key("config"))

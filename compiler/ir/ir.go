@@ -178,7 +178,10 @@ type Slurm struct {
 	DefaultPartitionID Str
 	Config             []KV
 	NodeSets           []*NodeSet
-	Prolog, Epilog     []Script
+	// NodeSetsUnknown is set when the schema refused the nodeSets list or
+	// an entry's nodePoolId: such entries are left out of NodeSets.
+	NodeSetsUnknown bool
+	Prolog, Epilog  []Script
 }
 
 // DefaultPartition returns the partition that is the default, or nil.

@@ -92,6 +92,21 @@ func TestFalseNegativeClasses(t *testing.T) {
 		// makes Slurm give the job two CPUs per task at 1976 MiB each:
 		// every shape runs, and memory-default-unfit says nothing.
 		{"DefMemPerCPU above MaxMemPerCPU", `{DefMemPerCPU: "3952", MaxMemPerCPU: "3951"}`, "", "", 0, nil},
+		// Seed 20261211 cases 92 and 97: a whole-node job gets the CPUs
+		// a CPUSpecList or CoreSpecCount leaves, 14 of 16. 14 × 3952
+		// MiB fits the node's 63216; MaxMemPerCPU=3951 allows 14 × 3951
+		// = 55314 MiB, less than the node's memory a job without --mem
+		// is given, and the sized whole-node job asks for 55314.
+		{"CPUSpecList: DefMemPerCPU over the node's CPUs fits the others", "",
+			classSpecWith(`{DefMemPerCPU: "3952"}`, false, `{nodePoolId: cpu, config: {CPUSpecList: "0,1"}}`, ""), "", 0, nil},
+		{"CPUSpecList: MaxMemPerCPU times the others", "",
+			classSpecWith(`{MaxMemPerCPU: "3951"}`, false, `{nodePoolId: cpu, config: {CPUSpecList: "0,1"}}`, ""), "shape-mem-limit", diag.Warning,
+			[]string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
+		{"CoreSpecCount: DefMemPerCPU over the node's CPUs fits the others", "",
+			classSpecWith(`{DefMemPerCPU: "3952"}`, false, `{nodePoolId: cpu, config: {CoreSpecCount: "2"}}`, ""), "", 0, nil},
+		{"CoreSpecCount: MaxMemPerCPU times the others", "",
+			classSpecWith(`{MaxMemPerCPU: "3951"}`, false, `{nodePoolId: cpu, config: {CoreSpecCount: "2"}}`, ""), "shape-mem-limit", diag.Warning,
+			[]string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
 		// Seed 20261211 case 74: one finding names both pools, and
 		// predicts the whole-node shapes of each (with CR_CPU, as there).
 		{"MaxCPUsPerNode below the CPUs of two pools", "", classSpecWith(`{MaxCPUsPerNode: "4"}`, true, "", `{SelectTypeParameters: CR_CPU}`),

@@ -221,6 +221,14 @@ var cases = []ruleCase{
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"3927\", MaxMemPerCPU: \"3926\"}}"}},
 	{rule: "memory-default-unfit", name: "DefMemPerCPU above global MaxMemPerCPU is lowered (does not fit)", spec: spec{Config: "MaxMemPerCPU: \"5000\"",
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: »\"12000\"}}"}},
+	// A whole-node job gets the CPUs a CPUSpecList or CoreSpecCount
+	// leaves: 6 × 3927 MiB fits 31408.
+	{rule: "memory-default-unfit", name: "CPUSpecList: the whole node's other CPUs fit", spec: spec{
+		NodeSets:   "- {nodePoolId: cpu, config: {CPUSpecList: \"0,1\"}}",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"3927\"}}"}},
+	{rule: "memory-default-unfit", name: "CoreSpecCount: the whole node's other CPUs fit", spec: spec{
+		NodeSets:   "- {nodePoolId: cpu, config: {CoreSpecCount: \"2\"}}",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"3927\"}}"}},
 	{rule: "memory-default-unfit", name: "memory not tracked", spec: spec{Pools: cpuAndA4, Config: "SelectTypeParameters: CR_Core",
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: \"600000\"}}\n- {id: debug, nodePoolIds: [cpu]}"}},
 	{rule: "mem-per-cpu-and-node", spec: spec{Config: "»DefMemPerCPU: \"4096\"\nDefMemPerNode: \"65536\"",

@@ -53,6 +53,8 @@ var MemoryDefaultUnfit = &lint.Rule{
 		"DefMemPerGPU in select/cons_tres). In a partition with OverSubscribe=EXCLUSIVE (or Exclusive) every job "+
 		"takes whole nodes, so the whole-node shapes are the smallest there: a one-task job is refused when "+
 		"DefMemPerCPU × the node's CPUs does not fit, a one-GPU job when DefMemPerGPU × its GPUs does not. "+
+		"A whole-node job gets the node's CPUs less those a node set's CPUSpecList or CoreSpecCount keeps for "+
+		"the system (22.05, 24.11, 26.05). "+
 		"A DefMemPerCPU above MaxMemPerCPU is not refused: Slurm multiplies the job's CPUs per task by "+
 		"ceil(DefMemPerCPU / MaxMemPerCPU) and divides the memory per CPU by the same, rounding up; the "+
 		"whole-node shape is checked with that memory per CPU (22.05, 24.11, 26.05). "+
@@ -120,7 +122,7 @@ type shapeFit struct {
 
 func checkMemoryDefaults(p *lint.Pass) {
 	e := effective(p)
-	if !memoryTracked(e.val("SelectTypeParameters")) || !pluginIs(e.val("SelectType"), "select/cons_tres") {
+	if !memoryTracked(e.val("SelectTypeParameters")) || !pluginIs(e.val("SelectType"), "select/cons_tres") || nodeSetsUnknown(p.Cluster) {
 		return
 	}
 	for _, part := range p.Cluster.Slurm.Partitions {
@@ -147,6 +149,9 @@ func checkMemoryDefaults(p *lint.Pass) {
 			if avail <= 0 || cpus <= 0 {
 				continue
 			}
+			// A whole-node job gets the CPUs a CoreSpecCount or
+			// CPUSpecList leaves (specCPUs).
+			cpus -= specCPUs(p.Cluster, pool, cpus)
 			pools++
 			gpus, whole := pool.Machine.WholeGPUs()
 			if !pool.Machine.HasGPU() || !whole {

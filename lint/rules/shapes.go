@@ -3,6 +3,8 @@ package rules
 import (
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
@@ -148,17 +150,21 @@ func infinite(n uint64) bool {
 	return n == math.MaxUint16 || n == math.MaxUint32 || n >= math.MaxUint64-1
 }
 
-// specCPUs is the number of CPUs a node set's CoreSpecCount keeps from
-// jobs when the node line has no topology of its own (CPUs= only: Slurm
-// then counts one core, one thread, per CPU); 0 when there is none, or
-// when the topology makes it other than one CPU a core.
+// specCPUs is the number of CPUs a node set's CoreSpecCount or CPUSpecList
+// keeps from jobs when the node line has no topology of its own (CPUs=
+// only: Slurm then counts one core, one thread, per CPU, and a
+// specialized CPU is a specialized core); 0 when there is none, or when
+// the topology makes it other than one CPU a core. A whole-node job gets
+// the others (seen on 22.05, 24.11 and 26.05: lab/jobmix
+// TestFalseNegativeClasses). CPUSpecList wins: slurmctld resets a
+// CoreSpecCount given with it to 0.
 func specCPUs(c *ir.Cluster, pool *ir.NodePool, cpus int64) int64 {
 	ns := c.Slurm.NodeSetFor(pool.ID.Value)
 	if ns == nil {
 		return 0
 	}
-	kv := lookupKV(ns.Config, "CoreSpecCount")
-	if kv == nil {
+	list, kv := lookupKV(ns.Config, "CPUSpecList"), lookupKV(ns.Config, "CoreSpecCount")
+	if list == nil && kv == nil {
 		return 0
 	}
 	for _, k := range []string{"Boards", "CoresPerSocket", "ThreadsPerCore", "Sockets", "SocketsPerBoard", "CPUs", "Procs"} {
@@ -166,9 +172,57 @@ func specCPUs(c *ir.Cluster, pool *ir.NodePool, cpus int64) int64 {
 			return 0
 		}
 	}
+	if list != nil {
+		n := cpuSpecListCount(list.Value.Value, int(cpus))
+		if n >= cpus {
+			return 0
+		}
+		return n
+	}
 	n, ok := nodeNum("CoreSpecCount", kv.Value.Value)
 	if !ok || n <= 0 || n >= cpus {
 		return 0 // core-spec-conflict reports a count that leaves no CPU
 	}
 	return n
+}
+
+// cpuSpecListCount is the number of distinct CPUs a CPUSpecList names on a
+// node of cpus CPUs; 0 when core-spec-conflict reports it (Slurm then
+// disables core specialization).
+func cpuSpecListCount(list string, cpus int) int64 {
+	if cpuSpecListProblem(list, cpus) != "" {
+		return 0
+	}
+	seen := map[int]bool{}
+	for item := range strings.SplitSeq(list, ",") {
+		lo, hi, isRange := strings.Cut(item, "-")
+		if !isRange {
+			hi = lo
+		}
+		a, _ := strconv.Atoi(lo)
+		b, _ := strconv.Atoi(hi)
+		for i := a; i <= b && i < cpus; i++ {
+			seen[i] = true
+		}
+	}
+	return int64(len(seen))
+}
+
+// nodeSetsUnknown reports whether the nodeSets entries are not all known:
+// the list, an entry, its nodePoolId or its config was refused by the
+// schema. A rule that reads a pool's CPUs for jobs (specCPUs) from them
+// cannot conclude then.
+func nodeSetsUnknown(c *ir.Cluster) bool {
+	if c.Unsound.Len() == 0 {
+		return false
+	}
+	if c.Slurm.NodeSetsUnknown {
+		return true
+	}
+	for _, ns := range c.Slurm.NodeSets {
+		if ns.NodePoolID.Unknown || c.Unknown(ns.Path+".nodePoolId") || c.ConfigUnknown(ns.Path+".config", ns.Config) {
+			return true
+		}
+	}
+	return false
 }

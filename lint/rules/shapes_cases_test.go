@@ -49,6 +49,13 @@ var shapeCases = []ruleCase{
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefMemPerCPU: \"8000\", MaxMemPerCPU: \"4000\"}}\n- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerNode: \"40000\"}}"}},
 	{rule: "shape-mem-limit", name: "memory not tracked: still checked without a default", spec: spec{Pools: cpuAndA4, Config: "SelectTypeParameters: CR_Core",
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: »\"100000\"}}\n- {id: debug, nodePoolIds: [cpu], config: {DefMemPerNode: \"50000\", MaxMemPerNode: \"40000\"}}"}},
+	// MaxMemPerCPU times the CPUs a whole-node job gets: 6 × 3926 < 31408.
+	{rule: "shape-mem-limit", name: "CPUSpecList: MaxMemPerCPU times the other CPUs", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {CPUSpecList: \"0-1\"}}",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerCPU: »\"3926\"}}"}},
+	{rule: "shape-mem-limit", name: "CoreSpecCount: MaxMemPerCPU times the other CPUs", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {CoreSpecCount: \"2\"}}",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerCPU: »\"3926\"}}"}},
+	{rule: "shape-mem-limit", name: "MaxMemPerCPU times every CPU", spec: spec{
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerCPU: \"3926\"}}"}},
 	{rule: "shape-mem-limit", name: "MemSpecLimit: the node offers less", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {MemSpecLimit: \"2048\"}}",
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerNode: \"30000\"}}"}},
 }

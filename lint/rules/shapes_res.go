@@ -123,7 +123,7 @@ func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNod
 		where := fmt.Sprintf("partition %q, pool %q (%s): ", part.ID.Value, m.n.pool.ID.Value, m.n.pool.Machine.Type)
 		of := fmt.Sprintf("a node has %d CPUs", m.cpu)
 		if m.n.spec > 0 {
-			of = fmt.Sprintf("a node has %d CPUs for jobs (%d less CoreSpecCount=%d)", m.cpu, m.n.cpus, m.n.spec)
+			of = fmt.Sprintf("a node has %d CPUs for jobs (%d less %d specialized)", m.cpu, m.n.cpus, m.n.spec)
 		}
 		hint := fmt.Sprintf("set DefCpuPerGPU to at most %d (the CPUs per GPU), or jobs must pass --cpus-per-gpu", m.cpu/int64(m.n.gpus))
 		if m.one {
@@ -152,7 +152,8 @@ var ShapeMemLimit = &lint.Rule{
 		"22.05), and so does every GPU job that gives --mem-per-gpu instead of --mem. Against MaxMemPerCPU, a "+
 		"job with no memory default is given more CPUs to cover the node's memory, and is refused at submit "+
 		"(\"Requested node configuration is not available\") when the node's CPUs cannot. A warning: jobs run "+
-		"when they pass --mem within the limit (22.05, 24.11, 26.05). The check of a job with no memory default "+
+		"when they pass --mem within the limit (22.05, 24.11, 26.05). The CPUs counted are those a whole-node job "+
+		"gets: the node's less those a node set's CPUSpecList or CoreSpecCount keeps. The check of a job with no memory default "+
 		"is made with SelectTypeParameters CR_Core too, which otherwise tracks no memory (22.05, 26.05). A "+
 		"DefMemPerCPU above MaxMemPerCPU stops no job: Slurm gives it more CPUs.",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\"}}",
@@ -206,10 +207,14 @@ func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, b
 			report(n, base, fmt.Sprintf("set DefMemPerNode to at most %d", limit.mib),
 				"a job without --mem is given DefMemPerNode=%d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)",
 				base.mib, limit.mib)
-		case limit.key == "MaxMemPerCPU" && base == nil && n.avail > mul(limit.mib, uint64(n.cpus)):
+		case limit.key == "MaxMemPerCPU" && base == nil && n.avail > mul(limit.mib, uint64(n.cpus-n.spec)):
+			cpus := fmt.Sprintf("%d CPUs", n.cpus)
+			if n.spec > 0 {
+				cpus = fmt.Sprintf("%d CPUs (%d less %d specialized)", n.cpus-n.spec, n.cpus, n.spec)
+			}
 			report(n, limit, fmt.Sprintf("set DefMemPerCPU (at most %d), or jobs must pass --mem", limit.mib),
-				"a job without --mem is given the node's %d MiB, more than MaxMemPerCPU=%d MiB × %d CPUs = %d MiB: it is refused at submit",
-				n.avail, limit.mib, n.cpus, mul(limit.mib, uint64(n.cpus)))
+				"a job without --mem is given the node's %d MiB, more than MaxMemPerCPU=%d MiB × %s = %d MiB: it is refused at submit",
+				n.avail, limit.mib, cpus, mul(limit.mib, uint64(n.cpus-n.spec)))
 		}
 	}
 }

@@ -29,7 +29,7 @@ func TestShapeSeverity(t *testing.T) {
 			[]diag.Severity{diag.Error}, []string{"every job takes a whole node here"}},
 		{"CoreSpecCount", "shape-cpu-limit", spec{Pools: cpuAndA4, NodeSets: "- {nodePoolId: a4, config: {CoreSpecCount: \"220\"}}",
 			Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"1\"}}\n- {id: debug, nodePoolIds: [cpu]}"},
-			[]diag.Severity{diag.Warning}, []string{"DefCpuPerGPU=1 × 8 GPUs = 8 CPUs, a node has 4 CPUs for jobs (224 less CoreSpecCount=220)"}},
+			[]diag.Severity{diag.Warning}, []string{"DefCpuPerGPU=1 × 8 GPUs = 8 CPUs, a node has 4 CPUs for jobs (224 less 220 specialized)"}},
 		{"whole-node partition: DefMemPerCPU", "memory-default-unfit", spec{Pools: cpuAndA4,
 			Partitions: "- {id: gpu, nodePoolIds: [a4], config: {OverSubscribe: EXCLUSIVE, DefMemPerCPU: \"20000\"}}\n- {id: debug, nodePoolIds: [cpu]}"},
 			[]diag.Severity{diag.Error}, []string{"every job here takes a whole node (OverSubscribe=EXCLUSIVE or Exclusive), and none without --mem fits: DefMemPerCPU=20000 MiB × 224 CPUs"}},

@@ -173,7 +173,7 @@ func Derive(c *ir.Cluster) []Shape {
 				add(AllGPUs, true, Job{Nodes: 1, GPUs: n.gpus, MemPerGPU: perGPU, Time: SizedMinutes, HasTime: true})
 			}
 			add(WholeNode, false, Job{Nodes: 1, Exclusive: true})
-			add(WholeNode, true, Job{Nodes: 1, Exclusive: true, Mem: n.sizedMem(n.cpus), Time: SizedMinutes, HasTime: true})
+			add(WholeNode, true, Job{Nodes: 1, Exclusive: true, Mem: n.wholeMem(), Time: SizedMinutes, HasTime: true})
 			if pool.MaxNodeCount.Value >= 2 && (!limited || maxNodes >= 2) {
 				add(TwoNodes, false, Job{Nodes: 2})
 				add(TwoNodes, true, Job{Nodes: 2, Mem: memCPU, Time: SizedMinutes, HasTime: true})

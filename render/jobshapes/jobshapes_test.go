@@ -102,3 +102,32 @@ func TestJobArgs(t *testing.T) {
 		t.Errorf("NodeCount of -N2 = %d, want 2", n)
 	}
 }
+
+// TestWholeNodeSpecializedCPUs: a whole-node job gets the CPUs a node
+// set's CPUSpecList or CoreSpecCount leaves (seen on 22.05, 24.11, 26.05),
+// so its sized --mem stays within MaxMemPerCPU times those: 14 of the
+// n2-standard-16's 16 CPUs × 3951 = 55314 MiB, not the node's 63216.
+func TestWholeNodeSpecializedCPUs(t *testing.T) {
+	for _, tc := range []struct{ name, nodeSet, want string }{
+		{"CPUSpecList", `{CPUSpecList: "0,1"}`, "--mem=55314"},
+		{"CPUSpecList range", `{CPUSpecList: "0-1,1"}`, "--mem=55314"},
+		{"CoreSpecCount", `{CoreSpecCount: "2"}`, "--mem=55314"},
+		{"none", `{MemSpecLimit: "0"}`, "--mem=63216"},
+		{"own topology", `{CoreSpecCount: "2", CPUs: "16"}`, "--mem=63216"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := strings.Replace(spec, `config: {MaxMemPerCPU: "1000"}`, `config: {MaxMemPerCPU: "3951"}`, 1)
+			s += "    nodeSets:\n    - {nodePoolId: cpu, config: " + tc.nodeSet + "}\n"
+			c := pipelinetest.Compile(t, "mix.yaml", s)
+			for _, sh := range Derive(c) {
+				if sh.ID() == "cpu/cpu/whole-node+sized" {
+					if got := strings.Join(sh.Args(), " "); !strings.Contains(got, tc.want+" ") {
+						t.Errorf("%s: %s, want %s", sh.ID(), got, tc.want)
+					}
+					return
+				}
+			}
+			t.Fatal("no cpu/cpu/whole-node+sized shape")
+		})
+	}
+}

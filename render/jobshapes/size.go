@@ -2,6 +2,7 @@ package jobshapes
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/ir"
@@ -12,7 +13,10 @@ import (
 // rendered NodeName line says, and the partition's memory caps.
 type nodeSize struct {
 	cpus int64
-	gpus int64
+	// usable is cpus less those a node set's CoreSpecCount or CPUSpecList
+	// keeps for the system: a whole-node job gets these.
+	usable int64
+	gpus   int64
 	// mem is RealMemory less a MemSpecLimit below it, in MiB.
 	mem int64
 	// maxPerNode and maxPerCPU are MaxMemPerNode and MaxMemPerCPU (the
@@ -28,7 +32,8 @@ func node(c *ir.Cluster, part *ir.Partition, pool *ir.NodePool) nodeSize {
 	if g, whole := pool.Machine.WholeGPUs(); pool.Machine.HasGPU() && whole {
 		n.gpus = int64(g)
 	}
-	if ns := c.Slurm.NodeSetFor(pool.ID.Value); ns != nil {
+	ns := c.Slurm.NodeSetFor(pool.ID.Value)
+	if ns != nil {
 		if v, ok := number(catalog.ScopeNode, ns.Config, "CPUs"); ok && v > 0 {
 			n.cpus = v
 		}
@@ -39,6 +44,10 @@ func node(c *ir.Cluster, part *ir.Partition, pool *ir.NodePool) nodeSize {
 		if v, ok := number(catalog.ScopeNode, ns.Config, "MemSpecLimit"); ok && v < n.mem {
 			n.mem -= v
 		}
+	}
+	n.usable = n.cpus
+	if ns != nil {
+		n.usable -= specialized(ns.Config, n.cpus)
 	}
 	cap := func(key string) int64 {
 		if v, ok := number(catalog.ScopePartition, part.Config, key); ok {
@@ -66,6 +75,58 @@ func (n nodeSize) sizedMem(k int64) int64 {
 	return max(m, 1)
 }
 
+// wholeMem is the memory (--mem, MiB) a sized whole-node job asks for:
+// the node's memory, within MaxMemPerNode and MaxMemPerCPU times the CPUs
+// the job gets (the usable ones), at least 1.
+func (n nodeSize) wholeMem() int64 {
+	m := n.mem
+	if n.maxPerNode > 0 {
+		m = min(m, n.maxPerNode)
+	}
+	if k := max(n.usable, 1); n.maxPerCPU > 0 && n.maxPerCPU <= math.MaxInt64/k {
+		m = min(m, n.maxPerCPU*k)
+	}
+	return max(m, 1)
+}
+
+// specialized is the number of CPUs a node set's CPUSpecList (else its
+// CoreSpecCount) keeps from jobs on a node of cpus CPUs rendered with CPUs=
+// only, where each CPU is a core (lint/rules specCPUs makes the same
+// count); 0 with a topology of the node set's own, or a list or count
+// slurmctld rejects.
+func specialized(kvs []ir.KV, cpus int64) int64 {
+	for _, k := range []string{"Boards", "CoresPerSocket", "ThreadsPerCore", "Sockets", "SocketsPerBoard", "CPUs", "Procs"} {
+		if lookup(kvs, k) != nil {
+			return 0
+		}
+	}
+	if kv := lookup(kvs, "CPUSpecList"); kv != nil {
+		seen := map[int64]bool{}
+		for item := range strings.SplitSeq(kv.Value.Value, ",") {
+			lo, hi, isRange := strings.Cut(item, "-")
+			if !isRange {
+				hi = lo
+			}
+			a, err1 := strconv.ParseInt(lo, 10, 64)
+			b, err2 := strconv.ParseInt(hi, 10, 64)
+			if err1 != nil || err2 != nil || a < 0 || a > b || b >= cpus {
+				return 0
+			}
+			for i := a; i <= b; i++ {
+				seen[i] = true
+			}
+		}
+		if int64(len(seen)) >= cpus {
+			return 0
+		}
+		return int64(len(seen))
+	}
+	if v, ok := number(catalog.ScopeNode, kvs, "CoreSpecCount"); ok && v > 0 && v < cpus {
+		return v
+	}
+	return 0
+}
+
 // sizedGPUMem is the memory per GPU (--mem-per-gpu, MiB) a sized GPU job
 // asks for: the node's memory per GPU, within the partition's caps
 // (MaxMemPerNode; MaxMemPerCPU times the node's CPUs per GPU, since Slurm
@@ -77,8 +138,8 @@ func (n nodeSize) sizedGPUMem() int64 {
 	if n.maxPerNode > 0 {
 		m = min(m, n.maxPerNode/g)
 	}
-	if n.maxPerCPU > 0 && n.maxPerCPU <= math.MaxInt64/n.cpus {
-		m = min(m, n.maxPerCPU*n.cpus/g)
+	if k := max(n.usable, 1); n.maxPerCPU > 0 && n.maxPerCPU <= math.MaxInt64/k {
+		m = min(m, n.maxPerCPU*k/g)
 	}
 	return max(m, 1)
 }
