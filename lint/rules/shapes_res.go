@@ -265,9 +265,12 @@ func perCPUOverNode(part *ir.Partition, n shapeNode, base, limit *memDefault, gp
 	if n.spec > 0 {
 		of = fmt.Sprintf("%d CPUs (%d less %d specialized)", cpus, n.cpus, n.spec)
 	}
-	gpuJobs := ", GPU jobs without --mem-per-gpu too"
-	if gpuDef {
+	gpuJobs := ""
+	switch {
+	case n.gpus > 0 && gpuDef:
 		gpuJobs = " (GPU jobs get DefMemPerGPU instead)"
+	case n.gpus > 0:
+		gpuJobs = ", GPU jobs without --mem-per-gpu too"
 	}
 	perNode := limit.mib / uint64(cpus)
 	switch {
