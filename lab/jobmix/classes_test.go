@@ -112,6 +112,17 @@ func TestFalseNegativeClasses(t *testing.T) {
 		{"MaxCPUsPerNode below the CPUs of two pools", "", classSpecWith(`{MaxCPUsPerNode: "4"}`, true, "", `{SelectTypeParameters: CR_CPU}`),
 			"shape-cpu-limit", diag.Error,
 			[]string{"cpu/cpu/whole-node", "cpu/cpu/whole-node+sized", "cpu/cpu8/whole-node", "cpu/cpu8/whole-node+sized"}},
+		// Seed 20261212 case 10: a whole-node job without --mem is
+		// given DefMemPerCPU × 16 CPUs = 62816 MiB, within the node's
+		// 63216 but above MaxMemPerNode: it waits for ever
+		// (MaxMemPerLimit; PartitionConfig on 22.05). A one-task job
+		// gets one CPU's 3926 MiB and runs.
+		{"DefMemPerCPU × CPUs above MaxMemPerNode", `{DefMemPerCPU: "3926", MaxMemPerNode: "15704"}`, "", "shape-mem-limit", diag.Warning,
+			[]string{"cpu/cpu/whole-node"}},
+		// One CPU's DefMemPerCPU is above MaxMemPerNode: every job
+		// without --mem waits.
+		{"DefMemPerCPU above MaxMemPerNode", `{DefMemPerCPU: "3000", MaxMemPerNode: "2000"}`, "", "shape-mem-limit", diag.Warning,
+			[]string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
 		{"MaxCPUsPerNode below the node's CPUs", `{MaxCPUsPerNode: "1"}`, "", "shape-cpu-limit", diag.Error,
 			[]string{"cpu/cpu/whole-node", "cpu/cpu/whole-node+sized"}},
 	} {

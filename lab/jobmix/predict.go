@@ -92,7 +92,16 @@ func Predictors() map[string]Predictor {
 		// ("and so does"); MaxMemPerCPU refuses --mem-per-gpu above it
 		// the same way. A DefMemPerNode above MaxMemPerNode stops only
 		// the defaults (--mem-per-gpu replaces DefMemPerNode).
+		// A DefMemPerCPU times the CPUs a shape gets above
+		// MaxMemPerNode stops the unsized shapes the message names: every
+		// one (one CPU is over, or every job takes a whole node), GPU
+		// shapes left out where DefMemPerGPU replaces it; or the
+		// whole-node one.
 		"shape-mem-limit": {Phrases: []Phrase{
+			{Contains: "(GPU jobs get DefMemPerGPU instead)", Kinds: []Kind{OneTask, WholeNode, TwoNodes, MaxTime}, Variants: Defaults},
+			{Contains: "MiB for one CPU, above MaxMemPerNode", Kinds: Kinds(), Variants: Defaults},
+			{Contains: "a whole-node job (--exclusive) without --mem is given DefMemPerCPU=", Kinds: []Kind{WholeNode}, Variants: Defaults},
+			{Contains: "and one without --mem is given DefMemPerCPU=", Kinds: Kinds(), Variants: Defaults},
 			{Contains: "and so does a GPU job with --mem-per-gpu", Kinds: Kinds(), Unless: "--mem"},
 			{Contains: "the node's", Kinds: Kinds(), Unless: "--mem"},
 			{Contains: "is given DefMemPerNode=", Kinds: Kinds(), Variants: Defaults},

@@ -56,6 +56,18 @@ var shapeCases = []ruleCase{
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerCPU: »\"3926\"}}"}},
 	{rule: "shape-mem-limit", name: "MaxMemPerCPU times every CPU", spec: spec{
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerCPU: \"3926\"}}"}},
+	// DefMemPerCPU × 8 CPUs = 31408 MiB, above MaxMemPerNode (workload seed 20261212 case 10).
+	{rule: "shape-mem-limit", name: "DefMemPerCPU × CPUs above MaxMemPerNode", spec: spec{
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: »\"3926\", MaxMemPerNode: \"15704\"}}"}},
+	{rule: "shape-mem-limit", name: "DefMemPerCPU above MaxMemPerNode", spec: spec{Config: "MaxMemPerNode: \"2000\"",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: »\"3000\"}}"}},
+	{rule: "shape-mem-limit", name: "DefMemPerCPU × CPUs in an OverSubscribe=EXCLUSIVE partition", spec: spec{
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {OverSubscribe: EXCLUSIVE, DefMemPerCPU: »\"3926\", MaxMemPerNode: \"15704\"}}"}},
+	// CPUSpecList leaves 6 CPUs: 6 × 2600 = 15600 MiB fits.
+	{rule: "shape-mem-limit", name: "DefMemPerCPU × the CPUs CPUSpecList leaves", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {CPUSpecList: \"0-1\"}}",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"2600\", MaxMemPerNode: \"15704\"}}"}},
+	{rule: "shape-mem-limit", name: "DefMemPerCPU × CPUs within MaxMemPerNode", spec: spec{
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"1963\", MaxMemPerNode: \"15704\"}}"}},
 	{rule: "shape-mem-limit", name: "MemSpecLimit: the node offers less", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {MemSpecLimit: \"2048\"}}",
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerNode: \"30000\"}}"}},
 }

@@ -155,7 +155,10 @@ var ShapeMemLimit = &lint.Rule{
 		"when they pass --mem within the limit (22.05, 24.11, 26.05). The CPUs counted are those a whole-node job "+
 		"gets: the node's less those a node set's CPUSpecList or CoreSpecCount keeps. The check of a job with no memory default "+
 		"is made with SelectTypeParameters CR_Core too, which otherwise tracks no memory (22.05, 26.05). A "+
-		"DefMemPerCPU above MaxMemPerCPU stops no job: Slurm gives it more CPUs.",
+		"DefMemPerCPU above MaxMemPerCPU stops no job: Slurm gives it more CPUs. A DefMemPerCPU is given per CPU the "+
+		"job gets on a node: one for a one-task job (and for each node of a job of one task per node), every CPU "+
+		"less the specialized ones for a whole-node job (--exclusive, or any job of an OverSubscribe=EXCLUSIVE "+
+		"partition); above MaxMemPerNode, that job pends for ever too (MaxMemPerLimit; PartitionConfig on 22.05).",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\"}}",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\", DefMemPerNode: \"60000\"}}"),
 	Check: func(p *lint.Pass) {
@@ -176,15 +179,16 @@ var ShapeMemLimit = &lint.Rule{
 			if limit == nil || infinite(limit.mib) {
 				continue
 			}
-			base, _ := partitionMemDefaults(e, part)
-			checkMemLimit(p, part, partitionShapeNodes(p.Cluster, part), limit, base, partTracked)
+			base, gpu := partitionMemDefaults(e, part)
+			checkMemLimit(p, part, partitionShapeNodes(p.Cluster, part), limit, base, partTracked, gpu != nil)
 		}
 	},
 }
 
 // checkMemLimit reports, per pool, a memory limit that the memory a job
-// without --mem gets exceeds.
-func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, base *memDefault, tracked bool) {
+// without --mem gets exceeds. gpuDef is set when a DefMemPerGPU applies to
+// the partition's GPU jobs.
+func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, base *memDefault, tracked, gpuDef bool) {
 	report := func(n shapeNode, at *memDefault, hint, format string, args ...any) {
 		where := fmt.Sprintf("partition %q, pool %q (%s): ", part.ID.Value, n.pool.ID.Value, n.pool.Machine.Type)
 		if at.kv != nil {
@@ -207,6 +211,10 @@ func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, b
 			report(n, base, fmt.Sprintf("set DefMemPerNode to at most %d", limit.mib),
 				"a job without --mem is given DefMemPerNode=%d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)",
 				base.mib, limit.mib)
+		case limit.key == "MaxMemPerNode" && tracked && base != nil && base.key == "DefMemPerCPU":
+			if msg, hint := perCPUOverNode(part, n, base, limit, gpuDef); msg != "" {
+				report(n, base, hint, "%s", msg)
+			}
 		case limit.key == "MaxMemPerCPU" && base == nil && n.avail > mul(limit.mib, uint64(n.cpus-n.spec)):
 			cpus := fmt.Sprintf("%d CPUs", n.cpus)
 			if n.spec > 0 {
@@ -238,4 +246,48 @@ func partitionMemLimit(e *conf, part *ir.Partition) *memDefault {
 		}
 	}
 	return nil
+}
+
+// perCPUOverNode returns the finding (and its hint) when a DefMemPerCPU
+// times the CPUs a standard shape gets on a node of n's pool exceeds
+// MaxMemPerNode, or "": one CPU (one task, two nodes of one task each, a
+// GPU job without DefCpuPerGPU), or every CPU less the specialized ones
+// (--exclusive, or every job of an OverSubscribe=EXCLUSIVE partition).
+// slurmctld holds such a job pending for ever (MaxMemPerLimit; 22.05:
+// PartitionConfig). A GPU job without --mem-per-gpu gets DefMemPerGPU
+// instead where one applies (gpuDef), so the message then leaves it out.
+func perCPUOverNode(part *ir.Partition, n shapeNode, base, limit *memDefault, gpuDef bool) (msg, hint string) {
+	cpus := n.cpus - n.spec
+	if cpus <= 0 {
+		return "", ""
+	}
+	of := fmt.Sprintf("%d CPUs", cpus)
+	if n.spec > 0 {
+		of = fmt.Sprintf("%d CPUs (%d less %d specialized)", cpus, n.cpus, n.spec)
+	}
+	gpuJobs := ""
+	switch {
+	case n.gpus > 0 && gpuDef:
+		gpuJobs = " (GPU jobs get DefMemPerGPU instead)"
+	case n.gpus > 0:
+		gpuJobs = ", GPU jobs without --mem-per-gpu too"
+	}
+	perNode := limit.mib / uint64(cpus)
+	switch {
+	case base.mib > limit.mib:
+		return fmt.Sprintf("a job without --mem is given DefMemPerCPU=%s MiB for one CPU, above MaxMemPerNode=%d MiB: no job without --mem runs, it pends for ever (MaxMemPerLimit)%s",
+				mibStr(base.mib), limit.mib, gpuJobs),
+			fmt.Sprintf("set DefMemPerCPU to at most %d (MaxMemPerNode over a node's %d CPUs), or jobs must pass --mem", perNode, cpus)
+	case mulOver(base.mib, uint64(cpus), limit.mib):
+		what := "a whole-node job (--exclusive) without --mem is given"
+		if wholeNodes(part) {
+			what = "every job here takes a whole node (OverSubscribe=EXCLUSIVE or Exclusive), and one without --mem is given"
+		} else {
+			gpuJobs = ""
+		}
+		return fmt.Sprintf("%s DefMemPerCPU=%s MiB × %s = %s MiB per node, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)%s",
+				what, mibStr(base.mib), of, mibStr(mul(base.mib, uint64(cpus))), limit.mib, gpuJobs),
+			fmt.Sprintf("set DefMemPerCPU to at most %d (MaxMemPerNode over a node's %d CPUs), or --exclusive jobs must pass --mem", perNode, cpus)
+	}
+	return "", ""
 }
