@@ -92,6 +92,11 @@ func TestFalseNegativeClasses(t *testing.T) {
 		// makes Slurm give the job two CPUs per task at 1976 MiB each:
 		// every shape runs, and memory-default-unfit says nothing.
 		{"DefMemPerCPU above MaxMemPerCPU", `{DefMemPerCPU: "3952", MaxMemPerCPU: "3951"}`, "", "", 0, nil},
+		// Seed 20261213 case 40 (22.05): the raised CPUs per task,
+		// ceil(20000 / 1000) = 20, are more than a node's 16: every job
+		// without --mem is refused at submit.
+		{"DefMemPerCPU above MaxMemPerCPU, more CPUs per task than a node has", `{DefMemPerCPU: "20000", MaxMemPerCPU: "1000"}`, "", "memory-default-unfit", diag.Error,
+			[]string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
 		// Seed 20261211 cases 92 and 97: a whole-node job gets the CPUs
 		// a CPUSpecList or CoreSpecCount leaves, 14 of 16. 14 × 3952
 		// MiB fits the node's 63216; MaxMemPerCPU=3951 allows 14 × 3951

@@ -221,6 +221,10 @@ var cases = []ruleCase{
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"3927\", MaxMemPerCPU: \"3926\"}}"}},
 	{rule: "memory-default-unfit", name: "DefMemPerCPU above global MaxMemPerCPU is lowered (does not fit)", spec: spec{Config: "MaxMemPerCPU: \"5000\"",
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: »\"12000\"}}"}},
+	// 14048 / 981 → 15 CPUs per task, more than the node's 8: no job
+	// without --mem runs (workload seed 20261213, case 40).
+	{rule: "memory-default-unfit", name: "DefMemPerCPU above MaxMemPerCPU takes more CPUs than a node has", spec: spec{
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: »\"14048\", MaxMemPerCPU: \"981\"}}"}},
 	// A whole-node job gets the CPUs a CPUSpecList or CoreSpecCount
 	// leaves: 6 × 3927 MiB fits 31408.
 	{rule: "memory-default-unfit", name: "CPUSpecList: the whole node's other CPUs fit", spec: spec{

@@ -73,8 +73,9 @@ type memDefault struct {
 	kv  *ir.KV // the user's pair, or nil for the service's baseline
 	// per is, for a DefMemPerCPU above MaxMemPerCPU, the memory per CPU
 	// Slurm lowers it to (0 otherwise): see perCPUUnderMax.
-	per uint64
-	max uint64 // the MaxMemPerCPU that lowered it
+	per   uint64
+	max   uint64 // the MaxMemPerCPU that lowered it
+	ratio uint64 // the CPUs per task it takes: ceil(mib / max)
 }
 
 // perCPUUnderMax models slurmctld's answer to a per-CPU memory above
@@ -92,6 +93,7 @@ func perCPUUnderMax(def *memDefault, limit *memDefault) *memDefault {
 	out := *def
 	out.per = (def.mib + ratio - 1) / ratio
 	out.max = limit.mib
+	out.ratio = ratio
 	return &out
 }
 
@@ -287,6 +289,15 @@ func poolShapes(part *ir.Partition, pool *ir.NodePool, avail uint64, cpus int64,
 			out = append(out, shapeFit{def: base, small: true,
 				msg:  where + fmt.Sprintf("no job without --mem fits its nodes: DefMemPerCPU=%s MiB for one CPU, %s", mibStr(base.mib), node),
 				hint: fmt.Sprintf("set DefMemPerCPU to at most %d (the node memory per CPU), or jobs must pass --mem", avail/uint64(cpus))})
+		case base.key == "DefMemPerCPU" && base.ratio > uint64(cpus):
+			// The raised CPUs per task do not fit a node: sbatch refuses
+			// every job without --mem ("Requested node configuration is not
+			// available", "CPU count per node can not be satisfied"; workload
+			// seed 20261213, 22.05).
+			out = append(out, shapeFit{def: base, small: true,
+				msg: where + fmt.Sprintf("no job without --mem fits its nodes: DefMemPerCPU=%s MiB is above MaxMemPerCPU=%d MiB, so Slurm gives each task %d CPUs (%s ÷ %d, rounded up), more than the %d CPUs a node has for jobs",
+					mibStr(base.mib), base.max, base.ratio, mibStr(base.mib), base.max, cpus),
+				hint: fmt.Sprintf("set DefMemPerCPU to at most MaxMemPerCPU (%d), or jobs must pass --mem", base.max)})
 		case base.key == "DefMemPerCPU" && mulOver(base.perCPU(), uint64(cpus), avail):
 			what := "a whole-node job (--exclusive) without --mem does not fit"
 			if whole {
