@@ -219,7 +219,7 @@ func newOpCmd(e env, o op) *cobra.Command {
 		}[o])
 	}
 	if o == opUp {
-		fs.BoolVar(&f.verify, "verify", false, "once the cluster is up, run `slurmspec verify` on it (docs/verify.md)")
+		fs.BoolVar(&f.verify, "verify", false, "once the cluster is up, run slurmspec verify on it (docs/verify.md)")
 		f.vf.register(cmd, "verify-")
 	}
 	f.spec.RegisterFlags(fs)
