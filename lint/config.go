@@ -61,6 +61,10 @@ type ProjectConfig struct {
 	// the configuration covers: the accounting key, written relative to
 	// the configuration's directory, joined to it; "" when not set.
 	Accounting string
+	// AccountingPos is where the accounting key's value is written in
+	// the configuration (Path; no line when unknown), for a finding about
+	// the file it names.
+	AccountingPos diag.Pos
 }
 
 // projectFile is the YAML shape of ProjectConfig.
@@ -153,6 +157,7 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 			problems = append(problems, fmt.Sprintf("accounting: %q: name a file in the configuration's directory or below it (no ..)", raw.Accounting))
 		default:
 			pc.Accounting = filepath.Join(filepath.Dir(path), filepath.FromSlash(raw.Accounting))
+			pc.AccountingPos = valuePos(path, data, "accounting")
 		}
 	}
 	if len(problems) > 0 {
@@ -293,4 +298,21 @@ func FindProjectConfig(specDir string) (string, error) {
 		}
 		dir = filepath.Dir(dir)
 	}
+}
+
+// valuePos returns the position of the value of the top-level key in the
+// YAML document data (path names it), or a position without a line when
+// it cannot be found.
+func valuePos(path string, data []byte, key string) diag.Pos {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		return diag.Pos{File: path}
+	}
+	m := doc.Content[0].Content
+	for i := 0; i+1 < len(m); i += 2 {
+		if m[i].Value == key {
+			return diag.Pos{File: path, Line: m[i+1].Line, Col: m[i+1].Column}
+		}
+	}
+	return diag.Pos{File: path}
 }

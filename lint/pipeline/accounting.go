@@ -1,10 +1,14 @@
 package pipeline
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/load"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/schema/accounting"
 )
@@ -58,4 +62,25 @@ func withAccounting(cfg lint.Config, f *accounting.File) lint.Config {
 		cfg.Disabled = disabled
 	}
 	return cfg
+}
+
+// loadAccounting loads the spec's accounting file. One the project config
+// names that does not exist is reported at the config's accounting key,
+// where the mistake is: the loader's "cannot read spec: open FILE" named
+// neither the config nor what the file is.
+func loadAccounting(s *Settings) (*accounting.File, diag.List) {
+	if s.Project.Accounting != "" {
+		if _, err := os.Lstat(s.Project.Accounting); errors.Is(err, fs.ErrNotExist) {
+			pos := s.Project.AccountingPos
+			if pos.File == "" {
+				pos.File = s.Project.Path
+			}
+			pos.File = relative(pos.File)
+			var l diag.List
+			l.Errorf(load.RuleIO, pos, "", "create it (docs/accounting.md), or correct or remove the accounting key",
+				"accounting file %s, which %s names, does not exist", s.accountingFile, pos.File)
+			return nil, l
+		}
+	}
+	return accounting.Load(s.accountingFile)
 }

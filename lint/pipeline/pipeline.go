@@ -337,7 +337,7 @@ func (p *Pipeline) analyse(sch *schema.Schema, src Source, s *Settings) *Result 
 	cfg := s.Lint
 	if s.accountingFile != "" {
 		var al diag.List
-		r.Accounting, al = accounting.Load(s.accountingFile)
+		r.Accounting, al = loadAccounting(s)
 		r.Diags = append(r.Diags, al...)
 		cfg = withAccounting(cfg, r.Accounting)
 	}
