@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // docRoutes are the command blocks a newcomer follows as written, and the
@@ -169,4 +171,74 @@ func stripComment(l string) string {
 		}
 	}
 	return l
+}
+
+// docExamples are a doc's example inputs and outputs, each the first
+// fenced block after a line of the doc that starts with after, and the
+// file of a testscript that holds it: the script gives the inputs to
+// slurmspec and compares what it prints with the outputs, so the doc
+// shows what the newcomer gets.
+var docExamples = []struct {
+	doc, after, script, file string
+}{
+	{"docs/output-formats.md", "The examples of this page lint", "testdata/script/doc_output_formats.txtar", "a.yaml"},
+	{"docs/output-formats.md", "`slurmspec lint a.yaml`:", "testdata/script/doc_output_formats.txtar", "text.txt"},
+	{"docs/output-formats.md", "`slurmspec lint --format json a.yaml missing.yaml`:", "testdata/script/doc_output_formats.txtar", "json.json"},
+	{"docs/output-formats.md", "and line (`slurmspec lint --format github a.yaml missing.yaml`):", "testdata/script/doc_output_formats.txtar", "github.txt"},
+}
+
+// TestDocExamplesAreCurrent: each example block of docExamples is,
+// byte for byte, the script's file, which TestScripts checks against
+// slurmspec's output.
+func TestDocExamplesAreCurrent(t *testing.T) {
+	for _, e := range docExamples {
+		data, err := os.ReadFile(filepath.Join("..", "..", e.doc))
+		if err != nil {
+			t.Fatal(err)
+		}
+		block, ok := blockAfter(string(data), e.after)
+		if !ok {
+			t.Errorf("%s: no fenced block after a line starting %q (moved? update docExamples)", e.doc, e.after)
+			continue
+		}
+		ar, err := txtar.ParseFile(filepath.Join("..", "..", e.script))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []byte
+		for _, f := range ar.Files {
+			if f.Name == e.file {
+				want = f.Data
+			}
+		}
+		if want == nil {
+			t.Errorf("%s has no file %s", e.script, e.file)
+		} else if block != string(want) {
+			t.Errorf("%s: the block after %q is not what slurmspec prints (%s, %s); copy that file into the doc:\n--- doc\n%s--- %s\n%s", e.doc, e.after, e.script, e.file, block, e.file, want)
+		}
+	}
+}
+
+// blockAfter returns the content of the first fenced block after the
+// first line of doc that starts with after.
+func blockAfter(doc, after string) (string, bool) {
+	lines := strings.SplitAfter(doc, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, after) {
+			continue
+		}
+		for j := i + 1; j < len(lines); j++ {
+			if !strings.HasPrefix(lines[j], "```") {
+				continue
+			}
+			for k := j + 1; k < len(lines); k++ {
+				if strings.HasPrefix(lines[k], "```") {
+					return strings.Join(lines[j+1:k], ""), true
+				}
+			}
+			return "", false
+		}
+		return "", false
+	}
+	return "", false
 }
