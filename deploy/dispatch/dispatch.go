@@ -22,6 +22,11 @@ const Binary = "slurmspec-deploy"
 // EnvBinary, when set, is the path of the deploy tool to run (tests).
 const EnvBinary = "SLURMSPEC_DEPLOY"
 
+// EnvCommand is set for slurmspec-deploy to the command the user typed
+// before its arguments ("slurmspec deploy", "slurmspec" for verify), which
+// it names itself by in its help, as the docs do.
+const EnvCommand = "SLURMSPEC_DEPLOY_COMMAND"
+
 // ErrNotFound is returned by Find when slurmspec-deploy is nowhere.
 var ErrNotFound = errors.New(Binary + " not found next to slurmspec or on PATH; install it from a clone of slurmspec with `make install` (or `make build`, then put bin/" + Binary + " next to slurmspec or on PATH)")
 
@@ -37,17 +42,21 @@ func Find() (string, error) {
 }
 
 // Run runs slurmspec-deploy with args (everything after "deploy") and the
-// given streams, and returns its exit code. While it runs, interrupts are
+// given streams, and returns its exit code. command is what the user typed
+// before args (EnvCommand; "" sets nothing). While it runs, interrupts are
 // left to it (it shares the terminal's process group), so that Pulumi can
 // cancel an update cleanly. The error is for a binary that is missing or
 // cannot be started; the exit code is then 2.
-func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
+func Run(command string, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	bin, err := Find()
 	if err != nil {
 		return 2, err
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = stdin, stdout, stderr
+	if command != "" {
+		cmd.Env = append(os.Environ(), EnvCommand+"="+command)
+	}
 	// Catching interrupts keeps slurmspec alive until the child, which the
 	// terminal interrupts too, has finished cancelling.
 	sig := make(chan os.Signal, 1)

@@ -38,17 +38,17 @@ func TestNoSDKInSlurmspec(t *testing.T) {
 func TestRunPassesArgsStreamsAndExitCode(t *testing.T) {
 	dir := t.TempDir()
 	bin := filepath.Join(dir, "fake-deploy")
-	script := "#!/bin/sh\necho \"args: $*\"\ncat\necho oops >&2\nexit 3\n"
+	script := "#!/bin/sh\necho \"args: $*\"\necho \"as: $" + dispatch.EnvCommand + "\"\ncat\necho oops >&2\nexit 3\n"
 	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	t.Setenv(dispatch.EnvBinary, bin)
 	var stdout, stderr bytes.Buffer
-	code, err := dispatch.Run([]string{"up", "--stack", "dev", "spec.yaml"}, strings.NewReader("stdin\n"), &stdout, &stderr)
+	code, err := dispatch.Run("slurmspec deploy", []string{"up", "--stack", "dev", "spec.yaml"}, strings.NewReader("stdin\n"), &stdout, &stderr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code != 3 || stdout.String() != "args: up --stack dev spec.yaml\nstdin\n" || stderr.String() != "oops\n" {
+	if code != 3 || stdout.String() != "args: up --stack dev spec.yaml\nas: slurmspec deploy\nstdin\n" || stderr.String() != "oops\n" {
 		t.Errorf("code %d, stdout %q, stderr %q", code, stdout.String(), stderr.String())
 	}
 }
@@ -69,7 +69,7 @@ func TestFindOnPath(t *testing.T) {
 	if _, err := dispatch.Find(); err != dispatch.ErrNotFound {
 		t.Errorf("Find() with nothing on PATH: %v, want ErrNotFound", err)
 	}
-	code, err := dispatch.Run(nil, nil, nil, nil)
+	code, err := dispatch.Run("", nil, nil, nil, nil)
 	if code != 2 || err != dispatch.ErrNotFound {
 		t.Errorf("Run without the binary: %d, %v", code, err)
 	}

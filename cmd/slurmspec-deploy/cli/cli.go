@@ -23,6 +23,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/buildinfo"
 	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/compiler/load/linkflag"
+	"github.com/slurmspec/slurmspec/deploy/dispatch"
 	"github.com/slurmspec/slurmspec/lint/format"
 	"github.com/slurmspec/slurmspec/lint/pipeline"
 
@@ -53,6 +54,10 @@ func failed(format string, args ...any) error {
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// command is what the user typed when slurmspec ran this binary
+	// (dispatch.EnvCommand: "slurmspec deploy", "slurmspec"); the help
+	// names it. "" when run directly.
+	command string
 }
 
 // Main runs slurmspec-deploy with os.Args and returns the exit code.
@@ -83,7 +88,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // sent to Google Cloud goes on there, and the message printed says how to
 // bring the stack up to date (`slurmspec deploy refresh`).
 func RunContext(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
-	e := env{stdin: stdin, stdout: stdout, stderr: stderr}
+	e := env{stdin: stdin, stdout: stdout, stderr: stderr, command: os.Getenv(dispatch.EnvCommand)}
 	defer func() {
 		if r := recover(); r != nil {
 			fmt.Fprintf(e.stderr, "slurmspec-deploy: internal error: %s\n%s", escape.Text(fmt.Sprint(r)), debug.Stack())
@@ -148,6 +153,9 @@ func newRootCmd(e env) *cobra.Command {
 		Long:          rootHelp,
 		SilenceUsage:  true,
 		SilenceErrors: true,
+	}
+	if e.command != "" {
+		root.Annotations = map[string]string{cobra.CommandDisplayNameAnnotation: e.command}
 	}
 	root.SetIn(e.stdin)
 	root.SetOut(e.stdout)

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/spf13/cobra"
@@ -29,4 +31,28 @@ func TestBoolFlagsShowNoValue(t *testing.T) {
 		}
 	}
 	walk(newRootCmd(env{}))
+}
+
+// TestHelpNamesTheCommandTyped: run by slurmspec (deploy/dispatch sets
+// the command the user typed), the help's usage lines name that command,
+// as the docs do: "slurmspec deploy up", "slurmspec verify"; run
+// directly, slurmspec-deploy.
+func TestHelpNamesTheCommandTyped(t *testing.T) {
+	for _, tt := range []struct {
+		command string
+		args    []string
+		want    string
+	}{
+		{"slurmspec deploy", []string{"up", "--help"}, "\n  slurmspec deploy up --stack STACK [flags] FILE\n"},
+		{"slurmspec deploy", []string{"--help"}, "\n  slurmspec deploy [command]\n"},
+		{"slurmspec", []string{"verify", "--help"}, "\n  slurmspec verify [flags] FILE\n"},
+		{"", []string{"up", "--help"}, "\n  slurmspec-deploy up --stack STACK [flags] FILE\n"},
+	} {
+		var out bytes.Buffer
+		root := newRootCmd(env{stdout: &out, stderr: &out, command: tt.command})
+		root.SetArgs(tt.args)
+		if err := root.Execute(); err != nil || !strings.Contains(out.String(), tt.want) {
+			t.Errorf("as %q, %s: %v; want %q in\n%s", tt.command, strings.Join(tt.args, " "), err, tt.want, out.String())
+		}
+	}
 }

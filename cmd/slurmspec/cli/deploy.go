@@ -45,7 +45,7 @@ func newVerifyCmd(e env) *cobra.Command {
 		Example:            "  slurmspec verify examples/a4-training.yaml",
 		DisableFlagParsing: true, // every flag, --help too, is slurmspec-deploy's
 		RunE: func(_ *cobra.Command, args []string) error {
-			return handOver(e, "verify", verifyHelp, args)
+			return handOver(e, "verify", "slurmspec", verifyHelp, args)
 		},
 	}
 }
@@ -60,15 +60,15 @@ func newDeployCmd(e env) *cobra.Command {
 		Example:            "  slurmspec deploy preview --stack prod examples/a4-training.yaml\n  slurmspec deploy up --stack prod --yes examples/a4-training.yaml",
 		DisableFlagParsing: true, // every flag, --help too, is slurmspec-deploy's
 		RunE: func(_ *cobra.Command, args []string) error {
-			return handOver(e, "", deployHelp, args)
+			return handOver(e, "", "slurmspec deploy", deployHelp, args)
 		},
 	}
 }
 
 // handOver runs slurmspec-deploy with args, after sub when it is not
-// empty; help is printed for a help request when slurmspec-deploy is
-// missing.
-func handOver(e env, sub, help string, args []string) error {
+// empty, telling it that the user typed command (its help names that);
+// help is printed for a help request when slurmspec-deploy is missing.
+func handOver(e env, sub, command, help string, args []string) error {
 	if _, err := dispatch.Find(); errors.Is(err, dispatch.ErrNotFound) && wantsHelp(args) {
 		fmt.Fprint(e.stdout, help)
 		fmt.Fprintf(e.stdout, "\nNote: %v\n", err)
@@ -77,7 +77,7 @@ func handOver(e env, sub, help string, args []string) error {
 	if sub != "" {
 		args = append([]string{sub}, args...)
 	}
-	code, err := dispatch.Run(args, e.stdin, e.stdout, e.stderr)
+	code, err := dispatch.Run(command, args, e.stdin, e.stdout, e.stderr)
 	if err != nil {
 		return &exitError{code: exitUsage, msg: err.Error()}
 	}

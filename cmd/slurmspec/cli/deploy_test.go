@@ -43,7 +43,7 @@ func TestDeployHelpWithoutHelper(t *testing.T) {
 func TestVerifyHandsOver(t *testing.T) {
 	dir := t.TempDir()
 	helper := filepath.Join(dir, "slurmspec-deploy")
-	script := "#!/bin/sh\necho \"args: $*\"\nexit 1\n"
+	script := "#!/bin/sh\necho \"args: $*\"\necho \"as: $" + dispatch.EnvCommand + "\"\nexit 1\n"
 	if err := os.WriteFile(helper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -52,8 +52,15 @@ func TestVerifyHandsOver(t *testing.T) {
 	cmd := newVerifyCmd(env{stdout: &out, stderr: &out})
 	cmd.SetArgs([]string{"--no-jobs", "c.yaml"})
 	var ee *exitError
-	if err := cmd.Execute(); !errors.As(err, &ee) || ee.code != 1 || out.String() != "args: verify --no-jobs c.yaml\n" {
-		t.Errorf("verify: %v, output %q; want exit 1 and the helper run with verify --no-jobs c.yaml", err, out.String())
+	if err := cmd.Execute(); !errors.As(err, &ee) || ee.code != 1 || out.String() != "args: verify --no-jobs c.yaml\nas: slurmspec\n" {
+		t.Errorf("verify: %v, output %q; want exit 1 and the helper run with verify --no-jobs c.yaml, as slurmspec", err, out.String())
+	}
+	// deploy: the helper names itself "slurmspec deploy" in its help.
+	out.Reset()
+	cmd = newDeployCmd(env{stdout: &out, stderr: &out})
+	cmd.SetArgs([]string{"up", "--help"})
+	if err := cmd.Execute(); !errors.As(err, &ee) || out.String() != "args: up --help\nas: slurmspec deploy\n" {
+		t.Errorf("deploy: %v, output %q; want the helper run with up --help, as slurmspec deploy", err, out.String())
 	}
 
 	t.Setenv(dispatch.EnvBinary, "")
