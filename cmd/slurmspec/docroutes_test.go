@@ -242,3 +242,27 @@ func blockAfter(doc, after string) (string, bool) {
 	}
 	return "", false
 }
+
+// TestDocCopiesAgree: a session shown both in README.md and in its doc
+// page is the same on both (the sandbox session was fixed in one, once,
+// and not the other).
+func TestDocCopiesAgree(t *testing.T) {
+	for _, c := range []struct{ a, b, after string }{
+		{"README.md", "docs/sandbox.md", "this run, and says so:"},
+	} {
+		var blocks [2]string
+		for i, doc := range []string{c.a, c.b} {
+			data, err := os.ReadFile(filepath.Join("..", "..", doc))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ok bool
+			if blocks[i], ok = blockAfter(string(data), c.after); !ok {
+				t.Fatalf("%s: no fenced block after a line starting %q", doc, c.after)
+			}
+		}
+		if blocks[0] != blocks[1] {
+			t.Errorf("the block after %q differs between %s and %s: make them the same", c.after, c.a, c.b)
+		}
+	}
+}
