@@ -166,15 +166,12 @@ var ShapeMemLimit = &lint.Rule{
 		if !pluginIs(e.val("SelectType"), "select/cons_tres") {
 			return
 		}
-		tracked := memoryTracked(e.val("SelectTypeParameters"))
+		tracked := e.memoryTracked()
 		for _, part := range p.Cluster.Slurm.Partitions {
 			if p.Cluster.ConfigUnknown(part.Path+".config", part.Config) {
 				continue
 			}
-			partTracked := tracked
-			if stp := lookupKV(part.Config, "SelectTypeParameters"); stp != nil {
-				partTracked = memoryTracked(stp.Value.Value)
-			}
+			partTracked := partMemoryTracked(e, part, tracked)
 			limit := partitionMemLimit(e, part)
 			if limit == nil || infinite(limit.mib) {
 				continue
