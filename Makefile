@@ -62,15 +62,18 @@ rootfs:
 # The differential oracle (docs/fidelity.md): FIDELITY_N generated specs per
 # Slurm release through lint, and through a real slurmctld of that release;
 # rewrites the table and findings in docs/fidelity.md. About 2 s per spec.
-# FIDELITY_MODE=related draws each case's keys from one family of related keys.
+# FIDELITY_MODE=related draws each case's keys from one family of related keys;
+# FIDELITY_MODE=doubled writes every value of a list key twice.
 # FIDELITY_MODE=workload generates scheduling settings and runs each spec's
-# job mix (lab/jobmix) on real Slurm; it rewrites the workload block.
-FIDELITY_N    ?= 300
-FIDELITY_SEED ?= 1
-FIDELITY_DOC  ?= docs/fidelity.md
-FIDELITY_MODE ?= random
+# job mix (lab/jobmix) on real Slurm. Each mode rewrites its own block.
+# FIDELITY_PARALLEL=true runs the releases side by side.
+FIDELITY_N        ?= 300
+FIDELITY_SEED     ?= 1
+FIDELITY_DOC      ?= docs/fidelity.md
+FIDELITY_MODE     ?= random
+FIDELITY_PARALLEL ?= false
 fidelity:
-	$(GO) run ./lab/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -mode $(FIDELITY_MODE) -doc $(FIDELITY_DOC)
+	$(GO) run ./lab/fidelity/cmd/fidelity -n $(FIDELITY_N) -seed $(FIDELITY_SEED) -mode $(FIDELITY_MODE) -parallel=$(FIDELITY_PARALLEL) -doc $(FIDELITY_DOC)
 
 # The whole test suite: formatting, vet, staticcheck and every Go test of
 # every module (unit, testscript goldens, generated-code freshness) with

@@ -332,6 +332,10 @@ func tokenPatterns(p *catalog.Param, ev *catalog.EnumValue, v catalog.Version) [
 	case catalog.MatchTemplate:
 		prefix := lname[:strings.IndexByte(lname, '<')]
 		return []string{reCI(prefix) + nameChar + "+" + tail}
+	case catalog.MatchLeading:
+		// The value starts with the name; the rest, commas and all, is
+		// ignored.
+		return []string{reCI(ev.Name) + ".*"}
 	}
 	// A plugin name is matched in its own case, unless release v ignores
 	// it (nothing is loaded).

@@ -116,6 +116,54 @@ func UpdateDoc(path, text string) error {
 	return updateBlock(path, beginMarker, endMarker, text)
 }
 
+// Modes are the ways cmd/fidelity makes cases, each with its own block of
+// docs/fidelity.md, so that a run of one mode never overwrites another's
+// results.
+var Modes = []string{"random", "related", "doubled", "workload"}
+
+// DocBlock returns the marker lines of the block of docs/fidelity.md that
+// a run of mode rewrites, and false for an unknown mode.
+func DocBlock(mode string) (begin, end string, ok bool) {
+	switch mode {
+	case "random":
+		return beginMarker, endMarker, true
+	case "workload":
+		return workloadBegin, workloadEnd, true
+	case "related", "doubled":
+		return "<!-- fidelity-" + mode + ":begin (make fidelity FIDELITY_MODE=" + mode + " rewrites this block) -->",
+			"<!-- fidelity-" + mode + ":end -->", true
+	}
+	return "", "", false
+}
+
+// CheckDoc reports an error unless the Markdown file has the block of
+// mode: checked before a run, which takes minutes, rather than after.
+func CheckDoc(path, mode string) error {
+	begin, end, ok := DocBlock(mode)
+	if !ok {
+		return fmt.Errorf("mode %q has no block", mode)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return fmt.Errorf("check %s: %w", path, err)
+	}
+	i, j := bytes.Index(data, []byte(begin)), bytes.Index(data, []byte(end))
+	if i < 0 || j < i {
+		return fmt.Errorf("%s has no block for -mode %s: add the lines %q and %q", path, mode, begin, end)
+	}
+	return nil
+}
+
+// UpdateModeDoc replaces the block of mode (DocBlock) of a Markdown file
+// with text.
+func UpdateModeDoc(path, mode, text string) error {
+	begin, end, ok := DocBlock(mode)
+	if !ok {
+		return fmt.Errorf("update %s: mode %q has no block", path, mode)
+	}
+	return updateBlock(path, begin, end, text)
+}
+
 // updateBlock replaces the text between two marker lines of a Markdown
 // file.
 func updateBlock(path, beginMarker, endMarker, text string) error {

@@ -329,6 +329,37 @@ func memoryTracked(value string) bool {
 	return false
 }
 
+// memoryTracked reports whether the effective global SelectTypeParameters
+// make the select plugin track memory, as Slurm of the target series reads
+// them: a value that sets nothing is CR_Core_Memory to 22.05-23.11's
+// consumable-resource plugins (setsNoBit).
+func (e *conf) memoryTracked() bool {
+	v := strings.ToLower(e.val("SelectType"))
+	if e.v <= catalog.V2311 && (strings.Contains(v, "cons_tres") || strings.Contains(v, "cons_res")) {
+		if toks := tokenList(e.val("SelectTypeParameters")); len(toks) > 0 && setsNoBit(toks, e.v) {
+			return true
+		}
+	}
+	return memoryTracked(e.val("SelectTypeParameters"))
+}
+
+// partMemoryTracked reports whether a partition's allocations track memory:
+// by its own SelectTypeParameters (S7), read as Slurm reads it (the unit
+// name the value begins with, the rest ignored), else as tracked says.
+func partMemoryTracked(e *conf, part *ir.Partition, tracked bool) bool {
+	stp := lookupKV(part.Config, "SelectTypeParameters")
+	if stp == nil {
+		return tracked
+	}
+	value := stp.Value.Value
+	if param, ok := catalog.Default().Lookup(catalog.ScopePartition, "SelectTypeParameters"); ok {
+		if ev, ok := param.Token(e.v, value); ok {
+			value = ev.Name
+		}
+	}
+	return memoryTracked(value)
+}
+
 // pluginIs reports whether a plugin value names the plugin, with or without
 // its type prefix.
 func pluginIs(value, name string) bool {

@@ -124,14 +124,14 @@ type shapeFit struct {
 
 func checkMemoryDefaults(p *lint.Pass) {
 	e := effective(p)
-	if !memoryTracked(e.val("SelectTypeParameters")) || !pluginIs(e.val("SelectType"), "select/cons_tres") || nodeSetsUnknown(p.Cluster) {
+	if !e.memoryTracked() || !pluginIs(e.val("SelectType"), "select/cons_tres") || nodeSetsUnknown(p.Cluster) {
 		return
 	}
 	for _, part := range p.Cluster.Slurm.Partitions {
 		if p.Cluster.ConfigUnknown(part.Path+".config", part.Config) {
 			continue
 		}
-		if stp := lookupKV(part.Config, "SelectTypeParameters"); stp != nil && !memoryTracked(stp.Value.Value) {
+		if !partMemoryTracked(e, part, true) {
 			continue
 		}
 		base, gpu := partitionMemDefaults(e, part)

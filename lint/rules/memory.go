@@ -34,7 +34,7 @@ var MemoryNotTracked = &lint.Rule{
 	Check: func(p *lint.Pass) {
 		e := effective(p)
 		stp := e.val("SelectTypeParameters")
-		if memoryTracked(stp) {
+		if e.memoryTracked() {
 			return
 		}
 		for _, m := range configMaps(p.Cluster) {
@@ -70,7 +70,7 @@ var MemoryDefaultMissing = &lint.Rule{
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: \"492974\"}}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
-		if !memoryTracked(e.val("SelectTypeParameters")) {
+		if !e.memoryTracked() {
 			return
 		}
 		for _, k := range memDefaults {
@@ -85,7 +85,7 @@ var MemoryDefaultMissing = &lint.Rule{
 			if wholeNodes(part) || slices.ContainsFunc(memDefaults, func(k string) bool { return lookupKV(part.Config, k) != nil }) {
 				continue
 			}
-			if stp := lookupKV(part.Config, "SelectTypeParameters"); stp != nil && !memoryTracked(stp.Value.Value) {
+			if !partMemoryTracked(e, part, true) {
 				continue // the partition's own units (S7) do not track memory
 			}
 			var (

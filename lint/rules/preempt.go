@@ -465,7 +465,7 @@ var PreemptSuspendMemory = &lint.Rule{
 		`config: {PreemptType: preempt/partition_prio, PreemptMode: "SUSPEND,GANG", SelectTypeParameters: CR_Core_Memory}`),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
-		if memoryTracked(e.val("SelectTypeParameters")) {
+		if e.memoryTracked() {
 			return
 		}
 		for _, m := range preemptModes(e) {

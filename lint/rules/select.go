@@ -164,6 +164,19 @@ var crUnits = map[string]bool{
 	"cr_cpu": true, "cr_cpu_memory": true, "cr_core": true, "cr_core_memory": true, "cr_socket": true, "cr_socket_memory": true,
 }
 
+// setsNoBit reports whether every token of a SelectTypeParameters value is
+// one that Slurm of series v accepts without setting anything:
+// CR_ALLOCATE_FULL_SOCKET up to 22.05 ("CR_ALLOCATE_FULL_SOCKET is
+// deprecated. It is now the default for CR_SOCKET*"; 23.02 refuses it).
+func setsNoBit(toks map[string]string, v catalog.Version) bool {
+	for name := range toks {
+		if name != "cr_allocate_full_socket" || v > catalog.V2205 {
+			return false
+		}
+	}
+	return true
+}
+
 // SelectParamsNoUnit reports consumable-resource selection without a CPU,
 // core or socket unit.
 var SelectParamsNoUnit = &lint.Rule{
@@ -175,7 +188,8 @@ var SelectParamsNoUnit = &lint.Rule{
 		"CR_(CPU|CORE|SOCKET)*\", seen on 24.11; CR_Memory alone is only for select/linear). select/linear is "+
 		"the opposite: a unit is fatal, and the service default CR_Core_Memory has one (seen on 26.05); so is "+
 		"select/cray_aries (22.05-23.11) without OTHER_CONS_RES or OTHER_CONS_TRES, which runs linear (seen on 22.05). A spec "+
-		"that sets SelectTypeParameters replaces the default.",
+		"that sets SelectTypeParameters replaces the default. A value that sets nothing, CR_ALLOCATE_FULL_SOCKET (which 22.05 "+
+		"accepts and ignores), is a warning up to 23.11: those releases then run CR_Core_Memory (seen on 22.05).",
 		`config: {SelectTypeParameters: "CR_LLN,CR_ONE_TASK_PER_CORE"}`,
 		`config: {SelectTypeParameters: "CR_Core_Memory,CR_LLN"}`),
 	Check: func(p *lint.Pass) {
@@ -211,10 +225,21 @@ var SelectParamsNoUnit = &lint.Rule{
 		if kv == nil || !(strings.Contains(st, "cons_tres") || strings.Contains(st, "cons_res")) {
 			return
 		}
-		for name := range tokenList(kv.Value.Value) {
+		toks := tokenList(kv.Value.Value)
+		for name := range toks {
 			if crUnits[name] {
 				return
 			}
+		}
+		if e.v <= catalog.V2311 && len(toks) > 0 && setsNoBit(toks, e.v) {
+			// cons_common (22.05, 23.02) and cons_tres (23.11) run
+			// CR_Core_Memory when the parameters set nothing at all;
+			// 24.05 and later exit (slurm.conf's value is read as
+			// written).
+			reportValueAs(p, diag.Warning, kv, "remove SelectTypeParameters (the service default is CR_Core_Memory)",
+				"SelectTypeParameters=%s sets nothing (Slurm %s ignores CR_ALLOCATE_FULL_SOCKET), so %s runs its default, CR_Core_Memory, as without the setting",
+				kv.Value.Value, e.v, e.val("SelectType"))
+			return
 		}
 		reportValue(p, kv, "add a unit: CR_Core_Memory (the service default), CR_CPU_Memory or CR_Socket_Memory",
 			"SelectTypeParameters=%s has no CR_CPU, CR_Core or CR_Socket unit, which %s needs: slurmctld exits", kv.Value.Value, e.val("SelectType"))

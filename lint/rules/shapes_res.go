@@ -32,6 +32,9 @@ var ShapeCPULimit = &lint.Rule{
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"64\"}}  # 8 × 64 > 224 CPUs",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"28\"}}"),
 	Check: func(p *lint.Pass) {
+		if nodeSetsUnknown(p.Cluster) {
+			return // a node set's CoreSpecCount or CPUSpecList may be unread
+		}
 		e := effective(p)
 		for _, part := range p.Cluster.Slurm.Partitions {
 			if p.Cluster.ConfigUnknown(part.Path+".config", part.Config) {
@@ -163,18 +166,15 @@ var ShapeMemLimit = &lint.Rule{
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\", DefMemPerNode: \"60000\"}}"),
 	Check: func(p *lint.Pass) {
 		e := effective(p)
-		if !pluginIs(e.val("SelectType"), "select/cons_tres") {
-			return
+		if !pluginIs(e.val("SelectType"), "select/cons_tres") || nodeSetsUnknown(p.Cluster) {
+			return // a node set's MemSpecLimit or specialized CPUs may be unread
 		}
-		tracked := memoryTracked(e.val("SelectTypeParameters"))
+		tracked := e.memoryTracked()
 		for _, part := range p.Cluster.Slurm.Partitions {
 			if p.Cluster.ConfigUnknown(part.Path+".config", part.Config) {
 				continue
 			}
-			partTracked := tracked
-			if stp := lookupKV(part.Config, "SelectTypeParameters"); stp != nil {
-				partTracked = memoryTracked(stp.Value.Value)
-			}
+			partTracked := partMemoryTracked(e, part, tracked)
 			limit := partitionMemLimit(e, part)
 			if limit == nil || infinite(limit.mib) {
 				continue

@@ -1326,7 +1326,7 @@ var genParams = [...]Param{
 		{Name: "select/linear", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "select_linear.so", Note: "fatal together with topology/tree; MaxNodeCount needs cons_tres"},
 	}},
 	{Name: "SelectTypeParameters", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
-		{Name: "CR_ALLOCATE_FULL_SOCKET", Source: SourceCode, PresentIn: 0x01, ArgSep: '='},
+		{Name: "CR_ALLOCATE_FULL_SOCKET", Source: SourceCode, PresentIn: 0x01, ArgSep: '=', Deprecated: "deprecated, and ignored: allocating whole sockets is the default for CR_SOCKET*"},
 		{Name: "CR_Core", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '=', Note: "base resource unit"},
 		{Name: "CR_CORE_DEFAULT_DIST_BLOCK", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '='},
 		{Name: "CR_Core_Memory", Source: SourceCode | SourceMan, PresentIn: 0xff, ArgSep: '=', Note: "base unit + memory; default with select/cons_tres"},
@@ -1347,10 +1347,10 @@ var genParams = [...]Param{
 		{Name: "OTHER_CONS_TRES", Source: SourceCode | SourceMan, PresentIn: 0x07, ArgSep: '='},
 	}},
 	{Name: "SelectTypeParameters", Scope: ScopePartition, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, NotInheritedFromDefault: true, Note: "only CR_Core, CR_Core_Memory, CR_Socket, CR_Socket_Memory accepted here (prefix compare)", Values: []EnumValue{
-		{Name: "CR_Core", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "base resource unit"},
-		{Name: "CR_Core_Memory", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "base unit + memory; default with select/cons_tres"},
-		{Name: "CR_Socket", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "base resource unit"},
-		{Name: "CR_Socket_Memory", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "base unit + memory"},
+		{Name: "CR_Core", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Match: MatchLeading, Note: "base resource unit"},
+		{Name: "CR_Core_Memory", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Match: MatchLeading, Note: "base unit + memory; default with select/cons_tres"},
+		{Name: "CR_Socket", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Match: MatchLeading, Note: "base resource unit"},
+		{Name: "CR_Socket_Memory", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Match: MatchLeading, Note: "base unit + memory"},
 	}},
 	{Name: "Shared", Scope: ScopePartition, Kind: KindEnum, ParserType: "S_P_STRING", Status: StatusAlias, Replacement: "OverSubscribe", FirstSeen: V2205, PresentIn: 0xff, Note: "same value grammar as OverSubscribe; OverSubscribe is consulted first", Values: []EnumValue{
 		{Name: "EXCLUSIVE", Source: SourceCode, PresentIn: 0xff, ArgSep: '=', Note: "whole-node allocation"},

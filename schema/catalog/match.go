@@ -56,7 +56,7 @@ func (c *checker) bestMatch(tok string) tokenMatch {
 			sep = '='
 		}
 		m := tokenMatch{ev: ev, name: tok}
-		if j := strings.IndexByte(tok, sep); j >= 0 {
+		if j := strings.IndexByte(tok, sep); j >= 0 && ev.Match != MatchLeading {
 			m.name, m.arg, m.hasArg = tok[:j], tok[j+1:], true
 		}
 		m.quality = c.quality(ev, m.name, ltok)
@@ -73,6 +73,9 @@ func (c *checker) bestMatch(tok string) tokenMatch {
 func better(a, b tokenMatch, v Version) bool {
 	if b.ev == nil || a.quality != b.quality {
 		return b.ev == nil || a.quality > b.quality
+	}
+	if a.ev.Match == MatchLeading && b.ev.Match == MatchLeading && len(a.ev.Name) != len(b.ev.Name) {
+		return len(a.ev.Name) > len(b.ev.Name) // Slurm tries the longer names first
 	}
 	ap, bp := a.ev.PresentIn.Has(v), b.ev.PresentIn.Has(v)
 	if ap != bp {
@@ -91,6 +94,14 @@ func (c *checker) quality(ev *EnumValue, name, ltok string) int {
 			return qualExact
 		}
 		if strings.Contains(ltok, ev.Substr) {
+			return qualLoose
+		}
+		return qualNone
+	case MatchLeading:
+		switch {
+		case ltok == lval:
+			return qualExact
+		case strings.HasPrefix(ltok, lval):
 			return qualLoose
 		}
 		return qualNone
@@ -155,11 +166,11 @@ func (p *Param) Token(v Version, tok string) (EnumValue, bool) {
 // checkToken checks one enum, plugin or list token.
 func (c *checker) checkToken(tok string) {
 	p := c.p
-	if p.Kind != KindList && strings.Contains(tok, ",") {
+	m := c.bestMatch(tok)
+	if p.Kind != KindList && strings.Contains(tok, ",") && (m.ev == nil || m.ev.Match != MatchLeading) {
 		c.add(SeverityError, fmt.Sprintf("%s takes a single value, not the list %q", p.Name, tok), "")
 		return
 	}
-	m := c.bestMatch(tok)
 	if m.ev == nil {
 		c.unknownToken(tok)
 		return
@@ -187,6 +198,11 @@ func (c *checker) checkToken(tok string) {
 	case qualCase:
 		c.add(SeverityError, fmt.Sprintf("%s value %q: plugin names are case-sensitive", p.Name, m.name), "write "+ev.Name)
 	case qualLoose:
+		if ev.Match == MatchLeading {
+			c.add(SeverityWarning, fmt.Sprintf("%s value %q is read as %s: Slurm compares only its first %d characters and ignores the rest, %q",
+				p.Name, tok, ev.Name, len(ev.Name), tok[len(ev.Name):]), "write "+ev.Name)
+			break
+		}
 		how := "compares only a prefix"
 		if ev.Match == MatchContains {
 			how = fmt.Sprintf("searches for the substring %q", ev.Substr)

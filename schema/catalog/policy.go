@@ -123,8 +123,9 @@ func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
 // 20261213), TaskPluginParam ("Bad TaskPluginParam: Threads=") and
 // ReconfigFlags ("Invalid ReconfigFlag: KeepPowerSaveSettings=-1", seed
 // 20261217) and PreemptMode (preempt_mode_num: an unknown token sets every
-// bit, GANG included; partition PreemptMode=cluster=-1, seed 20261217).
-// Most
+// bit, GANG included; partition PreemptMode=cluster=-1, seed 20261217),
+// and the global SelectTypeParameters (_parse_select_type_param: "Bad
+// SelectTypeParameter: CR_Core_Memory=-1", fatal; truth11). Most
 // other lists are read with xstrcasestr, which finds "bf_continue" in
 // "bf_continue=1".
-var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags", "PrologFlags", "TaskPluginParam", "ReconfigFlags", "PreemptMode"}
+var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags", "PrologFlags", "TaskPluginParam", "ReconfigFlags", "PreemptMode", "SelectTypeParameters"}

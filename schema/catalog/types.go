@@ -193,6 +193,13 @@ const (
 	// MatchTemplate: the value is a template such as "def_<rsrc>"; any
 	// token with the literal prefix before "<" matches.
 	MatchTemplate
+	// MatchLeading: Slurm compares the first len(Name) characters of the
+	// whole value, commas and all, and ignores the rest; where several
+	// names lead the value the longest is taken, as Slurm tries the longer
+	// ones first (partition SelectTypeParameters: xstrncasecmp(value,
+	// "CR_Core_Memory", 14), then "CR_Core", 7). A shorter value is no
+	// match.
+	MatchLeading
 )
 
 // EnumValue is one accepted token of an enum, list or plugin key.

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -51,6 +52,9 @@ type truthCase struct {
 	// refusedBy is the start stage that must fail when refused is set:
 	// "" is slurmctld, "slurmd" the stand-in slurmd.
 	refusedBy string
+	// shown lists what a started slurmctld runs: each must be in
+	// `scontrol show config` or `scontrol -o show partition`.
+	shown []string
 }
 
 // truthSpec is the spec of every truthCase: cluster "t", one static CPU
@@ -246,6 +250,15 @@ func testTruth(t *testing.T, c truthCase, release string) {
 		}
 		if !strings.Contains(errs, w) {
 			t.Errorf("slurmctld's error lines lack %q:\n%s", w, errs)
+		}
+	}
+	if len(c.shown) > 0 {
+		spaces := regexp.MustCompile(`[ \t]+`)
+		conf := spaces.ReplaceAllString(cl.run(t, "scontrol", "show", "config")+cl.run(t, "scontrol", "-o", "show", "partition"), " ")
+		for _, w := range c.shown {
+			if !strings.Contains(conf, spaces.ReplaceAllString(w, " ")) {
+				t.Errorf("scontrol shows no %q:\n%s", w, conf)
+			}
 		}
 	}
 	if len(c.logged) == 0 && errs != "" {

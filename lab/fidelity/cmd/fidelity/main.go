@@ -1,14 +1,14 @@
 // Command fidelity runs the differential oracle (lab/fidelity) on every
 // Slurm release this host runs and prints the table and the findings;
-// with -doc it rewrites the generated block of docs/fidelity.md. With
+// with -doc it rewrites the generated block of docs/fidelity.md that
+// belongs to the mode (fidelity.DocBlock: each mode has its own). With
 // -mode related each case sets 2 to 4 keys of one family of related keys
 // (fidelity.GenerateRelated) instead of keys drawn over the whole catalog;
 // with -mode doubled each case is one value of a list key written twice
 // (fidelity.SweepDoubled: every such value of the release, -n and -seed
 // unused).
 // With -mode workload each case is a spec of scheduling settings whose job
-// mix (lab/jobmix) runs on real Slurm (fidelity.RunWorkload); -doc then
-// rewrites the workload block.
+// mix (lab/jobmix) runs on real Slurm (fidelity.RunWorkload).
 //
 //	go run ./lab/fidelity/cmd/fidelity -n 300 -seed 1 -doc docs/fidelity.md
 //	go run ./lab/fidelity/cmd/fidelity -mode related -n 150 -seed 1 -releases 22.05
@@ -19,8 +19,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -46,9 +48,16 @@ func main() {
 		fmt.Fprintln(os.Stderr, "fidelity: -cases:", err)
 		os.Exit(2)
 	}
-	if *mode != "random" && *mode != "related" && *mode != "doubled" && *mode != "workload" {
+	if !slices.Contains(fidelity.Modes, *mode) {
 		fmt.Fprintf(os.Stderr, "fidelity: -mode %q: want random, related, doubled or workload\n", *mode)
 		os.Exit(2)
+	}
+	if *doc != "" {
+		// Each mode rewrites its own block: check it is there first.
+		if err := fidelity.CheckDoc(*doc, *mode); err != nil {
+			fmt.Fprintln(os.Stderr, "fidelity: -doc:", err)
+			os.Exit(2)
+		}
 	}
 	if *mode == "workload" {
 		if err := runWorkload(*n, *seed, strings.Split(*releases, ","), *doc, *quiet, *parallel, idx); err != nil {
@@ -82,10 +91,21 @@ func run(n int, seed uint64, releases []string, doc string, quiet bool, mode str
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	text := fidelity.Table(reps) + "\n## Findings of this run\n" + fidelity.Findings(reps)
-	fmt.Println(text)
+	return publish(os.Stdout, reps, doc, mode)
+}
+
+// publish prints the table and findings of a run of mode and, with doc,
+// rewrites that mode's block of it.
+func publish(w io.Writer, reps []*fidelity.Report, doc, mode string) error {
+	heading, findings := "## Findings of this run", fidelity.Findings(reps)
+	if mode != "random" {
+		// The other modes' blocks sit inside a section of the doc.
+		heading, findings = "#### Findings of this run", strings.ReplaceAll(findings, "\n### ", "\n##### ")
+	}
+	text := fidelity.Table(reps) + "\n" + heading + "\n" + findings
+	fmt.Fprintln(w, text)
 	if doc != "" {
-		return fidelity.UpdateDoc(doc, text)
+		return fidelity.UpdateModeDoc(doc, mode, text)
 	}
 	return nil
 }

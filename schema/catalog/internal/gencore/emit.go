@@ -181,6 +181,8 @@ func (g *generator) emitValue(b *bytes.Buffer, v *value) {
 		f = append(f, "Match: MatchContains", "Substr: "+strconv.Quote(v.substr))
 	case "template":
 		f = append(f, "Match: MatchTemplate")
+	case "leading":
+		f = append(f, "Match: MatchLeading")
 	}
 	if v.caseSensitive {
 		f = append(f, "CaseSensitive: true")

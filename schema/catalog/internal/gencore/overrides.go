@@ -106,6 +106,11 @@ func (g *generator) applyOverride(r row) error {
 		v.presentIn = s
 	case "match":
 		kind, sub, _ := strings.Cut(set, ":")
+		switch kind {
+		case "exact", "prefix", "contains", "template", "leading":
+		default:
+			return fmt.Errorf("match %q: want exact, prefix, contains:SUBSTR, template or leading", set)
+		}
 		v.match, v.substr = kind, sub
 		if kind == "exact" {
 			v.match, v.substr = "", ""
