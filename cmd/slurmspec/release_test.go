@@ -32,6 +32,10 @@ func TestReleaseRehearsal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the three binaries and installs slurmspec three times")
 	}
+	// Alongside the other tests that run processes; after
+	// TestInstallByVersion (not parallel), whose v0.9.9 it installs again
+	// from the build cache.
+	t.Parallel()
 	for _, tool := range []string{"git", "make", "sha256sum", "tar"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("no %s", tool)
@@ -61,59 +65,30 @@ func TestReleaseRehearsal(t *testing.T) {
 		return string(out)
 	}
 
-	// The rehearsal is the package's longest test (about 100 s), and a
-	// parallel test waits for every sequential one and then for a free
-	// slot of -parallel (GOMAXPROCS, 2 here), which the other parallel
-	// tests often took first: its work starts now, in subtests run from
-	// a goroutine, and the test pauses (t.Parallel) beside them, so that
-	// the sequential tests after it go on. TestInstallByVersion, whose
-	// v0.9.9 it installs again from the build cache, ran before it.
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		rehearse(t, run, env, repo, dir, path, version)
-	}()
-	t.Parallel()
-	<-done
-}
+	// The clone: every tracked file (the helpers' modules too), committed
+	// and tagged.
+	src := filepath.Join(dir, "src")
+	files := copyTracked(t, repo, src)
+	run(t, src, nil, "git", "init", "-q")
+	run(t, src, nil, "git", "add", "-A")
+	run(t, src, nil, "git", "commit", "-q", "-m", "release "+version)
+	run(t, src, nil, "git", "tag", "-a", version, "-m", version)
+	rev := strings.TrimSpace(run(t, src, nil, "git", "rev-parse", "HEAD"))
 
-// rehearse runs TestReleaseRehearsal's subtests: the tagged clone, then
-// the release and the installs side by side.
-func rehearse(t *testing.T, run func(t *testing.T, wd string, extra []string, name string, args ...string) string, env []string, repo, dir, path, version string) {
-	var (
-		src, later, rewrite string
-		files               []string
-		rev, next           string
-	)
-	ok := t.Run("clone", func(t *testing.T) {
-		// The clone: every tracked file (the helpers' modules too),
-		// committed and tagged.
-		src = filepath.Join(dir, "src")
-		files = copyTracked(t, repo, src)
-		run(t, src, nil, "git", "init", "-q")
-		run(t, src, nil, "git", "add", "-A")
-		run(t, src, nil, "git", "commit", "-q", "-m", "release "+version)
-		run(t, src, nil, "git", "tag", "-a", version, "-m", version)
-		rev = strings.TrimSpace(run(t, src, nil, "git", "rev-parse", "HEAD"))
-
-		// A commit after the tag, as the README's pin before a release,
-		// in a clone of the clone (so that the release below builds the
-		// tagged commit while the installs run beside it).
-		later = filepath.Join(dir, "later")
-		run(t, dir, nil, "git", "clone", "-q", src, later)
-		if err := os.WriteFile(filepath.Join(later, "AFTER"), []byte("after the release\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		run(t, later, nil, "git", "add", "AFTER")
-		run(t, later, nil, "git", "commit", "-q", "-m", "after the release")
-		next = strings.TrimSpace(run(t, later, nil, "git", "rev-parse", "HEAD"))
-		rewrite = filepath.Join(dir, "gitconfig-rewrite")
-		if err := os.WriteFile(rewrite, []byte("[url \""+later+"\"]\n\tinsteadOf = https://"+path+"\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if !ok {
-		return
+	// A commit after the tag, as the README's pin before a release, in a
+	// clone of the clone (so that the release below builds the tagged
+	// commit while the installs run beside it).
+	later := filepath.Join(dir, "later")
+	run(t, dir, nil, "git", "clone", "-q", src, later)
+	if err := os.WriteFile(filepath.Join(later, "AFTER"), []byte("after the release\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(t, later, nil, "git", "add", "AFTER")
+	run(t, later, nil, "git", "commit", "-q", "-m", "after the release")
+	next := strings.TrimSpace(run(t, later, nil, "git", "rev-parse", "HEAD"))
+	rewrite := filepath.Join(dir, "gitconfig-rewrite")
+	if err := os.WriteFile(rewrite, []byte("[url \""+later+"\"]\n\tinsteadOf = https://"+path+"\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
 
 	// The release and the installs share nothing but the tagged clone,
