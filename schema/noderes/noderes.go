@@ -136,11 +136,7 @@ func number(kvs []ir.KV, key string) (int64, bool) {
 	if !ok {
 		return 0, false
 	}
-	v, ok := catalog.ParseNumber(p, kv.Value.Value)
-	if !ok || v >= math.MaxUint32 && p.Kind == catalog.KindUint32 || v >= math.MaxUint16 && p.Kind == catalog.KindUint16 || v > math.MaxInt64 {
-		return 0, false
-	}
-	return int64(v), true
+	return catalog.FiniteNumber(p, kv.Value.Value)
 }
 
 // lookup finds a key in a config map, ignoring case as Slurm does.
