@@ -1,6 +1,8 @@
-// Package specgen generates large, valid cluster specs for benchmarks and
-// resource-limit tests: n compute node pools and n partitions, each
-// partition over four pools, plus a login pool. The output is deterministic.
+// Package specgen generates valid cluster specs: large ones for benchmarks
+// and resource-limit tests (JSON: n compute node pools and n partitions,
+// each partition over four pools, plus a login pool), and small ones built
+// from their parts (Small), the one fixture of the job shape tests and the
+// specs of the oracles in lab/. The output is deterministic.
 package specgen
 
 import (

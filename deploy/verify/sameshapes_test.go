@@ -11,6 +11,7 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/hostlist"
 	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/specgen"
 	"github.com/slurmspec/slurmspec/deploy/artifacts"
 	"github.com/slurmspec/slurmspec/deploy/slurmapi"
 	"github.com/slurmspec/slurmspec/lab/fidelity"
@@ -24,39 +25,21 @@ import (
 // MaxNodes=1, MinNodes=2, MaxTime (0 included), access (AllowAccounts,
 // AllowQos), memory caps and a node set's RealMemory.
 var shapeSpecs = map[string]string{
-	"mixed.yaml": `name: projects/acme-ml/locations/us-central1/modelDevelopmentClusters/mix
-network: {network: projects/acme-ml/global/networks/net}
-nodePools:
-- id: a4
-  machineSpec: {machineType: a4-highgpu-8g}
-  provisioningModel: SPOT
-  bootDisk: {bootDiskType: hyperdisk-balanced, bootDiskSizeGb: 200}
-  scalingSpec: {minNodeCount: 0, maxNodeCount: 3}
-  zone: us-central1-b
-- id: cpu
-  machineSpec: {machineType: n2-standard-16}
-  scalingSpec: {minNodeCount: 0, maxNodeCount: 4}
-  zone: us-central1-b
-- id: one
-  machineSpec: {machineType: n2-standard-8}
-  scalingSpec: {minNodeCount: 0, maxNodeCount: 1}
-  zone: us-central1-b
-- id: login
-  machineSpec: {machineType: n2-standard-8}
-  scalingSpec: {minNodeCount: 1, maxNodeCount: 1}
-  zone: us-central1-b
-orchestratorSpec:
-  slurmSpec:
-    loginNodePoolId: login
-    homeDirectoryStorage: projects/acme-ml/locations/us-central1-b/instances/home
-    defaultPartitionId: all
-    partitions:
-    - {id: all, nodePoolIds: [cpu, a4], config: {MaxTime: "90", MaxMemPerNode: "100000", AllowQos: "ALL,high"}}
-    - {id: small, nodePoolIds: [one, cpu], config: {MaxNodes: "1", AllowAccounts: "research,ops"}}
-    - {id: big, nodePoolIds: [cpu], config: {MinNodes: "2", MaxTime: "0"}}
-    nodeSets:
-    - {nodePoolId: cpu, config: {RealMemory: "32000", MemSpecLimit: "1000"}}
-`,
+	"mixed.yaml": specgen.Small{
+		Project: "acme-ml", Name: "mix",
+		Pools: []specgen.Pool{
+			specgen.A4Pool("a4", 0, 3),
+			{ID: "cpu", MachineType: "n2-standard-16", Min: 0, Max: 4},
+			{ID: "one", MachineType: "n2-standard-8", Min: 0, Max: 1},
+		},
+		DefaultPartition: "all",
+		Partitions: []string{
+			`{id: all, nodePoolIds: [cpu, a4], config: {MaxTime: "90", MaxMemPerNode: "100000", AllowQos: "ALL,high"}}`,
+			`{id: small, nodePoolIds: [one, cpu], config: {MaxNodes: "1", AllowAccounts: "research,ops"}}`,
+			`{id: big, nodePoolIds: [cpu], config: {MinNodes: "2", MaxTime: "0"}}`,
+		},
+		NodeSets: []string{`{nodePoolId: cpu, config: {RealMemory: "32000", MemSpecLimit: "1000"}}`},
+	}.YAML(),
 }
 
 // TestSameShapesAsOracle: verify submits to the live cluster exactly the

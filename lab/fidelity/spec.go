@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/specgen"
 	"github.com/slurmspec/slurmspec/render/slurmconf"
 	"github.com/slurmspec/slurmspec/schema/catalog"
 )
@@ -15,32 +16,15 @@ import (
 // slurmctld of every release starts it without an error line (checked
 // before every run). The three %s are the partition's, the node set's and
 // the global config, as JSON objects.
-const baseSpec = `name: projects/fidelity/locations/us-central1/modelDevelopmentClusters/fid
-network: {network: projects/fidelity/global/networks/net}
-nodePools:
-- id: gpu
-  machineSpec: {machineType: a4-highgpu-8g}
-  provisioningModel: SPOT
-  bootDisk: {bootDiskType: hyperdisk-balanced, bootDiskSizeGb: 200}
-  scalingSpec: {minNodeCount: 1, maxNodeCount: 2}
-  zone: us-central1-b
-- id: login
-  machineSpec: {machineType: n2-standard-8}
-  scalingSpec: {minNodeCount: 1, maxNodeCount: 1}
-  zone: us-central1-b
-orchestratorSpec:
-  slurmSpec:
-    login_node_pool_id: login
-    home_directory_storage: projects/fidelity/locations/us-central1-b/instances/home
-    partitions:
-    - id: gpu
-      node_pool_ids: [gpu]
-      config: %s
-    node_sets:
-    - node_pool_id: gpu
-      config: %s
-    config: %s
-`
+func baseSpec() string {
+	return specgen.Small{
+		Project: "fidelity", Name: "fid",
+		Pools:      []specgen.Pool{specgen.A4Pool("gpu", 1, 2)},
+		Partitions: []string{"{id: gpu, nodePoolIds: [gpu], config: %s}"},
+		NodeSets:   []string{"{nodePoolId: gpu, config: %s}"},
+		Config:     "%s",
+	}.YAML()
+}
 
 // Spec returns the case's spec (YAML): the base spec with its settings in
 // the config of their scope.
@@ -59,7 +43,7 @@ func (c Case) Spec() []byte {
 		}
 		return string(b)
 	}
-	return fmt.Appendf(nil, baseSpec, enc(maps[catalog.ScopePartition]), enc(maps[catalog.ScopeNode]), enc(maps[catalog.ScopeGlobal]))
+	return fmt.Appendf(nil, baseSpec(), enc(maps[catalog.ScopePartition]), enc(maps[catalog.ScopeNode]), enc(maps[catalog.ScopeGlobal]))
 }
 
 // standIn is the minimal stand-in renderer for specs that lint refuses:

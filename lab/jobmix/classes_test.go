@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/specgen"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 )
@@ -15,24 +16,11 @@ import (
 // classSpec is a cluster of one partition over two static n2-standard-16
 // nodes (16 vCPUs, 63216 MiB) with the given partition config.
 func classSpec(config string) string {
-	return `name: projects/jobmix/locations/us-central1/modelDevelopmentClusters/cls
-network: {network: projects/jobmix/global/networks/net}
-nodePools:
-- id: cpu
-  machineSpec: {machineType: n2-standard-16}
-  scalingSpec: {minNodeCount: 2, maxNodeCount: 2}
-  zone: us-central1-b
-- id: login
-  machineSpec: {machineType: n2-standard-8}
-  scalingSpec: {minNodeCount: 1, maxNodeCount: 1}
-  zone: us-central1-b
-orchestratorSpec:
-  slurmSpec:
-    loginNodePoolId: login
-    homeDirectoryStorage: projects/jobmix/locations/us-central1-b/instances/home
-    partitions:
-    - {id: cpu, nodePoolIds: [cpu], config: ` + config + `}
-`
+	return specgen.Small{
+		Project: "jobmix", Name: "cls",
+		Pools:      []specgen.Pool{{ID: "cpu", MachineType: "n2-standard-16", Min: 2, Max: 2}},
+		Partitions: []string{`{id: cpu, nodePoolIds: [cpu], config: ` + config + `}`},
+	}.YAML()
 }
 
 // classSpecWith is classSpec with more: a second pool cpu8 of two

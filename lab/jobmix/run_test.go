@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/slurmspec/slurmspec/compiler/specgen"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 )
@@ -18,32 +19,18 @@ import (
 // makes only its two-node shapes; a job of -N1 would wait with
 // PartitionConfig, one of -n1 run on two nodes on 22.05 and 24.11 and be
 // refused on 26.05).
-const runSpec = `name: projects/jobmix/locations/us-central1/modelDevelopmentClusters/mix
-network: {network: projects/jobmix/global/networks/net}
-nodePools:
-- id: a4
-  machineSpec: {machineType: a4-highgpu-8g}
-  provisioningModel: SPOT
-  bootDisk: {bootDiskType: hyperdisk-balanced, bootDiskSizeGb: 200}
-  scalingSpec: {minNodeCount: 1, maxNodeCount: 2}
-  zone: us-central1-b
-- id: cpu
-  machineSpec: {machineType: n2-standard-16}
-  scalingSpec: {minNodeCount: 0, maxNodeCount: 2}
-  zone: us-central1-b
-- id: login
-  machineSpec: {machineType: n2-standard-8}
-  scalingSpec: {minNodeCount: 1, maxNodeCount: 1}
-  zone: us-central1-b
-orchestratorSpec:
-  slurmSpec:
-    loginNodePoolId: login
-    homeDirectoryStorage: projects/jobmix/locations/us-central1-b/instances/home
-    defaultPartitionId: gpu
-    partitions:
-    - {id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: "600000", MaxTime: "60"}}
-    - {id: cpu, nodePoolIds: [cpu], config: {AllowAccounts: research, MinNodes: "2", DefMemPerCPU: "3000"}}
-`
+var runSpec = specgen.Small{
+	Project: "jobmix", Name: "mix",
+	Pools: []specgen.Pool{
+		specgen.A4Pool("a4", 1, 2),
+		{ID: "cpu", MachineType: "n2-standard-16", Min: 0, Max: 2},
+	},
+	DefaultPartition: "gpu",
+	Partitions: []string{
+		`{id: gpu, nodePoolIds: [a4], config: {DefMemPerGPU: "600000", MaxTime: "60"}}`,
+		`{id: cpu, nodePoolIds: [cpu], config: {AllowAccounts: research, MinNodes: "2", DefMemPerCPU: "3000"}}`,
+	},
+}.YAML()
 
 // TestRunOnRealSlurm runs runSpec's job mix on every release: each shape
 // gets the verdict Slurm gives it, and Compare tells the predicted

@@ -8,6 +8,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/schema/catalog"
+	"github.com/slurmspec/slurmspec/schema/noderes"
 )
 
 // The default memory of the standard job shapes (one task, one GPU, every
@@ -147,18 +148,16 @@ func checkMemoryDefaults(p *lint.Pass) {
 			if pool == nil || pool.ID.Value == p.Cluster.Slurm.LoginNodePoolID.Value || pool.Machine == nil {
 				continue
 			}
-			avail, cpus := nodeResources(p.Cluster, pool)
+			res := noderes.Of(p.Cluster, pool)
+			avail, cpus := res.Memory, res.CPUs
 			if avail <= 0 || cpus <= 0 {
 				continue
 			}
 			// A whole-node job gets the CPUs a CoreSpecCount or
-			// CPUSpecList leaves (specCPUs).
-			cpus -= specCPUs(p.Cluster, pool, cpus)
+			// CPUSpecList leaves.
+			cpus = res.Usable()
 			pools++
-			gpus, whole := pool.Machine.WholeGPUs()
-			if !pool.Machine.HasGPU() || !whole {
-				gpus = 0
-			}
+			gpus := int(res.GPUs)
 			if gpus > 0 {
 				gpuPools++
 			}
@@ -247,28 +246,6 @@ func memNum(scope catalog.Scope, key, value string) (uint64, bool) {
 	}
 	n, ok := parseNum(value)
 	return uint64(max(n, 0)), ok
-}
-
-// nodeResources returns the memory, in MiB, a pool's node offers jobs
-// (RealMemory less a MemSpecLimit below it) and its CPUs (the nodeSets
-// entry's CPUs, else the machine type's vCPUs).
-func nodeResources(c *ir.Cluster, pool *ir.NodePool) (avail int64, cpus int64) {
-	avail = int64(nodeMemory(c, pool))
-	cpus = int64(pool.Machine.VCPUs)
-	if ns := c.Slurm.NodeSetFor(pool.ID.Value); ns != nil {
-		if kv := lookupKV(ns.Config, "MemSpecLimit"); kv != nil {
-			// slurmctld resets a MemSpecLimit at or above RealMemory to 0.
-			if n, ok := nodeNum("MemSpecLimit", kv.Value.Value); ok && n < avail {
-				avail -= n
-			}
-		}
-		if kv := lookupKV(ns.Config, "CPUs"); kv != nil {
-			if n, ok := nodeNum("CPUs", kv.Value.Value); ok && n > 0 {
-				cpus = n
-			}
-		}
-	}
-	return avail, cpus
 }
 
 // poolShapes returns the standard job shapes whose default memory does not

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"github.com/slurmspec/slurmspec/schema/catalog"
+	"github.com/slurmspec/slurmspec/schema/noderes"
 	"math"
 	"strconv"
 	"strings"
@@ -91,7 +92,7 @@ var CoreSpecConflict = &lint.Rule{
 						cpus = 0
 					}
 				}
-				if msg := cpuSpecListProblem(list.Value.Value, cpus); msg != "" {
+				if _, msg := noderes.CPUSpecList(list.Value.Value, cpus); msg != "" {
 					reportValue(p, list, "list CPU ids of the node, such as 0,1 or 0-3, each range low to high",
 						"CPUSpecList=%s: %s: slurmd cannot bind its CPUs and disables core specialization", list.Value.Value, msg)
 				}
@@ -114,31 +115,6 @@ var CoreSpecConflict = &lint.Rule{
 			}
 		}
 	},
-}
-
-// cpuSpecListProblem says what is wrong with a CPUSpecList for a node of
-// cpus CPUs (0: not known), or "": each item must be a CPU id or a range
-// N-M with N <= M, as bit_unfmt reads it, and name a CPU of the node
-// (fidelity seed 20261211: CPUSpecList=1-0, slurmd "Resource spec: unable
-// to establish slurmd CPU affinity: Invalid argument").
-func cpuSpecListProblem(list string, cpus int) string {
-	for item := range strings.SplitSeq(list, ",") {
-		lo, hi, isRange := strings.Cut(item, "-")
-		if !isRange {
-			hi = lo
-		}
-		a, err1 := strconv.Atoi(lo)
-		b, err2 := strconv.Atoi(hi)
-		switch {
-		case err1 != nil || err2 != nil || a < 0 || b < 0 || strings.HasPrefix(lo, "+") || strings.HasPrefix(hi, "+"):
-			return fmt.Sprintf("%q is not a CPU id or a range of them", item)
-		case a > b:
-			return fmt.Sprintf("the range %q runs backwards", item)
-		case cpus > 0 && b >= cpus:
-			return fmt.Sprintf("CPU %d is not one of the node's CPUs 0-%d", b, cpus-1)
-		}
-	}
-	return ""
 }
 
 // MemSpecLimit reports MemSpecLimit at or above the node's memory (N5).

@@ -3,13 +3,12 @@ package rules
 import (
 	"fmt"
 	"math"
-	"strconv"
-	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/schema/catalog"
+	"github.com/slurmspec/slurmspec/schema/noderes"
 )
 
 // Partition limits that make a standard job shape (issue 26: one task, one
@@ -116,12 +115,13 @@ func partitionNodeCount(c *ir.Cluster, part *ir.Partition) (n uint64, known bool
 
 // shapeNode is what one node of a partition's pool offers jobs.
 type shapeNode struct {
-	pool  *ir.NodePool
-	cpus  int64
-	spec  int64 // CPUs CoreSpecCount keeps from jobs (0 when unknown)
-	gpus  int
-	avail uint64 // MiB: RealMemory less MemSpecLimit
+	pool *ir.NodePool
+	noderes.Node
 }
+
+// avail is the node's memory for jobs, in MiB: RealMemory less
+// MemSpecLimit.
+func (n shapeNode) avail() uint64 { return uint64(max(n.Memory, 0)) }
 
 // partitionShapeNodes returns the nodes of a partition's pools whose
 // machine is known (the login pool left out), one per pool.
@@ -132,15 +132,11 @@ func partitionShapeNodes(c *ir.Cluster, part *ir.Partition) []shapeNode {
 		if pool == nil || pool.ID.Value == c.Slurm.LoginNodePoolID.Value || pool.Machine == nil {
 			continue
 		}
-		avail, cpus := nodeResources(c, pool)
-		if avail <= 0 || cpus <= 0 {
+		res := noderes.Of(c, pool)
+		if res.Memory <= 0 || res.CPUs <= 0 {
 			continue
 		}
-		gpus, whole := pool.Machine.WholeGPUs()
-		if !pool.Machine.HasGPU() || !whole {
-			gpus = 0
-		}
-		out = append(out, shapeNode{pool: pool, cpus: cpus, spec: specCPUs(c, pool, cpus), gpus: gpus, avail: uint64(avail)})
+		out = append(out, shapeNode{pool: pool, Node: res})
 	}
 	return out
 }
@@ -150,67 +146,9 @@ func infinite(n uint64) bool {
 	return n == math.MaxUint16 || n == math.MaxUint32 || n >= math.MaxUint64-1
 }
 
-// specCPUs is the number of CPUs a node set's CoreSpecCount or CPUSpecList
-// keeps from jobs when the node line has no topology of its own (CPUs=
-// only: Slurm then counts one core, one thread, per CPU, and a
-// specialized CPU is a specialized core); 0 when there is none, or when
-// the topology makes it other than one CPU a core. A whole-node job gets
-// the others (seen on 22.05, 24.11 and 26.05: lab/jobmix
-// TestFalseNegativeClasses). CPUSpecList wins: slurmctld resets a
-// CoreSpecCount given with it to 0.
-func specCPUs(c *ir.Cluster, pool *ir.NodePool, cpus int64) int64 {
-	ns := c.Slurm.NodeSetFor(pool.ID.Value)
-	if ns == nil {
-		return 0
-	}
-	list, kv := lookupKV(ns.Config, "CPUSpecList"), lookupKV(ns.Config, "CoreSpecCount")
-	if list == nil && kv == nil {
-		return 0
-	}
-	for _, k := range []string{"Boards", "CoresPerSocket", "ThreadsPerCore", "Sockets", "SocketsPerBoard", "CPUs", "Procs"} {
-		if lookupKV(ns.Config, k) != nil {
-			return 0
-		}
-	}
-	if list != nil {
-		n := cpuSpecListCount(list.Value.Value, int(cpus))
-		if n >= cpus {
-			return 0
-		}
-		return n
-	}
-	n, ok := nodeNum("CoreSpecCount", kv.Value.Value)
-	if !ok || n <= 0 || n >= cpus {
-		return 0 // core-spec-conflict reports a count that leaves no CPU
-	}
-	return n
-}
-
-// cpuSpecListCount is the number of distinct CPUs a CPUSpecList names on a
-// node of cpus CPUs; 0 when core-spec-conflict reports it (Slurm then
-// disables core specialization).
-func cpuSpecListCount(list string, cpus int) int64 {
-	if cpuSpecListProblem(list, cpus) != "" {
-		return 0
-	}
-	seen := map[int]bool{}
-	for item := range strings.SplitSeq(list, ",") {
-		lo, hi, isRange := strings.Cut(item, "-")
-		if !isRange {
-			hi = lo
-		}
-		a, _ := strconv.Atoi(lo)
-		b, _ := strconv.Atoi(hi)
-		for i := a; i <= b && i < cpus; i++ {
-			seen[i] = true
-		}
-	}
-	return int64(len(seen))
-}
-
 // nodeSetsUnknown reports whether the nodeSets entries are not all known:
 // the list, an entry, its nodePoolId or its config was refused by the
-// schema. A rule that reads a pool's CPUs for jobs (specCPUs) from them
+// schema. A rule that reads a pool's CPUs for jobs (noderes.Of) from them
 // cannot conclude then.
 func nodeSetsUnknown(c *ir.Cluster) bool {
 	if c.Unsound.Len() == 0 {

@@ -61,7 +61,7 @@ var ShapeCPULimit = &lint.Rule{
 func checkExclusiveCPUs(p *lint.Pass, part *ir.Partition, nodes []shapeNode, kv *ir.KV, limit int64) {
 	var over []string
 	for _, n := range nodes {
-		if free := n.cpus - n.spec; free > limit {
+		if free := n.Usable(); free > limit {
 			over = append(over, fmt.Sprintf("pool %q (%s) has %d", n.pool.ID.Value, n.pool.Machine.Type, free))
 		}
 	}
@@ -109,26 +109,26 @@ func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNod
 	}
 	var misses []miss
 	for _, n := range nodes {
-		if n.gpus == 0 {
+		if n.GPUs == 0 {
 			continue
 		}
 		gpuPools++
-		limit := n.cpus - n.spec
+		limit := n.Usable()
 		switch {
 		case per > uint64(limit):
 			oneFails++
 			misses = append(misses, miss{n, limit, true})
-		case mulOver(per, uint64(n.gpus), uint64(limit)):
+		case mulOver(per, uint64(n.GPUs), uint64(limit)):
 			misses = append(misses, miss{n, limit, false})
 		}
 	}
 	for _, m := range misses {
 		where := fmt.Sprintf("partition %q, pool %q (%s): ", part.ID.Value, m.n.pool.ID.Value, m.n.pool.Machine.Type)
 		of := fmt.Sprintf("a node has %d CPUs", m.cpu)
-		if m.n.spec > 0 {
-			of = fmt.Sprintf("a node has %d CPUs for jobs (%d less %d specialized)", m.cpu, m.n.cpus, m.n.spec)
+		if m.n.Spec > 0 {
+			of = fmt.Sprintf("a node has %d CPUs for jobs (%d less %d specialized)", m.cpu, m.n.CPUs, m.n.Spec)
 		}
-		hint := fmt.Sprintf("set DefCpuPerGPU to at most %d (the CPUs per GPU), or jobs must pass --cpus-per-gpu", m.cpu/int64(m.n.gpus))
+		hint := fmt.Sprintf("set DefCpuPerGPU to at most %d (the CPUs per GPU), or jobs must pass --cpus-per-gpu", m.cpu/int64(m.n.GPUs))
 		if m.one {
 			sev := diag.Warning
 			if oneFails == gpuPools {
@@ -139,7 +139,7 @@ func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNod
 		}
 		reportValueAs(p, diag.Warning, kv, hint,
 			"%sa job asking for all %d GPUs of a node without --cpus-per-gpu is refused at submit: DefCpuPerGPU=%d × %d GPUs = %d CPUs, %s",
-			where, m.n.gpus, per, m.n.gpus, per*uint64(m.n.gpus), of)
+			where, m.n.GPUs, per, m.n.GPUs, per*uint64(m.n.GPUs), of)
 	}
 }
 
@@ -199,14 +199,14 @@ func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, b
 	}
 	for _, n := range nodes {
 		switch {
-		case limit.key == "MaxMemPerNode" && base == nil && n.avail > limit.mib:
+		case limit.key == "MaxMemPerNode" && base == nil && n.avail() > limit.mib:
 			also := ", and so does a GPU job with --mem-per-gpu"
 			if !tracked {
 				also = " (SelectTypeParameters tracks no memory, but slurmctld makes this check)"
 			}
 			report(n, limit, fmt.Sprintf("set DefMemPerNode to at most %d, or jobs must pass --mem", limit.mib),
 				"a job without --mem is given the node's %d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)%s",
-				n.avail, limit.mib, also)
+				n.avail(), limit.mib, also)
 		case limit.key == "MaxMemPerNode" && tracked && base != nil && base.key == "DefMemPerNode" && base.mib > limit.mib:
 			report(n, base, fmt.Sprintf("set DefMemPerNode to at most %d", limit.mib),
 				"a job without --mem is given DefMemPerNode=%d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)",
@@ -215,14 +215,14 @@ func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, b
 			if msg, hint := perCPUOverNode(part, n, base, limit, gpuDef); msg != "" {
 				report(n, base, hint, "%s", msg)
 			}
-		case limit.key == "MaxMemPerCPU" && base == nil && n.avail > mul(limit.mib, uint64(n.cpus-n.spec)):
-			cpus := fmt.Sprintf("%d CPUs", n.cpus)
-			if n.spec > 0 {
-				cpus = fmt.Sprintf("%d CPUs (%d less %d specialized)", n.cpus-n.spec, n.cpus, n.spec)
+		case limit.key == "MaxMemPerCPU" && base == nil && n.avail() > mul(limit.mib, uint64(n.Usable())):
+			cpus := fmt.Sprintf("%d CPUs", n.CPUs)
+			if n.Spec > 0 {
+				cpus = fmt.Sprintf("%d CPUs (%d less %d specialized)", n.Usable(), n.CPUs, n.Spec)
 			}
 			report(n, limit, fmt.Sprintf("set DefMemPerCPU (at most %d), or jobs must pass --mem", limit.mib),
 				"a job without --mem is given the node's %d MiB, more than MaxMemPerCPU=%d MiB × %s = %d MiB: it is refused at submit",
-				n.avail, limit.mib, cpus, mul(limit.mib, uint64(n.cpus-n.spec)))
+				n.avail(), limit.mib, cpus, mul(limit.mib, uint64(n.Usable())))
 		}
 	}
 }
@@ -257,19 +257,19 @@ func partitionMemLimit(e *conf, part *ir.Partition) *memDefault {
 // PartitionConfig). A GPU job without --mem-per-gpu gets DefMemPerGPU
 // instead where one applies (gpuDef), so the message then leaves it out.
 func perCPUOverNode(part *ir.Partition, n shapeNode, base, limit *memDefault, gpuDef bool) (msg, hint string) {
-	cpus := n.cpus - n.spec
+	cpus := n.Usable()
 	if cpus <= 0 {
 		return "", ""
 	}
 	of := fmt.Sprintf("%d CPUs", cpus)
-	if n.spec > 0 {
-		of = fmt.Sprintf("%d CPUs (%d less %d specialized)", cpus, n.cpus, n.spec)
+	if n.Spec > 0 {
+		of = fmt.Sprintf("%d CPUs (%d less %d specialized)", cpus, n.CPUs, n.Spec)
 	}
 	gpuJobs := ""
 	switch {
-	case n.gpus > 0 && gpuDef:
+	case n.GPUs > 0 && gpuDef:
 		gpuJobs = " (GPU jobs get DefMemPerGPU instead)"
-	case n.gpus > 0:
+	case n.GPUs > 0:
 		gpuJobs = ", GPU jobs without --mem-per-gpu too"
 	}
 	perNode := limit.mib / uint64(cpus)

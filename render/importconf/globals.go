@@ -188,17 +188,9 @@ func (im *importer) rewriteNames(line int, key, value string) (string, bool, err
 			im.note(line, "%s=%s dropped: its :COUNT form cannot be carried over to the renamed nodes; set it again in slurmSpec.config", key, value)
 			return "", false, nil
 		}
-		names, err := hostlist.Expand(value, im.budget)
+		out, unknown, err := im.renameHosts(value)
 		if err != nil {
 			return "", false, fmt.Errorf("slurm.conf %s: %w", im.where(line), err)
-		}
-		var out, unknown []string
-		for _, n := range names {
-			if r, ok := im.rename[n]; ok {
-				out = append(out, r)
-			} else {
-				unknown = append(unknown, n)
-			}
 		}
 		return im.rewritten(line, key, value, hostlist.Compress(out), "nodes no NodeName line defines", unknown)
 	case "suspendexcparts":

@@ -261,17 +261,9 @@ func (im *importer) allocNodes(line int, part, value string) (string, bool, erro
 	if strings.EqualFold(value, "ALL") {
 		return value, true, nil
 	}
-	names, err := hostlist.Expand(value, im.budget)
+	out, unknown, err := im.renameHosts(value)
 	if err != nil {
 		return "", false, fmt.Errorf("slurm.conf %s: AllocNodes: %w", im.where(line), err)
-	}
-	var out, unknown []string
-	for _, n := range names {
-		if r, ok := im.rename[n]; ok {
-			out = append(out, r)
-		} else {
-			unknown = append(unknown, n)
-		}
 	}
 	if len(unknown) > 0 {
 		im.note(line, "partition %s: AllocNodes=%s dropped: it names hosts the service's cluster does not have (%s), and slurmctld refuses jobs submitted from any host it does not list; jobs are submitted from the login nodes, so list theirs if the partition must stay gated", part, value, summarize(unknown))
@@ -282,4 +274,22 @@ func (im *importer) allocNodes(line int, part, value string) (string, bool, erro
 		im.note(line, "partition %s: AllocNodes=%s rewritten as %s, the names in the spec", part, value, v)
 	}
 	return v, true, nil
+}
+
+// renameHosts expands a Slurm host list (within the import's budget) and
+// maps each host to the name the spec gives it: renamed holds those names,
+// in the list's order, and unknown the hosts no NodeName line defines.
+func (im *importer) renameHosts(value string) (renamed, unknown []string, err error) {
+	names, err := hostlist.Expand(value, im.budget)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, n := range names {
+		if r, ok := im.rename[n]; ok {
+			renamed = append(renamed, r)
+		} else {
+			unknown = append(unknown, n)
+		}
+	}
+	return renamed, unknown, nil
 }

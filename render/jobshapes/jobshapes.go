@@ -165,12 +165,12 @@ func Derive(c *ir.Cluster) []Shape {
 			memCPU := n.sizedMem(1)
 			add(OneTask, false, Job{Tasks: 1})
 			add(OneTask, true, Job{Tasks: 1, Mem: memCPU, Time: SizedMinutes, HasTime: true})
-			if n.gpus > 0 {
+			if n.GPUs > 0 {
 				perGPU := n.sizedGPUMem()
 				add(OneGPU, false, Job{GPUs: 1})
 				add(OneGPU, true, Job{GPUs: 1, MemPerGPU: perGPU, Time: SizedMinutes, HasTime: true})
-				add(AllGPUs, false, Job{Nodes: 1, GPUs: n.gpus})
-				add(AllGPUs, true, Job{Nodes: 1, GPUs: n.gpus, MemPerGPU: perGPU, Time: SizedMinutes, HasTime: true})
+				add(AllGPUs, false, Job{Nodes: 1, GPUs: n.GPUs})
+				add(AllGPUs, true, Job{Nodes: 1, GPUs: n.GPUs, MemPerGPU: perGPU, Time: SizedMinutes, HasTime: true})
 			}
 			add(WholeNode, false, Job{Nodes: 1, Exclusive: true})
 			add(WholeNode, true, Job{Nodes: 1, Exclusive: true, Mem: n.wholeMem(), Time: SizedMinutes, HasTime: true})

@@ -5,39 +5,27 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/slurmspec/slurmspec/compiler/specgen"
 	"github.com/slurmspec/slurmspec/lint/pipeline/pipelinetest"
 )
 
 // spec has an A4 pool of two nodes (8 GPUs, 224 vCPUs, 3943792 MiB), a
 // CPU pool of one node (n2-standard-16: 16 vCPUs, 63216 MiB), a login
 // pool, and partitions that vary what decides the mix.
-const spec = `network: {network: projects/acme-ml/global/networks/net}
-nodePools:
-- id: a4
-  machineSpec: {machineType: a4-highgpu-8g}
-  provisioningModel: SPOT
-  bootDisk: {bootDiskType: hyperdisk-balanced, bootDiskSizeGb: 200}
-  scalingSpec: {minNodeCount: 0, maxNodeCount: 2}
-  zone: us-central1-b
-- id: cpu
-  machineSpec: {machineType: n2-standard-16}
-  scalingSpec: {minNodeCount: 0, maxNodeCount: 1}
-  zone: us-central1-b
-- id: login
-  machineSpec: {machineType: n2-standard-8}
-  scalingSpec: {minNodeCount: 1, maxNodeCount: 1}
-  zone: us-central1-b
-orchestratorSpec:
-  slurmSpec:
-    loginNodePoolId: login
-    homeDirectoryStorage: projects/acme-ml/locations/us-central1-b/instances/home
-    defaultPartitionId: gpu
-    partitions:
-    - {id: gpu, nodePoolIds: [a4], config: {MaxTime: "60", AllowAccounts: "ALL,research", AllowQos: high}}
-    - {id: cpu, nodePoolIds: [cpu, login], config: {MaxMemPerCPU: "1000"}}
-    - {id: one, nodePoolIds: [a4], config: {MaxNodes: "1", MaxTime: "0"}}
-    - {id: big, nodePoolIds: [a4, cpu], config: {MinNodes: "2", MaxMemPerNode: "100000"}}
-`
+var spec = specgen.Small{
+	Project: "acme-ml",
+	Pools: []specgen.Pool{
+		specgen.A4Pool("a4", 0, 2),
+		{ID: "cpu", MachineType: "n2-standard-16", Min: 0, Max: 1},
+	},
+	DefaultPartition: "gpu",
+	Partitions: []string{
+		`{id: gpu, nodePoolIds: [a4], config: {MaxTime: "60", AllowAccounts: "ALL,research", AllowQos: high}}`,
+		`{id: cpu, nodePoolIds: [cpu, login], config: {MaxMemPerCPU: "1000"}}`,
+		`{id: one, nodePoolIds: [a4], config: {MaxNodes: "1", MaxTime: "0"}}`,
+		`{id: big, nodePoolIds: [a4, cpu], config: {MinNodes: "2", MaxMemPerNode: "100000"}}`,
+	},
+}.YAML()
 
 // TestDerive: every partition's shapes, pool by pool, with their options:
 // GPU shapes on the GPU pool only; no two-node shape on a pool of one

@@ -140,3 +140,14 @@ func ParseNumber(p *Param, value string) (n uint64, ok bool) {
 	}
 	return n, true
 }
+
+// FiniteNumber is ParseNumber for a count or a size, which a limit of
+// UNLIMITED leaves unset: the number as an int64; ok is false also for the
+// kind's INFINITE (UNLIMITED) and for a number above the largest int64.
+func FiniteNumber(p *Param, value string) (n int64, ok bool) {
+	v, ok := ParseNumber(p, value)
+	if !ok || v >= math.MaxUint16 && p.Kind == KindUint16 || v >= math.MaxUint32 && p.Kind == KindUint32 || v > math.MaxInt64 {
+		return 0, false
+	}
+	return int64(v), true
+}

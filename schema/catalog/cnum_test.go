@@ -52,3 +52,34 @@ func TestParseNumber(t *testing.T) {
 		}
 	}
 }
+
+// TestFiniteNumber: a count or a size as ParseNumber reads it, but not
+// UNLIMITED, nor a number an int64 cannot hold.
+func TestFiniteNumber(t *testing.T) {
+	u16, _ := Default().Lookup(ScopeNode, "CPUs")
+	u32, _ := Default().Lookup(ScopeGlobal, "MaxNodeCount")
+	u64, _ := Default().Lookup(ScopeNode, "RealMemory")
+	for _, c := range []struct {
+		p     *Param
+		value string
+		n     int64
+		ok    bool
+	}{
+		{u16, "16", 16, true},
+		{u16, "0x10", 16, true},
+		{u16, "UNLIMITED", 0, false},
+		{u16, "65534", 65534, true},
+		{u32, "64k", 65536, true},
+		{u32, "infinite", 0, false},
+		{u64, "0x7d00", 32000, true},
+		{u64, "UNLIMITED", 0, false},
+		{u64, "9223372036854775807", math.MaxInt64, true},
+		{u64, "9223372036854775808", 0, false},
+		{u64, "-1", 0, false},
+		{nil, "1", 0, false},
+	} {
+		if n, ok := FiniteNumber(c.p, c.value); n != c.n || ok != c.ok {
+			t.Errorf("FiniteNumber(%v, %q) = %d, %v; want %d, %v", c.p != nil, c.value, n, ok, c.n, c.ok)
+		}
+	}
+}

@@ -16,7 +16,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -25,7 +24,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 
 	"github.com/slurmspec/slurmspec/lab/fidelity"
@@ -76,19 +74,11 @@ func run(n int, seed uint64, releases []string, doc string, quiet bool, mode str
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	reps := make([]*fidelity.Report, len(releases))
-	errs := make([]error, len(releases))
-	var wg sync.WaitGroup
-	for i, rel := range releases {
-		one := func() { reps[i], errs[i] = runRelease(ctx, rel, n, seed, quiet, mode, only) }
-		if !parallel {
-			one()
-			continue
-		}
-		wg.Add(1)
-		go func() { defer wg.Done(); one() }()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	err := eachRelease(releases, parallel, func(i int, rel string) (err error) {
+		reps[i], err = runRelease(ctx, rel, n, seed, quiet, mode, only)
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	return publish(os.Stdout, reps, doc, mode)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/signal"
@@ -29,8 +28,6 @@ func runWorkload(n int, seed uint64, releases []string, doc string, quiet, paral
 		return fmt.Errorf("no case of the %d has an index of -cases", n)
 	}
 	reps := make([]*fidelity.WorkloadReport, len(releases))
-	errs := make([]error, len(releases))
-	var wg sync.WaitGroup
 	var mu sync.Mutex // guards reps and the doc
 	write := func() error {
 		var done []*fidelity.WorkloadReport
@@ -45,46 +42,36 @@ func runWorkload(n int, seed uint64, releases []string, doc string, quiet, paral
 		}
 		return fidelity.UpdateWorkloadDoc(doc, text)
 	}
-	for i, rel := range releases {
-		one := func() {
-			if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
-				errs[i] = fmt.Errorf("release %s: %w", rel, err)
-				return
-			}
-			o := fidelity.WorkloadOptions{Options: fidelity.Options{Release: rel, Seed: seed, N: n}, WorkloadCases: cases}
-			// The doc holds the results so far, so that a stopped run
-			// keeps them.
-			o.Progress = func(r *fidelity.WorkloadReport) {
-				mu.Lock()
-				defer mu.Unlock()
-				reps[i] = r
-				if err := write(); err != nil {
-					fmt.Fprintln(os.Stderr, "fidelity:", err)
-				}
-			}
-			if !quiet {
-				o.Log = os.Stderr
-			}
-			rep, err := fidelity.RunWorkload(ctx, o)
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "fidelity: release %s stopped: %v\n", rel, err)
-			}
+	err := eachRelease(releases, parallel, func(i int, rel string) error {
+		if err := localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}); err != nil {
+			return fmt.Errorf("release %s: %w", rel, err)
+		}
+		o := fidelity.WorkloadOptions{Options: fidelity.Options{Release: rel, Seed: seed, N: n}, WorkloadCases: cases}
+		// The doc holds the results so far, so that a stopped run
+		// keeps them.
+		o.Progress = func(r *fidelity.WorkloadReport) {
 			mu.Lock()
-			if rep != nil {
-				reps[i] = rep
+			defer mu.Unlock()
+			reps[i] = r
+			if err := write(); err != nil {
+				fmt.Fprintln(os.Stderr, "fidelity:", err)
 			}
-			errs[i] = err
-			mu.Unlock()
 		}
-		if !parallel {
-			one()
-			continue
+		if !quiet {
+			o.Log = os.Stderr
 		}
-		wg.Add(1)
-		go func() { defer wg.Done(); one() }()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+		rep, err := fidelity.RunWorkload(ctx, o)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "fidelity: release %s stopped: %v\n", rel, err)
+		}
+		mu.Lock()
+		if rep != nil {
+			reps[i] = rep
+		}
+		mu.Unlock()
+		return err
+	})
+	if err != nil {
 		return err
 	}
 	text := fidelity.WorkloadTable(reps) + "\n#### Findings of this run\n" + fidelity.WorkloadFindings(reps)
