@@ -1,0 +1,178 @@
+package sacctmgr_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/slurmspec/slurmspec/render/sacctmgr"
+)
+
+// hostileCapture is the A4 capture with entities a forged (committed)
+// capture could add: names holding shell syntax, each of which the plan
+// removes.
+func hostileCapture(t *testing.T, extra string) []byte {
+	t.Helper()
+	data, err := os.ReadFile("testdata/a4.current.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(data, extra...)
+}
+
+// runWords parses one "run ..." line of a plan script as sh and returns
+// the words run is called with; it fails the test when the line is not
+// one simple command of literal words (no command substitution, no
+// parameter expansion, no second command).
+func runWords(t *testing.T, line string) []string {
+	t.Helper()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangPOSIX)).Parse(strings.NewReader(line+"\n"), "")
+	if err != nil {
+		t.Fatalf("%q does not parse: %v", line, err)
+	}
+	if len(f.Stmts) != 1 {
+		t.Fatalf("%q is %d commands", line, len(f.Stmts))
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) != 0 || f.Stmts[0].Redirs != nil {
+		t.Fatalf("%q is not one simple command", line)
+	}
+	var words []string
+	for _, w := range call.Args {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ParamExp, *syntax.ArithmExp, *syntax.ProcSubst:
+				t.Errorf("%q expands something: %T", line, n)
+			}
+			return true
+		})
+		s, err := expand.Literal(nil, w)
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		words = append(words, s)
+	}
+	return words
+}
+
+// TestPlanScriptQuotesCaptureNames: the names a plan's script deletes
+// come from the capture, which a pull request may commit; each reaches
+// sacctmgr as one word, whatever shell syntax it holds, and no line of
+// the script runs anything but run.
+func TestPlanScriptQuotesCaptureNames(t *testing.T) {
+	names := []string{"x;touch${IFS}pwned;#", "u$(id)", "a`id`b", "a&&b", "a>b", "$HOME", "*"}
+	extra := "Name|Priority\n"
+	for _, n := range names {
+		extra += n + "|0\n"
+	}
+	extra += "User|Def Acct|Admin\n"
+	for _, n := range names {
+		extra += n + "|ops|None\n"
+	}
+	cur, err := sacctmgr.ParseCapture("x", hostileCapture(t, extra))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sacctmgr.Compare(cur, sacctmgr.Declared(loadFile(t, "../../examples/accounting/a4-training.accounting.yaml")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, line := range strings.Split(string(p.Script("a.yaml")), "\n") {
+		if !strings.HasPrefix(line, "run ") {
+			continue
+		}
+		words := runWords(t, line)
+		if len(words) == 5 && words[1] == "delete" {
+			got[words[2]+" "+words[4]] = true
+		}
+	}
+	for _, n := range names {
+		for _, kind := range []string{"qos", "user"} {
+			if !got[kind+" name="+n] {
+				t.Errorf("no run delete %s where name=%q in the script:\n%s", kind, n, p.Script("a.yaml"))
+			}
+		}
+	}
+}
+
+// TestCaptureRefusesNamesSacctmgrSplits: a name in the capture that
+// sacctmgr's command line would read as several (a comma: name=x,root
+// deletes root too), as another option (=, white space) or not at all
+// (quotes, control characters) is refused at its line, from a capture and
+// from slurmrestd's rows alike.
+func TestCaptureRefusesNamesSacctmgrSplits(t *testing.T) {
+	for _, tc := range []struct{ name, extra, want string }{
+		{"comma account", "Account|Descr|Org\nzz,root|a|b\n", "x:30:1:"},
+		{"equals qos", "Name|Priority\nx=1|0\n", "x:30:1:"},
+		{"space user", "User|Def Acct|Admin\na b|ops|None\n", "x:30:1:"},
+		{"quote partition", "Cluster|Account|User|Partition\ntrain|ops|carol|p'q\n", "x:30:1:"},
+		{"carriage return", "Name|Priority\nx\ry|0\n", "x:30:1:"},
+		{"comma parent", "Cluster|Account|User|ParentName\ntrain|ops2||ops,root\n", "x:30:1:"},
+		{"dump comma", "Parent - 'root'\nAccount - 'a,root':Description='d'\n", "x:30:"},
+		{"dump parent", "Parent - 'ro ot'\nAccount - 'a':Description='d'\n", "x:29:"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := sacctmgr.ParseCapture("x", hostileCapture(t, tc.extra))
+			var ce *sacctmgr.CaptureError
+			if !errors.As(err, &ce) || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "name") {
+				t.Fatalf("error %v, want a *CaptureError at %q about the name", err, tc.want)
+			}
+		})
+	}
+	_, err := sacctmgr.FromRows([]sacctmgr.Row{{Kind: sacctmgr.KindAccount, Fields: map[string]string{"Account": "zz,root"}}})
+	if err == nil || !strings.Contains(err.Error(), "zz,root") {
+		t.Errorf("FromRows: error %v, want the name refused", err)
+	}
+}
+
+// TestCaptureEntityLimit: a capture holding more entities than
+// MaxEntities is refused at the line that crosses it (16 MiB of short
+// rows made 2.4 million entities and 3.7 GB resident).
+func TestCaptureEntityLimit(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("Name|Priority\n")
+	for i := 0; i <= sacctmgr.MaxEntities; i++ {
+		fmt.Fprintf(&b, "q%x|0\n", i)
+	}
+	_, err := sacctmgr.ParseCapture("x", b.Bytes())
+	want := fmt.Sprintf("x:%d:1: not sacctmgr show -P output: more than %d", sacctmgr.MaxEntities+2, sacctmgr.MaxEntities)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Fatalf("error %v, want %q", err, want)
+	}
+	rows := make([]sacctmgr.Row, sacctmgr.MaxEntities+1)
+	for i := range rows {
+		rows[i] = sacctmgr.Row{Kind: sacctmgr.KindQOS, Fields: map[string]string{"Name": fmt.Sprintf("q%x", i)}}
+	}
+	if _, err := sacctmgr.FromRows(rows); err == nil || !strings.Contains(err.Error(), "more than") {
+		t.Errorf("FromRows: error %v, want the limit", err)
+	}
+}
+
+// TestPlanTextEscapes: the values a capture holds are printed escaped: a
+// description holding a terminal escape or a bidi control cannot drive
+// the terminal or reorder the plan a reviewer reads.
+func TestPlanTextEscapes(t *testing.T) {
+	data := bytes.Replace(hostileCapture(t, ""), []byte("research|research teams|research"), []byte("research|\x1b[2J\u202eevil|research"), 1)
+	cur, err := sacctmgr.ParseCapture("x", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sacctmgr.Compare(cur, sacctmgr.Declared(loadFile(t, "../../examples/accounting/a4-training.accounting.yaml")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := p.Text(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\x1b\u202e") || !strings.Contains(b.String(), `\x1b[2J\u202eevil`) {
+		t.Errorf("plan text does not escape the capture's value:\n%q", b.String())
+	}
+}
