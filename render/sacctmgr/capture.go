@@ -243,8 +243,13 @@ var nameFields = map[Kind][]string{
 // white space start another option, quotes and backslashes are taken out
 // by sacctmgr, and control or format characters would forge what a
 // reviewer reads. The other characters a shell treats specially are
-// quoted in a plan's script (shellquote.Word).
+// quoted in a plan's script (shellquote.Word). "." and ".." are refused
+// too: slurmspec-deploy deletes an entity through a REST path ending in
+// its name, where they would name another path.
 func checkName(s string) error {
+	if s == "." || s == ".." {
+		return fmt.Errorf("the name %q is a path element, not a name", s)
+	}
 	i := strings.IndexFunc(s, func(r rune) bool {
 		return unicode.IsSpace(r) || escape.Hidden(r) || strings.ContainsRune(",='\"\\", r)
 	})

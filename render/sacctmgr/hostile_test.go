@@ -117,6 +117,7 @@ func TestCaptureRefusesNamesSacctmgrSplits(t *testing.T) {
 		{"comma parent", "Cluster|Account|User|ParentName\ntrain|ops2||ops,root\n", "x:30:1:"},
 		{"dump comma", "Parent - 'root'\nAccount - 'a,root':Description='d'\n", "x:30:"},
 		{"dump parent", "Parent - 'ro ot'\nAccount - 'a':Description='d'\n", "x:29:"},
+		{"dot dot user", "User|Def Acct|Admin\n..|ops|None\n", "x:30:1:"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := sacctmgr.ParseCapture("x", hostileCapture(t, tc.extra))
@@ -126,9 +127,11 @@ func TestCaptureRefusesNamesSacctmgrSplits(t *testing.T) {
 			}
 		})
 	}
-	_, err := sacctmgr.FromRows([]sacctmgr.Row{{Kind: sacctmgr.KindAccount, Fields: map[string]string{"Account": "zz,root"}}})
-	if err == nil || !strings.Contains(err.Error(), "zz,root") {
-		t.Errorf("FromRows: error %v, want the name refused", err)
+	for _, name := range []string{"zz,root", "..", "."} {
+		_, err := sacctmgr.FromRows([]sacctmgr.Row{{Kind: sacctmgr.KindQOS, Fields: map[string]string{"Name": name}}})
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%q", name)) {
+			t.Errorf("FromRows: error %v, want the name %q refused", err, name)
+		}
 	}
 }
 
