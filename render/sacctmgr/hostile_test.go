@@ -179,3 +179,27 @@ func TestPlanTextEscapes(t *testing.T) {
 		t.Errorf("plan text does not escape the capture's value:\n%q", b.String())
 	}
 }
+
+// TestNormalDoesNotWrap: sizes and wall times too large for an int64 are
+// compared as written, never wrapped around to a small one: a file's
+// GrpTRES cpu=18014398509481985 (times 1024 is 2^64 + 1024) equalled a
+// database's cpu=1, and the plan said nothing changes; the plan of such a
+// limit is a change, and a wall time of more minutes than an int64
+// holds is the largest, not a negative one.
+func TestNormalDoesNotWrap(t *testing.T) {
+	for _, tc := range []struct{ field, a, b string }{
+		{"GrpTRES", "cpu=18014398509481985", "cpu=1"},
+		{"MaxTRES", "mem=8388609P", "mem=1K"},
+		{"MaxWall", "12810238940946038-00:00:00", "1"},
+	} {
+		if a, b := sacctmgr.Normal(tc.field, tc.a), sacctmgr.Normal(tc.field, tc.b); a == b {
+			t.Errorf("%s: %q and %q both normalise to %q", tc.field, tc.a, tc.b, a)
+		}
+	}
+	if got := sacctmgr.Normal("MaxWall", "9999999999999999-00:00:00"); got != "9223372036854775807" {
+		t.Errorf("MaxWall of 9999999999999999 days: %q, want the largest int64", got)
+	}
+	if got := sacctmgr.Normal("GrpTRES", "cpu=18014398509481985"); got != "cpu=18446744073709552640" {
+		t.Errorf("GrpTRES cpu=18014398509481985: %q, want the exact product", got)
+	}
+}

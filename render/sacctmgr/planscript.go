@@ -5,7 +5,6 @@ package sacctmgr
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/shellquote"
@@ -178,19 +177,14 @@ func tightens(field, old, new string) string {
 		if o == "" {
 			return "limited, was unlimited"
 		}
-		on, _ := strconv.ParseInt(o, 10, 64)
-		nn, _ := strconv.ParseInt(n, 10, 64)
-		if nn < on {
+		if lessNumber(n, o) {
 			return "lower limit"
 		}
 	case isTRES(field):
 		o, n := tresItems(old), tresItems(new)
 		var lower []string
 		for name, nv := range n {
-			ov, ok := o[name]
-			on, _ := strconv.ParseInt(ov, 10, 64)
-			nn, _ := strconv.ParseInt(nv, 10, 64)
-			if !ok || nn < on {
+			if ov, ok := o[name]; !ok || lessNumber(nv, ov) {
 				lower = append(lower, name)
 			}
 		}
