@@ -112,6 +112,9 @@ func ParseCapture(name string, data []byte) (*State, error) {
 			cur = nil
 			continue
 		}
+		if n := strings.Count(line, "|"); n >= maxColumns {
+			return nil, bad(1, "%d columns; sacctmgr shows at most %d", n+1, maxColumns)
+		}
 		cols := strings.Split(line, "|")
 		if k, ok := headerKind(cols); ok {
 			t := &table{kind: k, cols: cols}
@@ -259,6 +262,10 @@ func checkName(s string) error {
 	r, _ := utf8.DecodeRuneInString(s[i:])
 	return fmt.Errorf("the name %q holds %q, which sacctmgr's command line cannot carry in a name", clip(s), r)
 }
+
+// maxColumns bounds the columns of a line (sacctmgr's tables have a few
+// dozen): a 16 MiB header of 8 million columns took 720 MB.
+const maxColumns = 256
 
 // MaxEntities is the most entities (QOS, accounts, users and
 // associations together) a capture, or slurmrestd's rows, may hold: 16

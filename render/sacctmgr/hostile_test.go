@@ -203,3 +203,16 @@ func TestNormalDoesNotWrap(t *testing.T) {
 		t.Errorf("GrpTRES cpu=18014398509481985: %q, want the exact product", got)
 	}
 }
+
+// TestCaptureColumnLimit: a line of more columns than sacctmgr shows is
+// refused before it is split (a 16 MiB header of 8 million columns took
+// 720 MB).
+func TestCaptureColumnLimit(t *testing.T) {
+	_, err := sacctmgr.ParseCapture("x", []byte("Name"+strings.Repeat("|x", 256)+"\n"))
+	if err == nil || !strings.Contains(err.Error(), "x:1:1: not sacctmgr show -P output: 257 columns; sacctmgr shows at most 256") {
+		t.Errorf("error %v, want the column limit", err)
+	}
+	if _, err := sacctmgr.ParseCapture("x", []byte("Name"+strings.Repeat("|x", 255)+"\nq"+strings.Repeat("|", 255)+"\n")); err != nil {
+		t.Errorf("256 columns: %v", err)
+	}
+}
