@@ -216,3 +216,27 @@ func TestCaptureColumnLimit(t *testing.T) {
 		t.Errorf("256 columns: %v", err)
 	}
 }
+
+// TestScriptHeaderEscapesFileName: the accounting file's name (the spec's
+// name, which a pull request chooses, with .accounting.yaml) is written
+// in a comment of both scripts; a name holding a line break ended the
+// comment and ran the next line as the Slurm administrator.
+func TestScriptHeaderEscapesFileName(t *testing.T) {
+	f := loadFile(t, "../../examples/accounting/a4-training.accounting.yaml")
+	name := "a\ntouch pwned\n#.accounting.yaml"
+	p, err := sacctmgr.Compare(capture(t), sacctmgr.Declared(f))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Name = "dir/" + name
+	for what, script := range map[string][]byte{"apply.sh": sacctmgr.Script(f), "plan script": p.Script(name)} {
+		for _, line := range strings.Split(string(script), "\n") {
+			if strings.Contains(line, "touch pwned") && !strings.HasPrefix(line, "#") {
+				t.Errorf("%s runs %q", what, line)
+			}
+		}
+		if !bytes.Contains(script, []byte(`a\ntouch pwned\n#.accounting.yaml`)) {
+			t.Errorf("%s does not name the file escaped:\n%s", what, script)
+		}
+	}
+}

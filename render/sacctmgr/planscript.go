@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/compiler/shellquote"
 )
 
@@ -37,7 +38,7 @@ run() {
 // the accounting file in the header.
 func (p *Plan) Script(source string) []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, planHeader, source, p.Summary())
+	fmt.Fprintf(&b, planHeader, escape.Text(source), p.Summary()) // a line break cannot end the comment
 	if p.Empty() {
 		b.WriteString("\n# Nothing to do.\n")
 		return []byte(b.String())

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/compiler/shellquote"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/schema/accounting"
@@ -73,7 +74,9 @@ missing() {
 func Script(f *accounting.File) []byte {
 	var b strings.Builder
 	q := shellquote.Word
-	fmt.Fprintf(&b, header, path.Base(f.Name))
+	// The file's name is the pull request's to choose: escaped, a line
+	// break in it cannot end the comment.
+	fmt.Fprintf(&b, header, escape.Text(path.Base(f.Name)))
 	if len(f.QOS) > 0 {
 		b.WriteString("\n# QOS: created first, since accounts, users and preempt lists name them.\n")
 		for _, q := range f.QOS {
