@@ -240,3 +240,22 @@ func TestScriptHeaderEscapesFileName(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanScriptComments: the comment about an account-wide association
+// heads only that removal; a plan of removals alone starts with its
+// "Removals." section (the first of two users' removals was labelled as
+// the association).
+func TestPlanScriptComments(t *testing.T) {
+	cur, err := sacctmgr.ParseCapture("x", hostileCapture(t, "User|Def Acct|Admin\nzed|ops|None\nzoe|ops|None\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := sacctmgr.Compare(cur, sacctmgr.Declared(loadFile(t, "../../examples/accounting/a4-training.accounting.yaml")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	script := string(p.Script("a.yaml"))
+	if strings.Contains(script, "An account-wide association") || !strings.Contains(script, "# Removals.\nrun delete user where name=zed\n") {
+		t.Errorf("plan script of two users' removals:\n%s", script)
+	}
+}

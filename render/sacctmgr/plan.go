@@ -47,6 +47,9 @@ type Op struct {
 	// that association's add.
 	partition string
 	withUser  bool
+	// replaced marks the removal of an account-wide association that
+	// associations with partitions replace (it goes first).
+	replaced bool
 	// clear are the TRES names a TRES field holds now and the new value
 	// does not name, by field: the script sets them to -1.
 	clear map[string][]string
@@ -170,6 +173,7 @@ func Compare(cur, want *State) (*Plan, error) {
 	var first, rest []Op
 	for _, op := range removes {
 		if k := op.Key; k.Kind == KindAssoc && k.Partition == "" && hasPartitionAssoc(want, k) {
+			op.replaced = true
 			first = append(first, op)
 		} else {
 			rest = append(rest, op)

@@ -45,7 +45,7 @@ func (p *Plan) Script(source string) []byte {
 	}
 	section := Action("")
 	for i, op := range p.Ops {
-		if i == 0 && op.Action == Remove && len(p.Ops) > 1 {
+		if i == 0 && op.replaced {
 			b.WriteString("\n# An account-wide association that partitions' replace: sacctmgr would delete those too.\n")
 			section = Remove
 		}
