@@ -39,6 +39,9 @@ func splitDump(rest string) (map[string]string, int, error) {
 	out := map[string]string{}
 	at := 0
 	for at < len(rest) {
+		if len(out) >= maxColumns {
+			return nil, at, fmt.Errorf("more than %d fields; sacctmgr dump writes a few dozen", maxColumns)
+		}
 		if rest[at] != ':' {
 			return nil, at, fmt.Errorf("want :Key=Value, found %q", clip(rest[at:]))
 		}

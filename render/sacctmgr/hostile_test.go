@@ -215,6 +215,14 @@ func TestCaptureColumnLimit(t *testing.T) {
 	if _, err := sacctmgr.ParseCapture("x", []byte("Name"+strings.Repeat("|x", 255)+"\nq"+strings.Repeat("|", 255)+"\n")); err != nil {
 		t.Errorf("256 columns: %v", err)
 	}
+	var dump strings.Builder
+	dump.WriteString("QOS - 'q'")
+	for i := range 300 {
+		fmt.Fprintf(&dump, ":k%d=v", i)
+	}
+	if _, err := sacctmgr.ParseCapture("x", []byte(dump.String()+"\n")); err == nil || !strings.Contains(err.Error(), "more than 256 fields") {
+		t.Errorf("a dump line of 300 fields: error %v, want the limit", err)
+	}
 }
 
 // TestScriptHeaderEscapesFileName: the accounting file's name (the spec's
