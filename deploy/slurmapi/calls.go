@@ -207,6 +207,9 @@ func (c *Client) Job(ctx context.Context, id int64) (Job, error) {
 	if len(out.Jobs) != 1 {
 		return Job{}, &Error{Op: "GET " + path, Msg: fmt.Sprintf("slurmrestd answered with %d jobs, want 1", len(out.Jobs))}
 	}
+	if out.Jobs[0].JobID != id {
+		return Job{}, &Error{Op: "GET " + path, Msg: fmt.Sprintf("slurmrestd answered about job %d, not job %d", out.Jobs[0].JobID, id)}
+	}
 	return out.Jobs[0], nil
 }
 

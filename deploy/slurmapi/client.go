@@ -25,6 +25,7 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -59,10 +60,18 @@ func Endpoint(region string) (string, error) {
 	return ep, nil
 }
 
+// CallTimeout bounds one call, its answer read whole, when
+// Client.Timeout is 0: an endpoint that never answers, or answers a byte
+// at a time, would otherwise hold verify and accounting forever (the
+// credentials' HTTP client has no timeout of its own).
+const CallTimeout = time.Minute
+
 // Client calls callSlurmRestApi on one cluster.
 type Client struct {
 	// HTTP sends the calls; it adds the credentials.
 	HTTP *http.Client
+	// Timeout bounds each call; 0 means CallTimeout.
+	Timeout time.Duration
 	// Endpoint is the API's base URL (Endpoint(region), or a double's).
 	Endpoint string
 	// Cluster is the resource name:
@@ -146,6 +155,12 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) e
 		return &Error{Op: op, Msg: "encoding the request: " + err.Error()}
 	}
 	u := strings.TrimRight(c.Endpoint, "/") + "/v1beta1/" + c.Cluster + ":callSlurmRestApi"
+	timeout := c.Timeout
+	if timeout <= 0 {
+		timeout = CallTimeout
+	}
+	ctx, cancel := context.WithTimeoutCause(ctx, timeout, fmt.Errorf("no whole answer within %s", timeout))
+	defer cancel()
 	hreq, err := http.NewRequestWithContext(ctx, http.MethodPost, u, bytes.NewReader(data))
 	if err != nil {
 		return &Error{Op: op, Msg: err.Error()}
@@ -157,11 +172,17 @@ func (c *Client) call(ctx context.Context, method, path string, body, out any) e
 		if errors.As(err, &ue) {
 			err = ue.Err // the URL is in the message already
 		}
+		if cause := context.Cause(ctx); cause != nil {
+			err = cause
+		}
 		return &Error{Op: op, Msg: fmt.Sprintf("cannot reach the Slurm Job API at %s: %s", c.Endpoint, oneLine(err.Error()))}
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, MaxResponseBytes+1))
 	if err != nil {
+		if cause := context.Cause(ctx); cause != nil {
+			err = cause
+		}
 		return &Error{Op: op, Msg: "reading the answer: " + oneLine(err.Error())}
 	}
 	if len(raw) > MaxResponseBytes {

@@ -145,12 +145,15 @@ func runShape(ctx context.Context, api *slurmapi.Client, j job, wait, poll time.
 		if err != nil {
 			return v, err
 		}
+		// The list holds the base state and its flags: a failed job
+		// whose nodes still clean up is ["NODE_FAIL","COMPLETING"], so a
+		// failure is looked for before the flags of a started job.
 		switch {
-		case hasAny(j.State, "RUNNING", "CONFIGURING", "COMPLETED", "COMPLETING"):
-			v.Outcome, v.Detail = Runs, j.State[0]
-			return v, nil
 		case hasAny(j.State, "FAILED", "NODE_FAIL", "BOOT_FAIL", "OUT_OF_MEMORY", "DEADLINE", "TIMEOUT", "CANCELLED", "PREEMPTED"):
 			v.Outcome, v.Detail = Failed, fmt.Sprintf("%v (reason %s)", j.State, j.Reason)
+			return v, nil
+		case hasAny(j.State, "RUNNING", "CONFIGURING", "COMPLETED", "COMPLETING"):
+			v.Outcome, v.Detail = Runs, j.State[0]
 			return v, nil
 		case hasAny(j.State, "PENDING") && slices.Contains(configReasons, j.Reason):
 			v.Outcome, v.Detail = PendingConfig, j.Reason

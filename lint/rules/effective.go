@@ -233,6 +233,13 @@ func parseNum(s string) (int64, bool) {
 	if err != nil {
 		return 0, false
 	}
+	// A K suffix saturates rather than wraps around to a small number.
+	if n > math.MaxInt64/mult {
+		return math.MaxInt64, true
+	}
+	if n < math.MinInt64/mult {
+		return math.MinInt64, true
+	}
 	return n * mult, true
 }
 

@@ -267,7 +267,9 @@ func aboveMachine(kv *ir.KV, rendered string) (bool, string) {
 	default:
 		return false, ""
 	}
-	n, ok1 := parseNum(kv.Value.Value)
+	// As Slurm reads the value (a uint64 RealMemory above 2^63 is no
+	// less above the machine's), capped at the largest int64.
+	n, ok1 := nodeNum(kv.Key.Value, kv.Value.Value)
 	m, ok2 := parseNum(rendered)
 	return ok1 && ok2 && n > m, what
 }

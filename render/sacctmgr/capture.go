@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/slurmspec/slurmspec/compiler/escape"
@@ -111,6 +112,9 @@ func ParseCapture(name string, data []byte) (*State, error) {
 			cur = nil
 			continue
 		}
+		if n := strings.Count(line, "|"); n >= maxColumns {
+			return nil, bad(1, "%d columns; sacctmgr shows at most %d", n+1, maxColumns)
+		}
 		cols := strings.Split(line, "|")
 		if k, ok := headerKind(cols); ok {
 			t := &table{kind: k, cols: cols}
@@ -213,8 +217,71 @@ func FromRows(rows []Row) (*State, error) {
 	return s, nil
 }
 
-// addRow adds one row of a table to the state.
+// addRow adds one row of a table to the state, whose names must be
+// names sacctmgr's command line can carry and which may not grow past
+// MaxEntities.
 func (s *State) addRow(kind Kind, row map[string]string, clusters map[string]bool) error {
+	for _, f := range nameFields[kind] {
+		if err := checkName(row[f]); err != nil {
+			return err
+		}
+	}
+	if err := s.addRowFields(kind, row, clusters); err != nil {
+		return err
+	}
+	return s.checkSize()
+}
+
+// nameFields are the fields of each kind of row that name an entity: a
+// plan's script writes them into sacctmgr's command line.
+var nameFields = map[Kind][]string{
+	KindQOS:     {"Name"},
+	KindAccount: {"Account"},
+	KindUser:    {"User"},
+	KindAssoc:   {"Account", "User", "Partition", "Parent"},
+}
+
+// checkName refuses a name that sacctmgr's command line cannot carry as
+// one name: a comma separates names (name=x,root names root too), = and
+// white space start another option, quotes and backslashes are taken out
+// by sacctmgr, and control or format characters would forge what a
+// reviewer reads. The other characters a shell treats specially are
+// quoted in a plan's script (shellquote.Word). "." and ".." are refused
+// too: slurmspec-deploy deletes an entity through a REST path ending in
+// its name, where they would name another path.
+func checkName(s string) error {
+	if s == "." || s == ".." {
+		return fmt.Errorf("the name %q is a path element, not a name", s)
+	}
+	i := strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || escape.Hidden(r) || strings.ContainsRune(",='\"\\", r)
+	})
+	if i < 0 {
+		return nil
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	return fmt.Errorf("the name %q holds %q, which sacctmgr's command line cannot carry in a name", clip(s), r)
+}
+
+// maxColumns bounds the columns of a line (sacctmgr's tables have a few
+// dozen): a 16 MiB header of 8 million columns took 720 MB.
+const maxColumns = 256
+
+// MaxEntities is the most entities (QOS, accounts, users and
+// associations together) a capture, or slurmrestd's rows, may hold: 16
+// MiB of short rows made 2.4 million entities and 3.7 GB resident.
+const MaxEntities = 200_000
+
+// checkSize refuses a state of more than MaxEntities entities.
+func (s *State) checkSize() error {
+	if len(s.entities) > MaxEntities {
+		return fmt.Errorf("more than %d QOS, accounts, users and associations; slurmspec plans at most that many", MaxEntities)
+	}
+	return nil
+}
+
+// addRowFields adds one row of a table to the state.
+func (s *State) addRowFields(kind Kind, row map[string]string, clusters map[string]bool) error {
 	fields := func(e *Entity, skip ...string) {
 	next:
 		for f, v := range row {

@@ -39,6 +39,9 @@ func splitDump(rest string) (map[string]string, int, error) {
 	out := map[string]string{}
 	at := 0
 	for at < len(rest) {
+		if len(out) >= maxColumns {
+			return nil, at, fmt.Errorf("more than %d fields; sacctmgr dump writes a few dozen", maxColumns)
+		}
 		if rest[at] != ':' {
 			return nil, at, fmt.Errorf("want :Key=Value, found %q", clip(rest[at:]))
 		}
@@ -79,6 +82,19 @@ func (s *State) addDumpLine(d *dumpReader, line string, clusters map[string]bool
 	if err != nil {
 		return len(m[0]) + at + 1, err
 	}
+	if err := checkName(name); err != nil {
+		return len(kind) + 5, err
+	}
+	if err := checkName(pairs["Partition"]); err != nil {
+		return 1, err
+	}
+	defer func() {
+		if err == nil {
+			if err = s.checkSize(); err != nil {
+				col = 1
+			}
+		}
+	}()
 	all := func(k Kind) {
 		if s.columns[k] == nil {
 			s.columns[k] = map[string]bool{}

@@ -47,6 +47,9 @@ type Op struct {
 	// that association's add.
 	partition string
 	withUser  bool
+	// replaced marks the removal of an account-wide association that
+	// associations with partitions replace (it goes first).
+	replaced bool
 	// clear are the TRES names a TRES field holds now and the new value
 	// does not name, by field: the script sets them to -1.
 	clear map[string][]string
@@ -141,6 +144,16 @@ func Compare(cur, want *State) (*Plan, error) {
 			removedAccount[k.Name] = true
 		}
 	}
+	// The users of each account, once: looking them up per removed
+	// account made a capture of many accounts quadratic.
+	usersOf := map[string][]string{}
+	for _, k := range cur.Keys() {
+		if k.Kind == KindAssoc && removedAccount[k.Account] {
+			if u := usersOf[k.Account]; len(u) == 0 || u[len(u)-1] != k.Name {
+				usersOf[k.Account] = append(u, k.Name)
+			}
+		}
+	}
 	for _, k := range cur.Keys() {
 		if want.Get(k) != nil || builtin(k) {
 			continue
@@ -149,7 +162,7 @@ func Compare(cur, want *State) (*Plan, error) {
 		if k.Kind == KindAssoc && (removedUser[k.Name] || removedAccount[k.Account]) {
 			continue
 		}
-		removes = append(removes, Op{Action: Remove, Key: k, Loses: loses(cur, want, k)})
+		removes = append(removes, Op{Action: Remove, Key: k, Loses: loses(want, k, usersOf[k.Name])})
 	}
 	adds = orderAdds(adds, want)
 	firstAssoc(adds)
@@ -160,6 +173,7 @@ func Compare(cur, want *State) (*Plan, error) {
 	var first, rest []Op
 	for _, op := range removes {
 		if k := op.Key; k.Kind == KindAssoc && k.Partition == "" && hasPartitionAssoc(want, k) {
+			op.replaced = true
 			first = append(first, op)
 		} else {
 			rest = append(rest, op)
@@ -183,9 +197,10 @@ func hasPartitionAssoc(s *State, k Key) bool {
 	return false
 }
 
-// loses says who loses access when the entity k of cur is removed on the
-// way to want.
-func loses(cur, want *State, k Key) string {
+// loses says who loses access when the entity k of the current state is
+// removed on the way to want; users are the users of k's associations
+// when k is an account.
+func loses(want *State, k Key, users []string) string {
 	switch k.Kind {
 	case KindAssoc:
 		if k.Partition == "" {
@@ -207,16 +222,10 @@ func loses(cur, want *State, k Key) string {
 	case KindUser:
 		return k.Name + " loses every association: slurmctld refuses the user's jobs under AccountingStorageEnforce"
 	case KindAccount:
-		users := map[string]bool{}
-		for key := range cur.entities {
-			if key.Kind == KindAssoc && key.Account == k.Name {
-				users[key.Name] = true
-			}
-		}
 		if len(users) == 0 {
 			return "no user has an association with account " + k.Name
 		}
-		return strings.Join(sortedSet(users), ", ") + " lose account " + k.Name
+		return strings.Join(users, ", ") + " lose account " + k.Name
 	case KindQOS:
 		return "jobs and associations lose QOS " + k.Name
 	}
@@ -301,7 +310,11 @@ func firstAssoc(adds []Op) {
 // orderRemoves puts associations first, then users, then accounts (each
 // before its parent), then QOS.
 func orderRemoves(ops []Op, cur *State) []Op {
+	depths := map[Key]int{}
 	depth := func(k Key) int {
+		if d, ok := depths[k]; ok {
+			return d
+		}
 		n := 0
 		for a := cur.Get(k); a != nil && n < 64; n++ {
 			p := a.Fields["Parent"]
@@ -310,6 +323,7 @@ func orderRemoves(ops []Op, cur *State) []Op {
 			}
 			a = cur.Get(Key{Kind: KindAccount, Name: p})
 		}
+		depths[k] = n
 		return n
 	}
 	rank := map[Kind]int{KindAssoc: 0, KindUser: 1, KindAccount: 2, KindQOS: 3}
@@ -382,26 +396,28 @@ func (p *Plan) Summary() string {
 }
 
 // Text writes the plan for a terminal: one line an operation, then its
-// fields, old → new.
+// fields, old → new. What a capture holds is escaped (escape.Text): its
+// names and values cannot drive the terminal or forge a line.
 func (p *Plan) Text(w io.Writer) error {
 	var b strings.Builder
+	e := escape.Text
 	fmt.Fprintf(&b, "accounting plan: %s\n", p.Summary())
 	sign := map[Action]string{Add: "+", Modify: "~", Remove: "-"}
 	for _, op := range p.Ops {
-		fmt.Fprintf(&b, "%s %s %s\n", sign[op.Action], op.Action, op.Entity)
+		fmt.Fprintf(&b, "%s %s %s\n", sign[op.Action], op.Action, e(op.Entity))
 		if op.Loses != "" {
-			b.WriteString("    (" + op.Loses + ")\n")
+			b.WriteString("    (" + e(op.Loses) + ")\n")
 		}
 		for _, c := range op.Changes {
-			line := "    " + c.Field + ": "
+			line := "    " + e(c.Field) + ": "
 			if op.Action == Modify {
-				old := c.Old
+				old := e(c.Old)
 				if old == "" {
 					old = `""`
 				}
 				line += old + " -> "
 			}
-			line += c.New
+			line += e(c.New)
 			if c.New == "" {
 				line += `""`
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/slurmspec/slurmspec/schema/accounting"
 )
 
-func loadFile(t *testing.T, name string) *accounting.File {
+func loadFile(t testing.TB, name string) *accounting.File {
 	t.Helper()
 	f, l := accounting.Load(name)
 	if f == nil {

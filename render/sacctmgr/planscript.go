@@ -5,9 +5,9 @@ package sacctmgr
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/compiler/shellquote"
 )
 
@@ -38,14 +38,14 @@ run() {
 // the accounting file in the header.
 func (p *Plan) Script(source string) []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, planHeader, source, p.Summary())
+	fmt.Fprintf(&b, planHeader, escape.Text(source), p.Summary()) // a line break cannot end the comment
 	if p.Empty() {
 		b.WriteString("\n# Nothing to do.\n")
 		return []byte(b.String())
 	}
 	section := Action("")
 	for i, op := range p.Ops {
-		if i == 0 && op.Action == Remove && len(p.Ops) > 1 {
+		if i == 0 && op.replaced {
 			b.WriteString("\n# An account-wide association that partitions' replace: sacctmgr would delete those too.\n")
 			section = Remove
 		}
@@ -63,6 +63,7 @@ func (p *Plan) Script(source string) []byte {
 // commands are the sacctmgr -i arguments of one operation.
 func (op Op) commands() []string {
 	k := op.Key
+	q := shellquote.Word
 	fields := map[string]string{}
 	for _, c := range op.Changes {
 		fields[c.Field] = c.New
@@ -72,28 +73,28 @@ func (op Op) commands() []string {
 	case Add:
 		switch k.Kind {
 		case KindQOS:
-			out = append(out, "add qos "+k.Name)
+			out = append(out, "add qos "+q(k.Name))
 		case KindAccount:
 			desc, ok := fields["Description"]
 			if !ok {
 				desc = k.Name
 			}
-			out = append(out, fmt.Sprintf("add account %s Parent=%s Description=%s Organization=%s", k.Name, fields["Parent"], shellquote.Word(desc), k.Name))
+			out = append(out, fmt.Sprintf("add account %s %s %s %s", q(k.Name), q("Parent="+fields["Parent"]), q("Description="+desc), q("Organization="+k.Name)))
 		case KindUser:
 			// The user comes with its default account's association,
 			// which the plan adds in the same command.
-			cmd := "add user " + k.Name + " DefaultAccount=" + fields["DefaultAccount"] + " Accounts=" + fields["DefaultAccount"]
+			cmd := "add user " + q(k.Name) + " " + q("DefaultAccount="+fields["DefaultAccount"]) + " " + q("Accounts="+fields["DefaultAccount"])
 			if op.partition != "" {
-				cmd += " Partitions=" + op.partition
+				cmd += " " + q("Partitions="+op.partition)
 			}
 			return []string{cmd + withSet(fields, "AdminLevel")}
 		case KindAssoc:
 			if op.withUser {
 				break
 			}
-			cmd := "add user " + k.Name + " Accounts=" + k.Account
+			cmd := "add user " + q(k.Name) + " " + q("Accounts="+k.Account)
 			if k.Partition != "" {
-				cmd += " Partitions=" + k.Partition
+				cmd += " " + q("Partitions="+k.Partition)
 			}
 			out = append(out, cmd)
 		}
@@ -105,7 +106,7 @@ func (op Op) commands() []string {
 	case Modify:
 		if parent, ok := fields["Parent"]; ok {
 			// sacctmgr moves an account on its own.
-			out = append(out, "modify "+where(k)+" set Parent="+parent)
+			out = append(out, "modify "+where(k)+" set "+q("Parent="+parent))
 			delete(fields, "Parent")
 		}
 		if set := setArgs(op, fields); set != "" {
@@ -117,23 +118,25 @@ func (op Op) commands() []string {
 	return out
 }
 
-// where is the sacctmgr object and condition naming exactly one entity.
+// where is the sacctmgr object and condition naming exactly one entity,
+// each name one shell word (a capture's names reach it).
 func where(k Key) string {
+	q := shellquote.Word
 	switch k.Kind {
 	case KindAssoc:
-		s := "user where name=" + k.Name + " account=" + k.Account
+		s := "user where " + q("name="+k.Name) + " " + q("account="+k.Account)
 		if k.Partition != "" {
-			s += " partition=" + k.Partition
+			s += " " + q("partition="+k.Partition)
 		}
 		return s
 	}
-	return string(k.Kind) + " where name=" + k.Name
+	return string(k.Kind) + " where " + q("name="+k.Name)
 }
 
 // withSet is " Key=value" for a field the operation sets, "" otherwise.
 func withSet(fields map[string]string, key string) string {
 	if v, ok := fields[key]; ok {
-		return " " + key + "=" + shellquote.Word(v)
+		return " " + shellquote.Word(key+"="+v)
 	}
 	return ""
 }
@@ -158,7 +161,7 @@ func setArgs(op Op, fields map[string]string) string {
 		case v == "" && (countFields[f] || f == "MaxWall" || f == "Flags"):
 			v = "-1"
 		}
-		set = append(set, f+"="+shellquote.Word(v))
+		set = append(set, shellquote.Word(f+"="+v))
 	}
 	return strings.Join(set, " ")
 }
@@ -175,19 +178,14 @@ func tightens(field, old, new string) string {
 		if o == "" {
 			return "limited, was unlimited"
 		}
-		on, _ := strconv.ParseInt(o, 10, 64)
-		nn, _ := strconv.ParseInt(n, 10, 64)
-		if nn < on {
+		if lessNumber(n, o) {
 			return "lower limit"
 		}
 	case isTRES(field):
 		o, n := tresItems(old), tresItems(new)
 		var lower []string
 		for name, nv := range n {
-			ov, ok := o[name]
-			on, _ := strconv.ParseInt(ov, 10, 64)
-			nn, _ := strconv.ParseInt(nv, 10, 64)
-			if !ok || nn < on {
+			if ov, ok := o[name]; !ok || lessNumber(nv, ov) {
 				lower = append(lower, name)
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/slurmspec/slurmspec/compiler/escape"
 	"github.com/slurmspec/slurmspec/compiler/shellquote"
 	"github.com/slurmspec/slurmspec/render"
 	"github.com/slurmspec/slurmspec/schema/accounting"
@@ -67,35 +68,40 @@ missing() {
 }
 `
 
-// Script renders the script.
+// Script renders the script. Every name and value is one shell word
+// (shellquote.Word), though the schema already allows none that a shell
+// reads specially.
 func Script(f *accounting.File) []byte {
 	var b strings.Builder
-	fmt.Fprintf(&b, header, path.Base(f.Name))
+	q := shellquote.Word
+	// The file's name is the pull request's to choose: escaped, a line
+	// break in it cannot end the comment.
+	fmt.Fprintf(&b, header, escape.Text(path.Base(f.Name)))
 	if len(f.QOS) > 0 {
 		b.WriteString("\n# QOS: created first, since accounts, users and preempt lists name them.\n")
 		for _, q := range f.QOS {
-			fmt.Fprintf(&b, "if missing qos %s name; then run add qos %s; fi\n", q.Name.Text, q.Name.Text)
+			fmt.Fprintf(&b, "if missing qos %s name; then run add qos %s; fi\n", shellquote.Word(q.Name.Text), shellquote.Word(q.Name.Text))
 		}
 	}
 	accounts := parentsFirst(f.Accounts)
 	if len(accounts) > 0 {
 		b.WriteString("\n# Accounts, each after its parent.\n")
 		for _, a := range accounts {
-			args := []string{"add", "account", a.Name.Text, "Parent=" + a.Parent.Text}
+			args := []string{"add", "account", q(a.Name.Text), q("Parent=" + a.Parent.Text)}
 			desc := a.Name.Text
 			if a.Description.Set {
 				desc = a.Description.Text
 			}
-			args = append(args, "Description="+shellquote.Word(desc), "Organization="+shellquote.Word(a.Name.Text))
-			fmt.Fprintf(&b, "if missing account %s account; then run %s; fi\n", a.Name.Text, strings.Join(args, " "))
+			args = append(args, "Description="+q(desc), "Organization="+q(a.Name.Text))
+			fmt.Fprintf(&b, "if missing account %s account; then run %s; fi\n", q(a.Name.Text), strings.Join(args, " "))
 		}
 	}
 	if len(f.Users) > 0 {
 		b.WriteString("\n# Users and their associations (one per account, or per account and partition).\n")
 		for _, u := range f.Users {
-			args := []string{"add", "user", u.Name.Text, "DefaultAccount=" + u.DefaultAccount.Text, "Accounts=" + join(u.Accounts)}
+			args := []string{"add", "user", q(u.Name.Text), q("DefaultAccount=" + u.DefaultAccount.Text), q("Accounts=" + join(u.Accounts))}
 			if len(u.Partitions) > 0 {
-				args = append(args, "Partitions="+join(u.Partitions))
+				args = append(args, q("Partitions="+join(u.Partitions)))
 			}
 			fmt.Fprintf(&b, "run %s\n", strings.Join(args, " "))
 		}
@@ -113,7 +119,7 @@ func Script(f *accounting.File) []byte {
 		mods = appendModify(mods, "account", a.Name.Text, set)
 	}
 	for _, u := range f.Users {
-		set := []string{"DefaultAccount=" + u.DefaultAccount.Text}
+		set := []string{shellquote.Word("DefaultAccount=" + u.DefaultAccount.Text)}
 		set = setValue(set, "Fairshare", u.Fairshare)
 		set = setList(set, "QOS", u.QOS)
 		set = setValue(set, "DefaultQOS", u.DefaultQOS)
@@ -134,7 +140,7 @@ func qosSettings(q accounting.QOS) []string {
 	set = setValue(set, "Priority", q.Priority)
 	set = setList(set, "Preempt", q.Preempt)
 	if q.PreemptMode.Set {
-		set = append(set, "PreemptMode="+q.PreemptMode.Text)
+		set = append(set, shellquote.Word("PreemptMode="+q.PreemptMode.Text))
 	}
 	set = setList(set, "Flags", q.Flags)
 	set = setValue(set, "UsageFactor", q.UsageFactor)
@@ -145,7 +151,7 @@ func appendModify(mods []string, kind, name string, set []string) []string {
 	if len(set) == 0 {
 		return mods
 	}
-	return append(mods, fmt.Sprintf("run modify %s where name=%s set %s", kind, name, strings.Join(set, " ")))
+	return append(mods, fmt.Sprintf("run modify %s where %s set %s", kind, shellquote.Word("name="+name), strings.Join(set, " ")))
 }
 
 func setValue(set []string, key string, v accounting.Value) []string {
@@ -159,12 +165,12 @@ func setList(set []string, key string, vs []accounting.Value) []string {
 	if len(vs) == 0 {
 		return set
 	}
-	return append(set, key+"="+join(vs))
+	return append(set, shellquote.Word(key+"="+join(vs)))
 }
 
 func setLimits(set []string, ls []accounting.Limit) []string {
 	for _, l := range ls {
-		set = append(set, l.Key+"="+shellquote.Word(l.Value.Text))
+		set = append(set, shellquote.Word(l.Key)+"="+shellquote.Word(l.Value.Text))
 	}
 	return set
 }

@@ -6,6 +6,8 @@ package sacctmgr
 // output holds (ParseCapture). Plan compares the two.
 
 import (
+	"math"
+	"math/big"
 	"sort"
 	"strconv"
 	"strings"
@@ -288,18 +290,33 @@ func normalTRES(v string) string {
 // tresSize is a TRES count in one unit: a size with a K, M, G, T or P
 // suffix in kibibytes, a bare number (megabytes for mem, a count
 // otherwise) as written times 1024, so that mem=1G and mem=1024 compare
-// equal. -1 and malformed sizes report false.
+// equal. The product is exact, however large (it wrapped around: cpu=
+// 18014398509481985 equalled cpu=1). -1 and malformed sizes report false.
 func tresSize(s string) (string, bool) {
 	mult := int64(1024)
 	if i := strings.IndexAny(s, "KMGTP"); i > 0 && i == len(s)-1 {
 		mult = map[byte]int64{'K': 1, 'M': 1 << 10, 'G': 1 << 20, 'T': 1 << 30, 'P': 1 << 40}[s[i]]
 		s = s[:i]
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil || n < 0 {
+	if s == "" || strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
 		return "", false
 	}
-	return strconv.FormatInt(n*mult, 10), true
+	n, _ := new(big.Int).SetString(s, 10)
+	return n.Mul(n, big.NewInt(mult)).String(), true
+}
+
+// lessNumber reports whether the decimal a is below b, at any size; a
+// value that is not a number counts as 0.
+func lessNumber(a, b string) bool {
+	x, ok := new(big.Int).SetString(a, 10)
+	if !ok {
+		x = new(big.Int)
+	}
+	y, ok := new(big.Int).SetString(b, 10)
+	if !ok {
+		y = new(big.Int)
+	}
+	return x.Cmp(y) < 0
 }
 
 // wallMinutes reads a wall time (minutes, [days-]hours:minutes[:seconds]
@@ -329,18 +346,27 @@ func wallMinutes(v string) (int64, bool) {
 	// Slurm's reading (time_str2mins): minutes, minutes:seconds,
 	// hours:minutes:seconds, days-hours, days-hours:minutes,
 	// days-hours:minutes:seconds; seconds round up to a minute.
-	var m int64
+	// Computed exactly, then capped at the largest int64: a wall time
+	// of more minutes wrapped around to a negative one.
+	b := func(n int64) *big.Int { return big.NewInt(n) }
+	// seconds rounded up to minutes, as (s+59)/60 in Go's division
+	up := func(s int64) *big.Int { return new(big.Int).Quo(new(big.Int).Add(b(s), b(59)), b(60)) }
+	m := new(big.Int)
 	switch {
 	case len(nums) == 1 && hasDays:
-		m = nums[0] * 60
+		m.Mul(b(nums[0]), b(60))
 	case len(nums) == 1:
-		m = nums[0]
+		m.Set(b(nums[0]))
 	case len(nums) == 2 && hasDays:
-		m = nums[0]*60 + nums[1]
+		m.Mul(b(nums[0]), b(60)).Add(m, b(nums[1]))
 	case len(nums) == 2:
-		m = nums[0] + (nums[1]+59)/60
+		m.Add(b(nums[0]), up(nums[1]))
 	default:
-		m = nums[0]*60 + nums[1] + (nums[2]+59)/60
+		m.Mul(b(nums[0]), b(60)).Add(m, b(nums[1])).Add(m, up(nums[2]))
 	}
-	return days*24*60 + m, true
+	m.Add(m, new(big.Int).Mul(b(days), b(24*60)))
+	if !m.IsInt64() {
+		return math.MaxInt64, true
+	}
+	return m.Int64(), true
 }

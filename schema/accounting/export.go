@@ -9,6 +9,7 @@ import (
 	"cuelang.org/go/encoding/jsonschema"
 
 	"github.com/slurmspec/slurmspec/compiler/cuectx"
+	"github.com/slurmspec/slurmspec/compiler/escape"
 )
 
 // JSONSchemaID is the $id of the exported JSON Schema.
@@ -43,5 +44,16 @@ func JSONSchema() ([]byte, error) {
 	if err := enc.Encode(doc); err != nil {
 		return nil, fmt.Errorf("encode the accounting JSON Schema: %w", err)
 	}
-	return b.Bytes(), nil
+	// The patterns name control, bidirectional and zero-width characters
+	// (the description's): written as \u escapes, which JSON reads back
+	// the same, so that the file shows what it holds.
+	var out bytes.Buffer
+	for _, r := range b.String() {
+		if r != '\n' && escape.Hidden(r) {
+			fmt.Fprintf(&out, `\u%04x`, r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.Bytes(), nil
 }

@@ -59,6 +59,8 @@ func TestJSONSchema(t *testing.T) {
 		"qos: [{name: a, limits: {MaxCPUs: 4}}]",
 		"qos: [{name: a, preemptMode: gang}]",
 		"teams: []",
+		`accounts: [{name: a, description: "a\u202eb"}]`,
+		`accounts: [{name: a, description: "a\rb"}]`,
 	} {
 		if err := s.Validate(asJSON([]byte(bad))); err == nil {
 			t.Errorf("%s: accepted", bad)

@@ -102,6 +102,11 @@ func newAccountingPlanCmd(e env) *cobra.Command {
 			case r.Accounting == nil:
 				return usageError("%s has no accounting file: name it in .slurmspec.yaml (accounting:) or put it beside the spec (docs/accounting.md)", escape.Text(args[0]))
 			}
+			if scriptPath != "" {
+				if err := notAnInput(scriptPath, []string{r.Accounting.Name, opt.ConfigFile}); err != nil {
+					return usageError("--script %s: is an input (the accounting file or the config); write the script elsewhere", escape.Text(scriptPath))
+				}
+			}
 			data, err := load.ReadFile(current, load.MaxFileSize)
 			if err != nil {
 				return usageError("--current: %v", err)
