@@ -98,7 +98,7 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	if err := dec.Decode(&raw); err != nil && !errors.Is(err, io.EOF) {
-		return pc, fmt.Errorf("project config %s: %w (known keys: disable, severity, slurmVersion, build, include, exclude, accounting)", path, err)
+		return pc, fmt.Errorf("project config %s: %s (known keys: disable, severity, slurmVersion, build, include, exclude, accounting)", path, yamlProblems(err))
 	}
 	var extra yaml.Node
 	if err := dec.Decode(&extra); !errors.Is(err, io.EOF) {
@@ -161,9 +161,30 @@ func ParseProjectConfig(path string, data []byte) (ProjectConfig, error) {
 		}
 	}
 	if len(problems) > 0 {
-		return pc, fmt.Errorf("project config %s:\n  %s", path, strings.Join(problems, "\n  "))
+		return pc, fmt.Errorf("project config %s: %s", path, strings.Join(problems, "; "))
 	}
 	return pc, nil
+}
+
+// yamlProblems says what the YAML decoder refused, on one line (errors
+// are printed on one line, escaped): the lines of a *yaml.TypeError
+// ("unmarshal errors:\n  line 2: field foo not found in type
+// lint.projectFile") joined by "; ", an unknown key as such.
+func yamlProblems(err error) string {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return err.Error()
+	}
+	out := make([]string, len(te.Errors))
+	for i, e := range te.Errors {
+		if at, rest, ok := strings.Cut(e, ": field "); ok {
+			if key, ok := strings.CutSuffix(rest, " not found in type lint.projectFile"); ok {
+				e = fmt.Sprintf("%s: unknown key %q", at, key)
+			}
+		}
+		out[i] = e
+	}
+	return strings.Join(out, "; ")
 }
 
 // patterns checks the include or exclude list: each entry a non-empty
@@ -217,7 +238,7 @@ func (pc ProjectConfig) Check(cat *ids.Catalog) error {
 		problems = append(problems, err.Error())
 	}
 	if len(problems) > 0 {
-		return fmt.Errorf("project config %s:\n  %s", pc.Path, strings.Join(problems, "\n  "))
+		return fmt.Errorf("project config %s: %s", pc.Path, strings.Join(problems, "; "))
 	}
 	return nil
 }

@@ -108,7 +108,7 @@ func TestProjectConfigPatterns(t *testing.T) {
 
 func TestLoadProjectConfigErrors(t *testing.T) {
 	for _, tc := range []struct{ text, want string }{
-		{"disabled: [placeholder]\n", "field disabled not found"},
+		{"disabled: [placeholder]\n", `line 1: unknown key "disabled" (known keys:`},
 		{"disable: placeholder\n", "cannot unmarshal"},
 		{"severity: {unused-pool: fatal}\n", "unknown severity \"fatal\""},
 		{"slurmVersion: \"21.08\"\n", "series 21.08 is not in the catalog"},
@@ -120,10 +120,18 @@ func TestLoadProjectConfigErrors(t *testing.T) {
 		{"exclude: [\"#notes.yaml\"]\n", "reads as a comment"},
 		{"exclude: \"a\\nb\"\n", "cannot unmarshal"},
 		{"exclude: [\"a\\nb\"]\n", "a pattern is one line"},
+		{"disable: [\"\", a, a]\n", "project config x.yaml: disable: empty rule id; disable: a is listed twice"},
+		{"disabled: []\nseverity: []\n", `project config x.yaml: line 1: unknown key "disabled"; line 2: cannot unmarshal`},
 	} {
 		_, err := lint.ParseProjectConfig("x.yaml", []byte(tc.text))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: got error %v, want one containing %q", tc.text, err, tc.want)
+		}
+		// One line: the CLIs print an error escaped, where a line break
+		// would show as \n (as it does, rightly, inside a value the
+		// decoder quotes: exclude: "a\nb").
+		if err != nil && strings.Contains(strings.ReplaceAll(err.Error(), "a\nb", ""), "\n") {
+			t.Errorf("%q: error %q spans lines", tc.text, err)
 		}
 	}
 	if _, err := lint.LoadProjectConfig(filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
@@ -136,6 +144,9 @@ func TestProjectConfigUnknownRules(t *testing.T) {
 	err := pc.Check(testRules)
 	if err == nil {
 		t.Fatal("no error for unknown rule ids")
+	}
+	if strings.Contains(err.Error(), "\n") {
+		t.Errorf("error %q spans lines", err)
 	}
 	for _, want := range []string{`disable: unknown rule "unused-pools" (did you mean "unused-pool"?)`, `severity: unknown rule "nope"`} {
 		if !strings.Contains(err.Error(), want) {

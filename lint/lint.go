@@ -264,7 +264,7 @@ func CheckOverrides(cat *ids.Catalog, disabled []string, severity map[string]dia
 		}
 	}
 	if len(problems) > 0 {
-		return errors.New(strings.Join(problems, "\n  "))
+		return errors.New(strings.Join(problems, "; "))
 	}
 	return nil
 }

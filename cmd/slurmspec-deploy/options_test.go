@@ -50,7 +50,7 @@ func TestSameOptionsEverywhere(t *testing.T) {
 		{name: "config disables online rule", config: "disable: [filestore-capacity]\n"},
 		{name: "config severity", config: "severity: {filestore-tier: error, placeholder: info}\n"},
 		{name: "config unknown rule", config: "disable: [filestore-capacityy]\n", refuse: `unknown rule "filestore-capacityy"`},
-		{name: "config unknown key", config: "disabled: [placeholder]\n", refuse: "field disabled not found"},
+		{name: "config unknown key", config: "disabled: [placeholder]\n", refuse: `unknown key "disabled"`},
 		{name: "config version", config: "slurmVersion: \"22.05\"\n"},
 		{name: "config FIFO", config: "fifo", refuse: "not a regular file (a FIFO)"},
 		{name: "slurm version", args: []string{"--slurm-version", "23.11"}},

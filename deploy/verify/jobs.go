@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
@@ -105,6 +106,9 @@ type Verdict struct {
 	JobID   int64
 	// Detail is Slurm's reason: the refusal, the pending reason, the state.
 	Detail string
+	// Waited is, for a job still waiting, why: "reason R" (Slurm's
+	// pending reason) or, where Slurm gives none, "state S".
+	Waited string
 }
 
 // configReasons are pending reasons that only a change of configuration
@@ -161,6 +165,10 @@ func runShape(ctx context.Context, api *slurmapi.Client, j job, wait, poll time.
 		}
 		if time.Now().After(deadline) {
 			v.Outcome, v.Detail = Waiting, fmt.Sprintf("%v (reason %s) after %s", j.State, j.Reason, wait)
+			v.Waited = "reason " + j.Reason
+			if j.Reason == "" || j.Reason == "None" {
+				v.Waited = fmt.Sprintf("state %v", j.State)
+			}
 			return v, nil
 		}
 		select {
@@ -197,4 +205,47 @@ func jobFinding(c *ir.Cluster, p *partition, v Verdict) (diag.Diagnostic, bool) 
 			"the partition's limits, state or the user's association keep it from running; `scontrol show job` on the cluster says more"), true
 	}
 	return diag.Diagnostic{}, false
+}
+
+// noVerdict is the finding of a partition's job shapes without a verdict,
+// grouped by why their jobs still waited; ok is false when every shape of
+// the partition has one. Nothing shows that such a shape runs: the
+// finding is an error unless opt.AllowPending accepts it.
+func noVerdict(c *ir.Cluster, p *partition, verdicts []Verdict, opt Options) (diag.Diagnostic, bool) {
+	var (
+		total, waiting int
+		reasons        []string
+		shapes         = map[string][]string{}
+	)
+	for _, v := range verdicts {
+		if v.Partition != p.name {
+			continue
+		}
+		total++
+		if v.Outcome != Waiting {
+			continue
+		}
+		waiting++
+		if _, ok := shapes[v.Waited]; !ok {
+			reasons = append(reasons, v.Waited)
+		}
+		shapes[v.Waited] = append(shapes[v.Waited], v.Shape.ID())
+	}
+	if waiting == 0 {
+		return diag.Diagnostic{}, false
+	}
+	var groups []string
+	for _, r := range reasons {
+		groups = append(groups, fmt.Sprintf("with %s: %s", r, strings.Join(shapes[r], ", ")))
+	}
+	sev, hint := diag.Error, "nothing shows that these shapes run: the nodes are busy, still powering up, or never come up "+
+		"(`sinfo -R` and `scontrol show node` on the cluster say which); verify again with a longer --wait, "+
+		"or accept shapes without a verdict with --allow-pending (deploy up: --verify-wait, --verify-allow-pending)"
+	if opt.AllowPending {
+		sev, hint = diag.Warning, "accepted by --allow-pending: nothing shows that these shapes run; verify again with a longer --wait to know"
+	}
+	return finding(c, p, "", online.VerifyJobNoVerdict, sev,
+		fmt.Sprintf("in partition %s %d of %d job shapes have no verdict: their jobs still pended when the wait of %s ended, %s",
+			p.name, waiting, total, opt.Wait, strings.Join(groups, "; ")),
+		hint), true
 }

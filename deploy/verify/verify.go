@@ -30,6 +30,10 @@ type Options struct {
 	Poll time.Duration
 	// NoJobs reads the partitions and nodes only, and submits nothing.
 	NoJobs bool
+	// AllowPending accepts job shapes without a verdict (still waiting
+	// when the wait ended): their finding, verify-job-no-verdict, is a
+	// warning instead of an error.
+	AllowPending bool
 }
 
 // DefaultWait is how long a job may pend by default: long enough for a
@@ -93,9 +97,26 @@ func Run(ctx context.Context, api *slurmapi.Client, c *ir.Cluster, conf []byte, 
 				r.Diags.Add(d)
 			}
 		}
+		for _, p := range e.partitions {
+			if d, ok := noVerdict(c, p, r.Verdicts, opt); ok {
+				r.Diags.Add(d)
+			}
+		}
 	}
 	r.Diags = r.Diags.Sort()
 	return r, nil
+}
+
+// NoVerdict counts the job shapes without a verdict: their jobs still
+// waited when the wait ended, so nothing shows that they run.
+func (r *Report) NoVerdict() int {
+	n := 0
+	for _, v := range r.Verdicts {
+		if v.Outcome == Waiting {
+			n++
+		}
+	}
+	return n
 }
 
 // WriteVerdicts prints the job mix's verdicts, one line each.

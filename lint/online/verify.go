@@ -15,6 +15,7 @@ const (
 	RuleVerifyNodeDrift           = "verify-node-drift"
 	RuleVerifyJobRefused          = "verify-job-refused"
 	RuleVerifyJobPending          = "verify-job-pending"
+	RuleVerifyJobNoVerdict        = "verify-job-no-verdict"
 )
 
 const verifyNote = " Reported by `slurmspec verify` (and `slurmspec deploy up --verify`), which reads the live cluster " +
@@ -80,11 +81,24 @@ var VerifyJobPending = ids.Entry{
 	Doc: "The job was accepted but pends with a reason that only a change of configuration or accounting ends: " +
 		"PartitionConfig, PartitionNodeLimit, PartitionTimeLimit, PartitionDown, QOS or association limits, " +
 		"ReqNodeNotAvail and the like; or it ended without running its script (FAILED, NODE_FAIL, BOOT_FAIL: a " +
-		"prolog that fails, a node that does not boot). A job pending for Resources or Priority is not a finding: the nodes are " +
-		"busy or starting, and verify says so in its table." + verifyNote + "\n",
+		"prolog that fails, a node that does not boot). A job still pending for Resources or Priority when the wait ends is not this " +
+		"finding but verify-job-no-verdict." + verifyNote + "\n",
+}
+
+// VerifyJobNoVerdict reports job shapes whose jobs still waited when
+// verify's wait ended.
+var VerifyJobNoVerdict = ids.Entry{
+	ID: RuleVerifyJobNoVerdict, Stage: ids.Online, Severity: diag.Error,
+	Summary: "Jobs of standard shapes still pend for resources when the wait ends: nothing shows they run",
+	Doc: "The jobs were accepted and still pended, for Resources, Priority or another reason that is not one of " +
+		"configuration, when --wait ended (a job in a state verify does not know counts too). That is what busy " +
+		"nodes look like, but also nodes that never come up, or an endpoint that answers PENDING for every job: " +
+		"nothing shows that these shapes run. One finding per partition names its shapes, grouped by Slurm's pending " +
+		"reason. An error, so that verify (and `deploy up --verify`) does not pass a cluster on which no job was " +
+		"shown to run; with --allow-pending it is a warning." + verifyNote + "\n",
 }
 
 // VerifyEntries returns the ids of `slurmspec verify`.
 func VerifyEntries() []ids.Entry {
-	return []ids.Entry{VerifyPartitionMissing, VerifyPartitionUnexpected, VerifyPartitionDrift, VerifyNodeDrift, VerifyJobRefused, VerifyJobPending}
+	return []ids.Entry{VerifyPartitionMissing, VerifyPartitionUnexpected, VerifyPartitionDrift, VerifyNodeDrift, VerifyJobRefused, VerifyJobPending, VerifyJobNoVerdict}
 }

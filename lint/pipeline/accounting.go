@@ -65,22 +65,44 @@ func withAccounting(cfg lint.Config, f *accounting.File) lint.Config {
 }
 
 // loadAccounting loads the spec's accounting file. One the project config
-// names that does not exist is reported at the config's accounting key,
-// where the mistake is: the loader's "cannot read spec: open FILE" named
-// neither the config nor what the file is.
+// names that does not exist or cannot be read (a directory, a FIFO, no
+// permission) is reported at the config's accounting key, where the
+// mistake is, as the accounting file: the loader's "cannot read spec"
+// named neither the config nor what the file is. A path through a
+// symbolic link is accounting.Load's to refuse.
 func loadAccounting(s *Settings) (*accounting.File, diag.List) {
-	if s.Project.Accounting != "" {
-		if _, err := os.Lstat(s.Project.Accounting); errors.Is(err, fs.ErrNotExist) {
-			pos := s.Project.AccountingPos
-			if pos.File == "" {
-				pos.File = s.Project.Path
-			}
-			pos.File = relative(pos.File)
-			var l diag.List
-			l.Errorf(load.RuleIO, pos, "", "create it (docs/accounting.md), or correct or remove the accounting key",
-				"accounting file %s, which %s names, does not exist", s.accountingFile, pos.File)
-			return nil, l
-		}
+	name := s.Project.Accounting
+	if name == "" || load.LinkOnPath(s.accountingFile) != "" {
+		return accounting.Load(s.accountingFile)
 	}
-	return accounting.Load(s.accountingFile)
+	data, err := load.ReadFile(name, load.MaxFileSize)
+	if err == nil {
+		return accounting.LoadBytes(s.accountingFile, data)
+	}
+	pos := s.Project.AccountingPos
+	if pos.File == "" {
+		pos.File = s.Project.Path
+	}
+	pos.File = relative(pos.File)
+	what, hint := "does not exist", "create it (docs/accounting.md), or correct or remove the accounting key"
+	if !errors.Is(err, fs.ErrNotExist) {
+		what, hint = unreadable(name, err), "make it a regular file you can read, or correct or remove the accounting key"
+	}
+	var l diag.List
+	l.Errorf(load.RuleIO, pos, "", hint, "accounting file %s, which %s names, %s", s.accountingFile, pos.File, what)
+	return nil, l
+}
+
+// unreadable says why the file name could not be read, without naming it
+// again: "cannot be read: permission denied", "is a directory, not a
+// file".
+func unreadable(name string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return "cannot be read: " + pe.Err.Error()
+	}
+	if rest, ok := strings.CutPrefix(err.Error(), name+" "); ok {
+		return rest
+	}
+	return "cannot be read: " + err.Error()
 }

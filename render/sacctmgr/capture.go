@@ -22,6 +22,16 @@ const CaptureCommand = `{ sacctmgr show qos -P format=Name,Priority,Preempt,Pree
   sacctmgr show association -P format=Cluster,Account,User,Partition,ParentName,Share,QOS,DefaultQOS,GrpTRES,GrpJobs,MaxTRES,MaxWall,MaxJobs,MaxSubmit
 } > current.txt`
 
+// CaptureLine is CaptureCommand on one line, for an error message: the
+// commands of the group separated by "; ".
+func CaptureLine() string {
+	lines := strings.Split(CaptureCommand, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimSpace(l)
+	}
+	return strings.Join(lines, "; ")
+}
+
 // CaptureError is a capture that is not sacctmgr's output: the position
 // of the first line that is not.
 type CaptureError struct {

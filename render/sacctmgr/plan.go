@@ -71,7 +71,7 @@ type MissingColumnError struct {
 }
 
 func (e *MissingColumnError) Error() string {
-	return fmt.Sprintf("the capture has no %s column for the %s entities the file declares it for; capture with:\n%s", e.Field, e.Kind, CaptureCommand)
+	return fmt.Sprintf("the capture has no %s column for the %s entities the file declares it for; capture with: %s", e.Field, e.Kind, CaptureLine())
 }
 
 // MissingTableError is a capture without any entity of a kind the file
@@ -79,8 +79,8 @@ func (e *MissingColumnError) Error() string {
 type MissingTableError struct{ Kind Kind }
 
 func (e *MissingTableError) Error() string {
-	return fmt.Sprintf("the capture holds no %s entities (sacctmgr dump leaves QOS out before 26.05): add sacctmgr show %s -P output to it; capture with:\n%s",
-		e.Kind, map[Kind]string{KindQOS: "qos", KindAccount: "account", KindUser: "user", KindAssoc: "association"}[e.Kind], CaptureCommand)
+	return fmt.Sprintf("the capture holds no %s entities (sacctmgr dump leaves QOS out before 26.05): add sacctmgr show %s -P output to it; capture with: %s",
+		e.Kind, map[Kind]string{KindQOS: "qos", KindAccount: "account", KindUser: "user", KindAssoc: "association"}[e.Kind], CaptureLine())
 }
 
 // Compare plans the change from the state cur to the state want. A field

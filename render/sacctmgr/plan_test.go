@@ -140,8 +140,13 @@ func TestPlanMissingColumn(t *testing.T) {
 			_, err = sacctmgr.Compare(cur, want)
 			var mc *sacctmgr.MissingColumnError
 			var mt *sacctmgr.MissingTableError
-			if tc.table && !errors.As(err, &mt) || !tc.table && !errors.As(err, &mc) || !strings.Contains(fmt.Sprint(err), "sacctmgr show qos -P format=") {
+			if tc.table && !errors.As(err, &mt) || !tc.table && !errors.As(err, &mc) || !strings.HasSuffix(fmt.Sprint(err), "capture with: "+sacctmgr.CaptureLine()) {
 				t.Fatalf("error %v, want a missing %s error naming the capture command", err, tc.name)
+			}
+			// One line: the CLIs print an error escaped, where a line
+			// break would show as \n.
+			if strings.Contains(err.Error(), "\n") {
+				t.Errorf("error %q spans lines", err)
 			}
 		})
 	}
@@ -214,5 +219,20 @@ func TestNormal(t *testing.T) {
 		if a, b := sacctmgr.Normal(tc.field, tc.a), sacctmgr.Normal(tc.field, tc.b); a != b {
 			t.Errorf("%s: %q → %q, %q → %q: want equal", tc.field, tc.a, a, tc.b, b)
 		}
+	}
+}
+
+// TestCaptureLine: the one-line capture command is CaptureCommand's group
+// with its commands separated by "; ", as the shell runs it.
+func TestCaptureLine(t *testing.T) {
+	line := sacctmgr.CaptureLine()
+	var cmds []string
+	for _, l := range strings.Split(sacctmgr.CaptureCommand, "\n") {
+		if l = strings.TrimSpace(strings.TrimPrefix(l, "{ ")); strings.HasPrefix(l, "sacctmgr ") {
+			cmds = append(cmds, l)
+		}
+	}
+	if want := "{ " + strings.Join(cmds, "; ") + "; } > current.txt"; len(cmds) != 4 || line != want {
+		t.Errorf("CaptureLine() = %q, want %q", line, want)
 	}
 }

@@ -120,8 +120,13 @@ func Load(name string) (*File, diag.List) {
 			"accounting file %s passes through %s, a symbolic link; slurmspec does not follow links in paths a repository names", name, link)
 		return nil, l
 	}
-	doc, l := load.File(name, loadOptions())
-	return fromDoc(doc, l)
+	data, err := load.ReadFile(name, load.MaxFileSize)
+	if err != nil {
+		var l diag.List
+		l.Errorf(load.RuleIO, diag.Pos{File: name}, "", "check the path and its permissions", "cannot read accounting file: %v", err)
+		return nil, l
+	}
+	return LoadBytes(name, data)
 }
 
 // LoadBytes is Load for a file already in memory.

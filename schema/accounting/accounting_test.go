@@ -143,3 +143,17 @@ func TestLoadRefusesLinkedDirectory(t *testing.T) {
 		t.Errorf("Load through a link: %v", l)
 	}
 }
+
+// TestLoadUnreadableSaysAccountingFile: a file that cannot be read (here a
+// directory) is reported as the accounting file, not as a spec.
+func TestLoadUnreadableSaysAccountingFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "teams.accounting.yaml")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f, l := accounting.Load(dir)
+	want := "cannot read accounting file: " + dir + " is a directory, not a file"
+	if f != nil || len(l) != 1 || l[0].Rule != "load-io" || l[0].Message != want || l[0].Pos.File != dir {
+		t.Errorf("Load of a directory: %v; want one load-io error %q", l, want)
+	}
+}

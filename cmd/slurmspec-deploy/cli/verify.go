@@ -37,18 +37,26 @@ application-default login, a Google Cloud VM's metadata server); the
 caller needs aiplatform.googleapis.com/modelDevelopmentClusters.run
 (roles/aiplatform.user). See docs/verify.md.
 
-Exit status: 0 no error found, 1 drift or jobs that cannot run (or spec
-errors), 2 usage error, no credentials, or the API could not be asked.`
+A job still pending for resources when --wait ends gives its shape no
+verdict: nothing shows that it runs, an error unless --allow-pending.
+
+Exit status: 0 no error found, 1 drift, jobs that cannot run, shapes
+without a verdict (or spec errors), 2 usage error, no credentials, or the
+API could not be asked.`
 
 // verifyFlags are verify's own flags (also up --verify's).
 type verifyFlags struct {
-	wait   time.Duration
-	noJobs bool
+	wait         time.Duration
+	noJobs       bool
+	allowPending bool
+	prefix       string // "" (verify) or "verify-" (up --verify)
 }
 
 func (v *verifyFlags) register(cmd *cobra.Command, prefix string) {
+	v.prefix = prefix
 	cmd.Flags().DurationVar(&v.wait, prefix+"wait", verify.DefaultWait, "how long a job may pend before its verdict is \"still waiting\"")
 	cmd.Flags().BoolVar(&v.noJobs, prefix+"no-jobs", false, "compare partitions and nodes only; submit no job")
+	cmd.Flags().BoolVar(&v.allowPending, prefix+"allow-pending", false, "accept job shapes still pending for resources when the wait ends (a warning, not an error)")
 }
 
 func newVerifyCmd(e env) *cobra.Command {
@@ -108,7 +116,7 @@ func runVerify(ctx context.Context, e env, res *pipeline.Result, vf verifyFlags)
 	}
 	api := &slurmapi.Client{HTTP: httpClient, Endpoint: endpoint, Cluster: name}
 	fmt.Fprintf(e.stdout, "Verifying cluster %s against %s (Slurm REST %s)\n", escape.Text(name), escape.Text(res.File), slurmapi.Version)
-	r, err := verify.Run(ctx, api, c, conf, verify.Options{Wait: vf.wait, NoJobs: vf.noJobs})
+	r, err := verify.Run(ctx, api, c, conf, verify.Options{Wait: vf.wait, NoJobs: vf.noJobs, AllowPending: vf.allowPending})
 	if err != nil {
 		return failed("verify: %v", err)
 	}
@@ -129,10 +137,17 @@ func runVerify(ctx context.Context, e env, res *pipeline.Result, vf verifyFlags)
 	summary := fmt.Sprintf("%s, %s; %s, %s",
 		diag.Plural(r.Partitions, "live partition"), diag.Plural(r.Nodes, "live node"),
 		diag.Plural(len(r.Verdicts), "job"), diag.Plural(len(r.Diags), "finding"))
-	if errs > 0 {
-		return refused("cluster %s: %s (%s)", name, summary, diag.Plural(errs, "error"))
+	pending := ""
+	if n := r.NoVerdict(); n > 0 {
+		pending = fmt.Sprintf("; %d of %s without a verdict", n, diag.Plural(len(r.Verdicts), "shape"))
 	}
-	fmt.Fprintf(e.stdout, "Cluster %s: %s\n", escape.Text(name), summary)
+	if errs > 0 {
+		return refused("cluster %s: %s (%s)%s", name, summary, diag.Plural(errs, "error"), pending)
+	}
+	if pending != "" {
+		pending += " (accepted by --" + vf.prefix + "allow-pending)"
+	}
+	fmt.Fprintf(e.stdout, "Cluster %s: %s%s\n", escape.Text(name), summary, pending)
 	return nil
 }
 

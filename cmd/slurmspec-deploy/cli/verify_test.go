@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -91,6 +92,81 @@ func TestVerifyThroughDouble(t *testing.T) {
 			for _, c := range double.Calls() {
 				if c.User != "alice" || c.Method != "HTTP_METHOD_GET" {
 					t.Errorf("call %+v, want GETs as alice", c)
+				}
+			}
+		})
+	}
+}
+
+// pendingJobs answers the job calls of the Slurm REST API as a cluster
+// whose jobs pend for Resources for ever (nodes that never come up, or a
+// hostile endpoint), and the others with h.
+func pendingJobs(h http.Handler) http.Handler {
+	var (
+		mu   sync.Mutex
+		next int
+	)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case r.URL.Path == "/slurm/v0.0.42/job/submit":
+			next++
+			fmt.Fprintf(w, `{"job_id":%d}`, next)
+		case strings.HasPrefix(r.URL.Path, "/slurm/v0.0.42/job/") && r.Method == http.MethodGet:
+			fmt.Fprintf(w, `{"jobs":[{"job_id":%s,"job_state":["PENDING"],"state_reason":"Resources"}]}`, strings.TrimPrefix(r.URL.Path, "/slurm/v0.0.42/job/"))
+		case strings.HasPrefix(r.URL.Path, "/slurm/v0.0.42/job/"):
+			fmt.Fprint(w, `{}`)
+		default:
+			h.ServeHTTP(w, r)
+		}
+	})
+}
+
+// TestVerifyNoVerdictFails: when every job still pends for Resources as
+// the wait ends, no shape was shown to run, and verify does not pass the
+// cluster: exit 1, a verify-job-no-verdict error per partition, and the
+// summary counts the shapes without a verdict. --allow-pending accepts
+// them: warnings, exit 0, the summary still says so.
+func TestVerifyNoVerdictFails(t *testing.T) {
+	spec, err := filepath.Abs("../../../examples/a4-training.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = "projects/acme-ml-prod/locations/us-central1/modelDevelopmentClusters/train"
+	for _, tc := range []struct {
+		args []string
+		code int
+		want []string
+	}{
+		{nil, 1, []string{
+			"a4-training.yaml:48:13: error: in partition train 11 of 11 job shapes have no verdict: their jobs still pended when the wait of 1ns ended, with reason Resources: train/a4/one-task, ",
+			"hint: nothing shows that these shapes run",
+			"  train/a4/one-task            still waiting (job 1, [PENDING] (reason Resources) after 1ns)\n",
+			"slurmspec-deploy: cluster " + name + ": 2 live partitions, 4 live nodes; 22 jobs, 2 findings (2 errors); 22 of 22 shapes without a verdict\n"}},
+		{[]string{"--allow-pending"}, 0, []string{
+			"a4-training.yaml:57:13: warning: in partition preempt 11 of 11 job shapes have no verdict",
+			"hint: accepted by --allow-pending",
+			"Cluster " + name + ": 2 live partitions, 4 live nodes; 22 jobs, 2 findings; 22 of 22 shapes without a verdict (accepted by --allow-pending)\n"}},
+	} {
+		t.Run(fmt.Sprint(tc.args), func(t *testing.T) {
+			backend := httptest.NewServer(pendingJobs(slurmrestd(10080, "UP")))
+			defer backend.Close()
+			double := &fakeslurmapi.Server{Cluster: name, Users: map[string]string{"ya29.alice": "alice"},
+				Backend: fakeslurmapi.Backend{URL: backend.URL, Token: func(string, time.Duration) (string, error) { return "jwt", nil }}}
+			api := httptest.NewServer(double)
+			defer api.Close()
+			t.Setenv("GOOGLE_OAUTH_ACCESS_TOKEN", "ya29.alice")
+			t.Setenv("SLURMSPEC_SLURM_API_ENDPOINT", api.URL)
+			var out bytes.Buffer
+			args := append([]string{"verify", "--wait=1ns"}, tc.args...)
+			code := cli.Run(append(args, spec), strings.NewReader(""), &out, &out)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d:\n%s", code, tc.code, out.String())
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(out.String(), w) {
+					t.Errorf("output lacks %q:\n%s", w, out.String())
 				}
 			}
 		})

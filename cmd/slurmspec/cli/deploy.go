@@ -32,7 +32,7 @@ is what the spec renders (partitions, nodes) and whether it runs a job mix
 in every partition. slurmspec hands verify to slurmspec-deploy, which
 links Google's credentials:
 
-  slurmspec verify [--wait 2m] [--no-jobs] FILE
+  slurmspec verify [--wait 2m] [--no-jobs] [--allow-pending] FILE
 
 See docs/verify.md.
 `

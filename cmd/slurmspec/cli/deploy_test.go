@@ -71,7 +71,7 @@ func TestVerifyHandsOver(t *testing.T) {
 	out.Reset()
 	cmd = newVerifyCmd(env{stdout: &out, stderr: &out})
 	cmd.SetArgs([]string{"--help"})
-	if err := cmd.Execute(); err != nil || !strings.Contains(out.String(), "slurmspec verify [--wait 2m] [--no-jobs] FILE") || !strings.Contains(out.String(), "slurmspec-deploy not found") {
+	if err := cmd.Execute(); err != nil || !strings.Contains(out.String(), "slurmspec verify [--wait 2m] [--no-jobs] [--allow-pending] FILE") || !strings.Contains(out.String(), "slurmspec-deploy not found") {
 		t.Errorf("verify --help without the helper: %v\n%s", err, out.String())
 	}
 }
