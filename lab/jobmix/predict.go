@@ -79,7 +79,16 @@ func Predictors() map[string]Predictor {
 		"shape-node-limits": {Phrases: []Phrase{{Kinds: Kinds(), Variants: Both}}},
 		// MaxTime=0: a job with --time (the sized shapes, and max-time's
 		// --time=0) pends for ever; one without runs.
-		"shape-time-limit": {Phrases: []Phrase{{Contains: "a job with --time pends for ever", Kinds: Kinds(), If: "--time"}}},
+		// JobSubmitPlugins=require_timelimit: every shape without --time
+		// is refused at submit.
+		"shape-time-limit": {Phrases: []Phrase{
+			{Contains: "a job with --time pends for ever", Kinds: Kinds(), If: "--time"},
+			{Contains: "refuses at submit every job without --time", Kinds: Kinds(), Unless: "--time"},
+		}},
+		// lint/rules/shapes_state.go: a partition's State, RootOnly or
+		// ReqResv stops every job the mix submits (none names a
+		// reservation, none is root's).
+		"shape-partition-closed": {Phrases: []Phrase{{Kinds: Kinds(), Variants: Both}}},
 		// lint/rules/shapes_res.go. The shapes never pass --cpus-per-gpu.
 		"shape-cpu-limit": {Phrases: []Phrase{
 			{Contains: "every job takes a whole node here", Kinds: Kinds(), Variants: Both},

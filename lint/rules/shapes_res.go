@@ -175,8 +175,10 @@ var ShapeMemLimit = &lint.Rule{
 			if stp := lookupKV(part.Config, "SelectTypeParameters"); stp != nil {
 				partTracked = memoryTracked(stp.Value.Value)
 			}
+			// 0, like UNLIMITED, is no limit: slurmctld checks no job
+			// against it (workload seed 20262001).
 			limit := partitionMemLimit(e, part)
-			if limit == nil || infinite(limit.mib) {
+			if limit == nil || infinite(limit.mib) || limit.mib == 0 {
 				continue
 			}
 			base, gpu := partitionMemDefaults(e, part)

@@ -1,0 +1,20 @@
+package rules_test
+
+// wideShapeCases are the cases of the classes the widened workload
+// generator found (issue 26, session 9; docs/fidelity.md items 12 on).
+var wideShapeCases = []ruleCase{
+	{rule: "shape-time-limit", name: "JobSubmitPlugins require_timelimit", spec: spec{Config: "JobSubmitPlugins: »require_timelimit"}},
+	{rule: "shape-time-limit", name: "JobSubmitPlugins job_submit/require_timelimit among others", spec: spec{Config: "JobSubmitPlugins: »\"job_submit/all_partitions,job_submit/require_timelimit\""}},
+	{rule: "shape-time-limit", name: "JobSubmitPlugins without require_timelimit", spec: spec{Config: "JobSubmitPlugins: all_partitions"}},
+
+	{rule: "shape-partition-closed", name: "State=DOWN", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {State: »DOWN}}"}},
+	{rule: "shape-partition-closed", name: "State=DRAIN", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {State: »DRAIN}}"}},
+	{rule: "shape-partition-closed", name: "State=INACTIVE", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {State: »INACTIVE}}"}},
+	{rule: "shape-partition-closed", name: "RootOnly=YES", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {RootOnly: »\"YES\"}}"}},
+	{rule: "shape-partition-closed", name: "ReqResv=YES", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {ReqResv: »\"YES\"}}"}},
+	{rule: "shape-partition-closed", name: "State=UP, RootOnly=NO, ReqResv=NO", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {State: UP, RootOnly: \"NO\", ReqResv: \"NO\", Hidden: \"YES\"}}"}},
+
+	// 0 is no limit (workload seed 20262001).
+	{rule: "shape-mem-limit", name: "MaxMemPerCPU=0", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerCPU: \"0\"}}"}},
+	{rule: "shape-mem-limit", name: "MaxMemPerNode=0", spec: spec{Config: "MaxMemPerNode: \"0\""}},
+}
