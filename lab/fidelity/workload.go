@@ -174,8 +174,11 @@ func wlPick[T any](r *rand.Rand, list []T) T { return list[r.IntN(len(list))] }
 
 // wlDraw adds one setting to the case: a key of workloadDraws with a value
 // made from the sizes of the pool it concerns.
-func wlDraw(r *rand.Rand, w *WorkloadCase) {
-	d := wlPick(r, workloadDraws)
+func wlDraw(r *rand.Rand, w *WorkloadCase) { wlApply(r, w, wlPick(r, workloadDraws)) }
+
+// wlApply sets the draw's key (and its companions) in a partition, node
+// set or the cluster's config of the case.
+func wlApply(r *rand.Rand, w *WorkloadCase, d workloadDraw) {
 	part := &w.Partitions[r.IntN(len(w.Partitions))]
 	pool := part.Pools[r.IntN(len(part.Pools))]
 	z := wlSizesOf(w.GPUType)
