@@ -18,3 +18,18 @@ var wideShapeCases = []ruleCase{
 	{rule: "shape-mem-limit", name: "MaxMemPerCPU=0", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerCPU: \"0\"}}"}},
 	{rule: "shape-mem-limit", name: "MaxMemPerNode=0", spec: spec{Config: "MaxMemPerNode: \"0\""}},
 }
+
+// a1Pool is a pool of two n2-standard-8 nodes whose names (…-a1-0) sort
+// before an a4Pool's (…-a4-0).
+const a1Pool = "- id: a1\n  machineSpec: {machineType: n2-standard-8}\n  scalingSpec: {minNodeCount: 0, maxNodeCount: 2}\n  zone: us-central1-a"
+
+// A job without --mem is checked with the memory of the partition's first
+// node by name (workload seed 20262002).
+var firstNodeCases = []ruleCase{
+	{rule: "shape-mem-limit", name: "MaxMemPerNode: the first node by name is the A4's", spec: spec{Pools: cpuAndA4,
+		Partitions: "- {id: gpu, nodePoolIds: [cpu, a4], config: {MaxMemPerNode: »»\"100000\"}}"}},
+	{rule: "shape-mem-limit", name: "MaxMemPerNode: the first node by name fits", spec: spec{Pools: cpuAndA4 + "\n" + a1Pool,
+		Partitions: "- {id: gpu, nodePoolIds: [a4, a1], config: {MaxMemPerNode: \"100000\"}}\n- {id: debug, nodePoolIds: [cpu]}"}},
+}
+
+func init() { wideShapeCases = append(wideShapeCases, firstNodeCases...) }
