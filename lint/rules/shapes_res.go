@@ -159,7 +159,10 @@ var ShapeMemLimit = &lint.Rule{
 		"DefMemPerCPU above MaxMemPerCPU stops no job: Slurm gives it more CPUs. A DefMemPerCPU is given per CPU the "+
 		"job gets on a node: one for a one-task job (and for each node of a job of one task per node), every CPU "+
 		"less the specialized ones for a whole-node job (--exclusive, or any job of an OverSubscribe=EXCLUSIVE "+
-		"partition); above MaxMemPerNode, that job pends for ever too (MaxMemPerLimit; PartitionConfig on 22.05).",
+		"partition); above MaxMemPerNode, that job pends for ever too (MaxMemPerLimit; PartitionConfig on 22.05). "+
+		"A job with no memory default is checked with the memory of the partition's first node by name (slurmctld "+
+		"sorts its nodes by name), whatever node it runs on: in a partition of several pools, that node's pool "+
+		"decides for all of them. A limit of 0 is no limit, as UNLIMITED is.",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\"}}",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\", DefMemPerNode: \"60000\"}}"),
 	Check: func(p *lint.Pass) {
