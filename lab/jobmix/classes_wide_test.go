@@ -44,6 +44,21 @@ func TestWideClasses(t *testing.T) {
 		{"State DRAIN", classSpec("{State: DRAIN}"), "shape-partition-closed", diag.Warning, allCPUShapes},
 		{"RootOnly", classSpec("{RootOnly: \"YES\"}"), "shape-partition-closed", diag.Warning, allCPUShapes},
 		{"ReqResv", classSpec("{ReqResv: \"YES\"}"), "shape-partition-closed", diag.Warning, allCPUShapes},
+		// Seed 20262002 case 7: a job without --mem is checked against
+		// MaxMemPerNode with the memory of the partition's first node by
+		// name. cls-aux-0 (n2-standard-8, 31408 MiB) is first: every
+		// shape runs, on pool big (63216 MiB) too.
+		{"MaxMemPerNode: the first node by name fits", twoPoolSpec("aux", "big", `{MaxMemPerNode: "40000"}`), "", 0, nil},
+		// cls-large-0 (n2-standard-16) is first: every job without
+		// --mem pends, on pool small (31408 MiB, within the limit) too.
+		{"MaxMemPerNode: the first node by name does not fit", twoPoolSpec("small", "large", `{MaxMemPerNode: "40000"}`), "shape-mem-limit", diag.Warning,
+			[]string{"cpu/small/one-task", "cpu/small/whole-node", "cpu/small/two-nodes", "cpu/large/one-task", "cpu/large/whole-node", "cpu/large/two-nodes"}},
+		// Seed 20262002 case 13: MaxCPUsPerNode=0 admits no job.
+		{"MaxCPUsPerNode 0", classSpec(`{MaxCPUsPerNode: "0"}`), "shape-cpu-limit", diag.Error, allCPUShapes},
+		// Seed 20262002 case 13: a GPU job gets DefCpuPerGPU CPUs, each
+		// with DefMemPerCPU: 8 × 3927 MiB is above the node's 31408.
+		{"DefCpuPerGPU × DefMemPerCPU above the node", gpuClassSpec(`{DefCpuPerGPU: "8", DefMemPerCPU: "3927"}`), "memory-default-unfit", diag.Warning,
+			[]string{"gpu/gpu/one-gpu", "gpu/gpu/one-gpu+sized", "gpu/gpu/all-gpus", "gpu/gpu/all-gpus+sized", "gpu/gpu/whole-node"}},
 		// 0 is no limit: every shape runs.
 		{"MaxMemPerCPU 0", classSpec("{MaxMemPerCPU: \"0\"}"), "", 0, nil},
 		{"MaxMemPerNode 0", classSpec("{MaxMemPerNode: \"0\"}"), "", 0, nil},
@@ -61,6 +76,23 @@ func TestWideClasses(t *testing.T) {
 	}
 }
 
+// twoPoolSpec is classSpec with two pools of two static nodes each in
+// the partition: an n2-standard-8 one (31408 MiB) and an n2-standard-16
+// one (63216 MiB), of the given ids.
+func twoPoolSpec(small, large, config string) string {
+	s := strings.Replace(classSpec(config), "- id: cpu\n  machineSpec: {machineType: n2-standard-16}", "- id: "+large+"\n  machineSpec: {machineType: n2-standard-16}", 1)
+	s = strings.Replace(s, "- id: login\n", "- id: "+small+"\n  machineSpec: {machineType: n2-standard-8}\n  scalingSpec: {minNodeCount: 2, maxNodeCount: 2}\n  zone: us-central1-b\n- id: login\n", 1)
+	return strings.Replace(s, "nodePoolIds: [cpu]", "nodePoolIds: ["+small+", "+large+"]", 1)
+}
+
+// gpuClassSpec is a cluster of one partition gpu over two static
+// g2-standard-8 nodes (8 vCPUs, one L4 GPU, 31408 MiB) with the given
+// partition config.
+func gpuClassSpec(config string) string {
+	s := strings.Replace(classSpec(config), "- id: cpu\n  machineSpec: {machineType: n2-standard-16}", "- id: gpu\n  machineSpec: {machineType: g2-standard-8}\n  provisioningModel: SPOT", 1)
+	return strings.Replace(s, "- {id: cpu, nodePoolIds: [cpu]", "- {id: gpu, nodePoolIds: [gpu]", 1)
+}
+
 func runWideClass(t *testing.T, tc wideClass, rel string) {
 	c, diags := analyse(t, "class.yaml", tc.spec, rel)
 	var found []string
@@ -69,6 +101,9 @@ func runWideClass(t *testing.T, tc wideClass, rel string) {
 			found = append(found, d.Rule+" "+d.Severity.String())
 		}
 	}
+	// A finding per pool of the partition counts once.
+	slices.Sort(found)
+	found = slices.Compact(found)
 	want := []string(nil)
 	if tc.rule != "" {
 		want = []string{tc.rule + " " + tc.sev.String()}

@@ -164,6 +164,7 @@ func checkMemoryDefaults(p *lint.Pass) {
 			}
 			unfit = append(unfit, poolShapes(part, pool, uint64(avail), cpus, gpus, base, gpu)...)
 		}
+		checkGPUCPUMemory(p, e, part, base, gpu)
 		for _, u := range unfit {
 			sev := diag.Warning
 			if u.small && allPoolsFail(unfit, u, pools, gpuPools) {

@@ -28,7 +28,9 @@ var ShapeCPULimit = &lint.Rule{
 		"the same way (22.05, 24.11, 26.05). MaxCPUsPerNode does not refuse it: a job asking for 8 GPUs at "+
 		"DefCpuPerGPU=4 runs with MaxCPUsPerNode=16. An error when no job of the shape can run on any "+
 		"pool of the partition (a whole node, or one GPU); a warning when only the all-GPU job fails, or only "+
-		"on some pools: those jobs must pass --cpus-per-gpu. MaxCPUsPerSocket stops no shape on the nodes "+
+		"on some pools: those jobs must pass --cpus-per-gpu. MaxCPUsPerNode=0 admits no job at all (refused at "+
+		"submit, or pending with reason PartitionConfig; 22.05, 24.11, 26.05). "+
+		"MaxCPUsPerSocket stops no shape on the nodes "+
 		"slurmspec renders (CPUs= only, so one CPU per socket).",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"64\"}}  # 8 × 64 > 224 CPUs",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"28\"}}"),
@@ -46,7 +48,12 @@ var ShapeCPULimit = &lint.Rule{
 			if capOK && infinite(capN) {
 				capOK = false
 			}
-			if capOK {
+			switch {
+			case capOK && capN == 0:
+				reportValue(p, capKV, "remove MaxCPUsPerNode (no limit), or set it to the CPUs a job may take on a node",
+					"partition %q: MaxCPUsPerNode=0 admits no job: every job is refused at submit (\"Requested node configuration is not available\") or pends for ever (PartitionConfig)",
+					part.ID.Value)
+			case capOK:
 				checkExclusiveCPUs(p, part, nodes, capKV, int64(capN))
 			}
 			checkCPUsPerGPU(p, e, part, nodes)

@@ -33,3 +33,20 @@ var firstNodeCases = []ruleCase{
 }
 
 func init() { wideShapeCases = append(wideShapeCases, firstNodeCases...) }
+
+// MaxCPUsPerNode=0, and DefCpuPerGPU × DefMemPerCPU above a node (workload
+// seed 20262002 case 13). An a4-highgpu-8g node has 224 CPUs and 3943792
+// MiB, 17606 MiB per CPU.
+var cpuCases = []ruleCase{
+	{rule: "shape-cpu-limit", name: "MaxCPUsPerNode=0", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxCPUsPerNode: »\"0\"}}"}},
+	{rule: "memory-default-unfit", name: "DefCpuPerGPU × DefMemPerCPU for all GPUs", spec: spec{Pools: cpuAndA4,
+		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: »\"28\", DefMemPerCPU: »\"17607\"}}\n- {id: debug, nodePoolIds: [cpu]}"}},
+	{rule: "memory-default-unfit", name: "DefCpuPerGPU × DefMemPerCPU for one GPU", spec: spec{Pools: cpuAndA4,
+		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: »\"224\", DefMemPerCPU: »\"17607\"}}\n- {id: debug, nodePoolIds: [cpu]}"}},
+	{rule: "memory-default-unfit", name: "DefCpuPerGPU × DefMemPerCPU within the node", spec: spec{Pools: cpuAndA4,
+		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"28\", DefMemPerCPU: \"17606\"}}\n- {id: debug, nodePoolIds: [cpu]}"}},
+	{rule: "memory-default-unfit", name: "DefCpuPerGPU × DefMemPerCPU beside DefMemPerGPU", spec: spec{Pools: cpuAndA4,
+		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"28\", DefMemPerCPU: \"17606\", DefMemPerGPU: \"400000\"}}\n- {id: debug, nodePoolIds: [cpu]}"}},
+}
+
+func init() { wideShapeCases = append(wideShapeCases, cpuCases...) }
