@@ -28,6 +28,13 @@ type wideClass struct {
 	fail []string
 }
 
+// wideClassReleases are the releases a class holds on, by name, where
+// not every release.
+var wideClassReleases = map[string][]string{
+	"partition DefMemPerCPU 0 under the cluster's, 25.05 on":     {"26.05"},
+	"partition DefMemPerCPU 0 under the cluster's, before 25.05": {"22.05", "24.11"},
+}
+
 // TestWideClasses runs, on every release, the minimal spec of each class
 // the widened generator found, as TestFalseNegativeClasses does for the
 // earlier ones: the finding lint gives, Slurm's verdicts, and every shape
@@ -59,6 +66,13 @@ func TestWideClasses(t *testing.T) {
 		// with DefMemPerCPU: 8 × 3927 MiB is above the node's 31408.
 		{"DefCpuPerGPU × DefMemPerCPU above the node", gpuClassSpec(`{DefCpuPerGPU: "8", DefMemPerCPU: "3927"}`), "memory-default-unfit", diag.Warning,
 			[]string{"gpu/gpu/one-gpu", "gpu/gpu/one-gpu+sized", "gpu/gpu/all-gpus", "gpu/gpu/all-gpus+sized", "gpu/gpu/whole-node"}},
+		// Seed 20262004 case 11: from 25.05 on a partition's
+		// DefMemPerCPU of 0 leaves the cluster's to its jobs: 16 × 3952
+		// MiB is above the node's 63216, and the whole-node job without
+		// --mem is refused; before, the partition's 0 stands.
+		{name: "partition DefMemPerCPU 0 under the cluster's, 25.05 on", spec: classSpecWith(`{DefMemPerCPU: "0"}`, false, "", `{DefMemPerCPU: "3952"}`),
+			rule: "memory-default-unfit", sev: diag.Warning, fail: []string{"cpu/cpu/whole-node"}},
+		{name: "partition DefMemPerCPU 0 under the cluster's, before 25.05", spec: classSpecWith(`{DefMemPerCPU: "0"}`, false, "", `{DefMemPerCPU: "3952"}`)},
 		// 0 is no limit: every shape runs.
 		{"MaxMemPerCPU 0", classSpec("{MaxMemPerCPU: \"0\"}"), "", 0, nil},
 		{"MaxMemPerNode 0", classSpec("{MaxMemPerNode: \"0\"}"), "", 0, nil},
@@ -66,6 +80,9 @@ func TestWideClasses(t *testing.T) {
 		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
 			t.Parallel()
 			for _, rel := range localslurm.Releases() {
+				if only := wideClassReleases[tc.name]; only != nil && !slices.Contains(only, rel) {
+					continue
+				}
 				t.Run(rel, func(t *testing.T) {
 					t.Parallel()
 					slurmtest.Require(t, func() error { return localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}) })

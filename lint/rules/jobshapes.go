@@ -218,9 +218,21 @@ func partitionMemDefaults(e *conf, part *ir.Partition) (base, gpu *memDefault) {
 		return nil
 	}
 	// DefMemPerNode wins over DefMemPerCPU in the same line (read_config.c).
+	// A partition's DefMemPerNode of 0 is the value slurmctld reads as
+	// unset: the cluster's default applies (every release). So is its
+	// DefMemPerCPU of 0 from 25.05 on (_get_def_mem skips a bare
+	// MEM_PER_CPU); before, it is a default of its own (workload seed
+	// 20262004 case 11: 26.05 gave a whole-node job the cluster's
+	// DefMemPerCPU, 24.11 did not).
 	partBase := fromPart("DefMemPerNode")
-	if partBase == nil {
+	switch {
+	case partBase != nil && partBase.mib == 0:
+		partBase = nil // and a DefMemPerCPU beside it is ignored
+	case partBase == nil:
 		partBase = fromPart("DefMemPerCPU")
+		if partBase != nil && partBase.mib == 0 && e.v >= catalog.V2505 {
+			partBase = nil
+		}
 	}
 	base = partBase
 	if base == nil {

@@ -50,3 +50,17 @@ var cpuCases = []ruleCase{
 }
 
 func init() { wideShapeCases = append(wideShapeCases, cpuCases...) }
+
+// A partition's DefMemPerNode of 0, and from 25.05 on its DefMemPerCPU of
+// 0, leave the cluster's default to its jobs (workload seed 20262004):
+// 8 × 3927 MiB is above an n2-standard-8 node's 31408.
+var zeroDefaultCases = []ruleCase{
+	{rule: "memory-default-unfit", name: "partition DefMemPerCPU=0 under the cluster's, 26.05", spec: spec{Config: "DefMemPerCPU: »\"3927\"",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"0\"}}"}},
+	{rule: "memory-default-unfit", name: "partition DefMemPerCPU=0 under the cluster's, 24.11", version: "24.11", spec: spec{Config: "DefMemPerCPU: \"3927\"",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerCPU: \"0\"}}"}},
+	{rule: "memory-default-unfit", name: "partition DefMemPerNode=0 under the cluster's, 22.05", version: "22.05", spec: spec{Config: "DefMemPerCPU: »\"3927\"",
+		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerNode: \"0\"}}"}},
+}
+
+func init() { wideShapeCases = append(wideShapeCases, zeroDefaultCases...) }
