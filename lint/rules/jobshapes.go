@@ -60,6 +60,8 @@ var MemoryDefaultUnfit = &lint.Rule{
 		"whole-node shape is checked with that memory per CPU (22.05, 24.11, 26.05). "+
 		"A GPU job gets DefCpuPerGPU CPUs per GPU, each given DefMemPerCPU where no DefMemPerGPU applies: "+
 		"above the node's memory, it is refused with or without --mem-per-gpu (a warning; 22.05, 24.11, 26.05). "+
+		"A partition's DefMemPerNode of 0 leaves its jobs the cluster's default; so does its DefMemPerCPU of 0 "+
+		"from 25.05 on (22.05 and 24.11 keep the partition's 0). "+
 		"A default above MaxMemPerNode or MaxMemPerCPU is shape-mem-limit's "+
 		"(slurmctld/job_mgr.c: _get_def_mem, _valid_pn_min_mem; "+
 		"select/cons_tres: job_test.c _set_gpu_defaults and _can_job_run_on_node, gres_select_filter.c).",
