@@ -147,7 +147,8 @@ func wlSizesOf(machineType string) wlSizes {
 // GenerateWorkload returns n workload cases for the seed: the same cases
 // for the same seed, every release. Each case draws a GPU and a CPU
 // machine type, the partitions gpu, cpu and, in one case of three, all
-// (both pools), and one to three scheduling settings (workloadDraws).
+// (both pools), and one to four scheduling settings (workloadDraws), some
+// of which bring companions (workloadDraw.more).
 func GenerateWorkload(seed uint64, n int) []WorkloadCase {
 	r := rand.New(rand.NewPCG(seed, seed^0x776f726b6c6f6164)) // "workload"
 	out := make([]WorkloadCase, 0, n)
@@ -161,7 +162,7 @@ func GenerateWorkload(seed uint64, n int) []WorkloadCase {
 		if r.IntN(3) == 0 {
 			w.Partitions = append(w.Partitions, WorkloadPartition{ID: "all", Pools: []string{workloadGPUPool, workloadCPUPool}, Config: map[string]string{}})
 		}
-		for range 1 + r.IntN(3) {
+		for range 1 + r.IntN(4) {
 			wlDraw(r, &w)
 		}
 		out = append(out, w)
@@ -173,8 +174,11 @@ func wlPick[T any](r *rand.Rand, list []T) T { return list[r.IntN(len(list))] }
 
 // wlDraw adds one setting to the case: a key of workloadDraws with a value
 // made from the sizes of the pool it concerns.
-func wlDraw(r *rand.Rand, w *WorkloadCase) {
-	d := wlPick(r, workloadDraws)
+func wlDraw(r *rand.Rand, w *WorkloadCase) { wlApply(r, w, wlPick(r, workloadDraws)) }
+
+// wlApply sets the draw's key (and its companions) in a partition, node
+// set or the cluster's config of the case.
+func wlApply(r *rand.Rand, w *WorkloadCase, d workloadDraw) {
 	part := &w.Partitions[r.IntN(len(w.Partitions))]
 	pool := part.Pools[r.IntN(len(part.Pools))]
 	z := wlSizesOf(w.GPUType)
@@ -185,25 +189,32 @@ func wlDraw(r *rand.Rand, w *WorkloadCase) {
 	if value == "" {
 		return // not for this pool (a GPU key on a CPU pool)
 	}
-	add := func(how string) {
+	set := func(key, value string) {
+		var how string
+		switch d.scope {
+		case catalog.ScopeGlobal:
+			w.Global[key] = value
+			how = "global"
+		case catalog.ScopePartition:
+			part.Config[key] = value
+			how = "partition " + part.ID
+		case catalog.ScopeNode:
+			if w.NodeSets[pool] == nil {
+				w.NodeSets[pool] = map[string]string{}
+			}
+			w.NodeSets[pool][key] = value
+			how = "node set " + pool
+		}
 		// A key drawn twice in one place keeps its last value, as the
 		// config map does.
-		w.Settings = slices.DeleteFunc(w.Settings, func(s Setting) bool { return s.How == how && s.Key == d.key })
-		w.Settings = append(w.Settings, Setting{Scope: d.scope, Key: d.key, Value: value, How: how})
+		w.Settings = slices.DeleteFunc(w.Settings, func(s Setting) bool { return s.How == how && s.Key == key })
+		w.Settings = append(w.Settings, Setting{Scope: d.scope, Key: key, Value: value, How: how})
 	}
-	switch d.scope {
-	case catalog.ScopeGlobal:
-		w.Global[d.key] = value
-		add("global")
-	case catalog.ScopePartition:
-		part.Config[d.key] = value
-		add("partition " + part.ID)
-	case catalog.ScopeNode:
-		if w.NodeSets[pool] == nil {
-			w.NodeSets[pool] = map[string]string{}
+	set(d.key, value)
+	if d.more != nil {
+		for _, kv := range d.more(r, z, value) {
+			set(kv[0], kv[1])
 		}
-		w.NodeSets[pool][d.key] = value
-		add("node set " + pool)
 	}
 }
 
@@ -212,17 +223,21 @@ type workloadDraw struct {
 	scope catalog.Scope
 	key   string
 	value func(r *rand.Rand, z wlSizes) string
+	// more, when set, returns companion keys (key, value pairs) set in
+	// the same place: the rest of a node topology, or a second limit that
+	// meets the first (DefCPUPerGPU beside MaxCPUsPerNode).
+	more func(r *rand.Rand, z wlSizes, value string) [][2]string
 }
 
 // wlOf returns a draw whose value is one of a list.
 func wlOf(scope catalog.Scope, key string, values ...string) workloadDraw {
-	return workloadDraw{scope, key, func(r *rand.Rand, _ wlSizes) string { return wlPick(r, values) }}
+	return workloadDraw{scope: scope, key: key, value: func(r *rand.Rand, _ wlSizes) string { return wlPick(r, values) }}
 }
 
 // wlSized returns a draw whose value is one of the numbers f makes of the
 // pool's sizes.
 func wlSized(scope catalog.Scope, key string, f func(z wlSizes) []int64) workloadDraw {
-	return workloadDraw{scope, key, func(r *rand.Rand, z wlSizes) string {
+	return workloadDraw{scope: scope, key: key, value: func(r *rand.Rand, z wlSizes) string {
 		vs := f(z)
 		if len(vs) == 0 {
 			return ""
@@ -236,7 +251,11 @@ func wlSized(scope catalog.Scope, key string, f func(z wlSizes) []int64) workloa
 // TRES, access, node features and weights, core specialisation. Memory
 // values fall at and around the node's memory per CPU, per GPU and per
 // node: just below, equal, just above.
-var workloadDraws = []workloadDraw{
+var workloadDraws = slices.Concat(workloadBaseDraws, workloadWideDraws)
+
+// workloadBaseDraws are the draws of sessions 7 and 8 (seeds up to
+// 20261231 drew only these).
+var workloadBaseDraws = []workloadDraw{
 	wlSized(catalog.ScopePartition, "DefMemPerCPU", func(z wlSizes) []int64 {
 		per := z.mem / z.cpus
 		return []int64{per / 2, per, per + 1, z.mem + 1}

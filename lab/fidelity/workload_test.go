@@ -1,6 +1,7 @@
 package fidelity
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -75,22 +76,80 @@ func TestGenerateWorkload(t *testing.T) {
 	if GenerateWorkload(8, 1)[0].String() == a[0].String() && GenerateWorkload(9, 1)[0].String() == a[0].String() {
 		t.Errorf("the seed does not change the cases")
 	}
-	// Seed 5's third case draws global AccountingStorageEnforce twice: the
-	// spec holds the last value, and so does the list of settings.
-	c := GenerateWorkload(5, 3)[2]
-	n := 0
-	for _, s := range c.Settings {
-		if s.Key == "AccountingStorageEnforce" {
-			n++
-			if s.Value != c.Global["AccountingStorageEnforce"] {
-				t.Errorf("setting %s, spec has %s", s.Value, c.Global["AccountingStorageEnforce"])
+	// A key drawn twice in one place (or a companion of another draw)
+	// keeps its last value: the spec holds it, and the settings list it
+	// once.
+	for _, c := range a {
+		seen := map[string]bool{}
+		for _, s := range c.Settings {
+			if seen[s.How+" "+s.Key] {
+				t.Errorf("%s: %s %s listed twice", c, s.How, s.Key)
+			}
+			seen[s.How+" "+s.Key] = true
+			var got string
+			switch {
+			case s.How == "global":
+				got = c.Global[s.Key]
+			case strings.HasPrefix(s.How, "node set "):
+				got = c.NodeSets[strings.TrimPrefix(s.How, "node set ")][s.Key]
+			default:
+				for _, p := range c.Partitions {
+					if s.How == "partition "+p.ID {
+						got = p.Config[s.Key]
+					}
+				}
+			}
+			if got != s.Value {
+				t.Errorf("%s: setting %s %s=%s, spec has %q", c, s.How, s.Key, s.Value, got)
 			}
 		}
 	}
-	if n != 1 {
-		t.Errorf("%s: AccountingStorageEnforce listed %d times, want once", c, n)
-	}
 	if !strings.Contains(string(a[0].Spec()), "nodePoolIds: [gpu]") {
 		t.Errorf("spec:\n%s", a[0].Spec())
+	}
+}
+
+// TestWorkloadWideDrawsLint: every widened draw, alone on the base spec of
+// every machine type and release, gives a spec lint compiles and does not
+// refuse for a reason outside the job mix: its errors, if any, come from
+// rules whose findings predict shapes (jobmix.Predictors), so the case is
+// run and judged. Each draw is tried with many values (its companions
+// included), on the pool it concerns.
+func TestWorkloadWideDrawsLint(t *testing.T) {
+	sch, err := schema.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	predictors := jobmix.Predictors()
+	tried := map[string]bool{}
+	for _, rel := range []string{"22.05", "24.11", "26.05"} {
+		for i, d := range workloadWideDraws {
+			for j := range max(len(workloadGPUTypes), len(workloadCPUTypes)) {
+				r := rand.New(rand.NewPCG(uint64(i), uint64(j)))
+				w := WorkloadCase{GPUType: workloadGPUTypes[j%len(workloadGPUTypes)], CPUType: workloadCPUTypes[j%len(workloadCPUTypes)],
+					NodeSets: map[string]map[string]string{}, Global: map[string]string{},
+					Partitions: []WorkloadPartition{{ID: "gpu", Pools: []string{"gpu"}, Config: map[string]string{}}, {ID: "cpu", Pools: []string{"cpu"}, Config: map[string]string{}}}}
+				wlApply(r, &w, d)
+				if len(w.Settings) == 0 {
+					continue // a GPU key drawn for the CPU pool
+				}
+				tried[d.scope.String()+"/"+d.key] = true
+				c, errs, _ := lintSpec(sch, "w.yaml", w.Spec(), rel, nil)
+				if c == nil {
+					t.Errorf("%s %s: does not compile: %v", rel, w, errs)
+					continue
+				}
+				for _, e := range errs {
+					if _, ok := predictors[e.Rule]; !ok {
+						t.Errorf("%s %s: lint-refused by %s: %s", rel, w, e.Rule, e.Message)
+					}
+				}
+			}
+		}
+	}
+	for _, d := range workloadWideDraws {
+		if !tried[d.scope.String()+"/"+d.key] {
+			t.Errorf("%s/%s never drawn", d.scope, d.key)
+		}
 	}
 }

@@ -70,6 +70,10 @@ func Predictors() map[string]Predictor {
 		// --mem-per-gpu jobs, "Memory specification can not be
 		// satisfied").
 		"memory-default-unfit": {Phrases: []Phrase{
+			// A GPU job's DefCpuPerGPU CPUs, each given DefMemPerCPU:
+			// --mem-per-gpu does not lift it (lint/rules/shapes_gpumem.go).
+			{Contains: "a GPU job without --mem does not fit", Kinds: gpu, Unless: "--mem"},
+			{Contains: "GPUs of a node without --mem does not fit", Kinds: []Kind{AllGPUs}, Unless: "--mem"},
 			{Contains: "no job without --mem fits", Kinds: Kinds(), Unless: "--mem"},
 			{Contains: "a whole-node job (--exclusive) without --mem", Kinds: []Kind{WholeNode}, Unless: "--mem"},
 			{Contains: "no GPU job without --mem-per-gpu", Kinds: gpu, Unless: "--mem-per-gpu"},
@@ -79,9 +83,19 @@ func Predictors() map[string]Predictor {
 		"shape-node-limits": {Phrases: []Phrase{{Kinds: Kinds(), Variants: Both}}},
 		// MaxTime=0: a job with --time (the sized shapes, and max-time's
 		// --time=0) pends for ever; one without runs.
-		"shape-time-limit": {Phrases: []Phrase{{Contains: "a job with --time pends for ever", Kinds: Kinds(), If: "--time"}}},
+		// JobSubmitPlugins=require_timelimit: every shape without --time
+		// is refused at submit.
+		"shape-time-limit": {Phrases: []Phrase{
+			{Contains: "a job with --time pends for ever", Kinds: Kinds(), If: "--time"},
+			{Contains: "refuses at submit every job without --time", Kinds: Kinds(), Unless: "--time"},
+		}},
+		// lint/rules/shapes_state.go: a partition's State, RootOnly or
+		// ReqResv stops every job the mix submits (none names a
+		// reservation, none is root's).
+		"shape-partition-closed": {Phrases: []Phrase{{Kinds: Kinds(), Variants: Both}}},
 		// lint/rules/shapes_res.go. The shapes never pass --cpus-per-gpu.
 		"shape-cpu-limit": {Phrases: []Phrase{
+			{Contains: "MaxCPUsPerNode=0 admits no job", Kinds: Kinds(), Variants: Both},
 			{Contains: "every job takes a whole node here", Kinds: Kinds(), Variants: Both},
 			{Contains: "a whole-node job (--exclusive) is refused at submit", Kinds: []Kind{WholeNode}, Variants: Both},
 			{Contains: "no GPU job without --cpus-per-gpu", Kinds: gpu, Unless: "--cpus-per-gpu"},

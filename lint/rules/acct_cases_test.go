@@ -23,7 +23,7 @@ func filePrefix(file string) string {
 // allCases are the cases of every rule: the spec's and the accounting
 // file's.
 func allCases() []ruleCase {
-	return append(append(append([]ruleCase(nil), cases...), accountingCases...), shapeCases...)
+	return append(append(append(append([]ruleCase(nil), cases...), accountingCases...), shapeCases...), wideShapeCases...)
 }
 
 // caseAccounting loads a case's accounting file; nil when it has none.

@@ -59,6 +59,10 @@ var MemoryDefaultUnfit = &lint.Rule{
 		"A DefMemPerCPU above MaxMemPerCPU is not refused: Slurm multiplies the job's CPUs per task by "+
 		"ceil(DefMemPerCPU / MaxMemPerCPU) and divides the memory per CPU by the same, rounding up; the "+
 		"whole-node shape is checked with that memory per CPU (22.05, 24.11, 26.05). "+
+		"A GPU job gets DefCpuPerGPU CPUs per GPU, each given DefMemPerCPU where no DefMemPerGPU applies: "+
+		"above the node's memory, it is refused with or without --mem-per-gpu (a warning; 22.05, 24.11, 26.05). "+
+		"A partition's DefMemPerNode of 0 leaves its jobs the cluster's default; so does its DefMemPerCPU of 0 "+
+		"from 25.05 on (22.05 and 24.11 keep the partition's 0). "+
 		"A default above MaxMemPerNode or MaxMemPerCPU is shape-mem-limit's "+
 		"(slurmctld/job_mgr.c: _get_def_mem, _valid_pn_min_mem; "+
 		"select/cons_tres: job_test.c _set_gpu_defaults and _can_job_run_on_node, gres_select_filter.c).",
@@ -163,6 +167,7 @@ func checkMemoryDefaults(p *lint.Pass) {
 			}
 			unfit = append(unfit, poolShapes(part, pool, uint64(avail), cpus, gpus, base, gpu)...)
 		}
+		checkGPUCPUMemory(p, e, part, base, gpu)
 		for _, u := range unfit {
 			sev := diag.Warning
 			if u.small && allPoolsFail(unfit, u, pools, gpuPools) {
@@ -214,9 +219,21 @@ func partitionMemDefaults(e *conf, part *ir.Partition) (base, gpu *memDefault) {
 		return nil
 	}
 	// DefMemPerNode wins over DefMemPerCPU in the same line (read_config.c).
+	// A partition's DefMemPerNode of 0 is the value slurmctld reads as
+	// unset: the cluster's default applies (every release). So is its
+	// DefMemPerCPU of 0 from 25.05 on (_get_def_mem skips a bare
+	// MEM_PER_CPU); before, it is a default of its own (workload seed
+	// 20262004 case 11: 26.05 gave a whole-node job the cluster's
+	// DefMemPerCPU, 24.11 did not).
 	partBase := fromPart("DefMemPerNode")
-	if partBase == nil {
+	switch {
+	case partBase != nil && partBase.mib == 0:
+		partBase = nil // and a DefMemPerCPU beside it is ignored
+	case partBase == nil:
 		partBase = fromPart("DefMemPerCPU")
+		if partBase != nil && partBase.mib == 0 && e.v >= catalog.V2505 {
+			partBase = nil
+		}
 	}
 	base = partBase
 	if base == nil {

@@ -74,6 +74,7 @@ func All() []*lint.Rule {
 		ShapeTimeLimit,
 		ShapeCPULimit,
 		ShapeMemLimit,
+		ShapePartitionClosed,
 		MemPerCPUAndNode,
 		MaxNodeCountSelect,
 		SelectParamsNoUnit,

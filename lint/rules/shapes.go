@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
@@ -55,18 +56,31 @@ var ShapeNodeLimits = &lint.Rule{
 	},
 }
 
-// ShapeTimeLimit reports MaxTime=0.
+// ShapeTimeLimit reports MaxTime=0, and a job_submit plugin that refuses
+// every job without --time.
 var ShapeTimeLimit = &lint.Rule{
 	ID:       "shape-time-limit",
 	Severity: diag.Error,
-	Summary:  "A partition's MaxTime is 0",
+	Summary:  "A partition's MaxTime is 0, or no job without --time is accepted",
 	Doc: doc("MaxTime=0 is a time limit of zero minutes, not \"no limit\" (that is UNLIMITED): every job that "+
 		"gives --time pends for ever (reason PartitionTimeLimit; PartitionConfig on 22.05), and a job without "+
 		"--time starts with a time limit of 0 and is ended as TIMEOUT at once. A DefaultTime above MaxTime, "+
-		"by contrast, stops no job: Slurm gives such jobs MaxTime.",
+		"by contrast, stops no job: Slurm gives such jobs MaxTime. JobSubmitPlugins=require_timelimit refuses "+
+		"at submit every job that gives no --time (\"Time limit specification required, but not provided\"), "+
+		"whatever the partition's DefaultTime: a warning, since jobs that pass --time run (22.05, 24.11, 26.05).",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxTime: \"0\"}}",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxTime: UNLIMITED}}"),
 	Check: func(p *lint.Pass) {
+		if kv := effective(p).user("JobSubmitPlugins"); kv != nil {
+			for item := range strings.SplitSeq(kv.Value.Value, ",") {
+				if pluginIs(strings.TrimSpace(item), "job_submit/require_timelimit") {
+					reportValueAs(p, diag.Warning, kv, "jobs must pass --time, or leave require_timelimit out of JobSubmitPlugins",
+						"JobSubmitPlugins=%s: require_timelimit refuses at submit every job without --time (\"Time limit specification required, but not provided\"), whatever a partition's DefaultTime",
+						kv.Value.Value)
+					break
+				}
+			}
+		}
 		for _, part := range p.Cluster.Slurm.Partitions {
 			if p.Cluster.ConfigUnknown(part.Path+".config", part.Config) {
 				continue

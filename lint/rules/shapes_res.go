@@ -6,8 +6,10 @@ import (
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
+	"github.com/slurmspec/slurmspec/compiler/managed"
 	"github.com/slurmspec/slurmspec/lint"
 	"github.com/slurmspec/slurmspec/schema/catalog"
+	"github.com/slurmspec/slurmspec/schema/noderes"
 )
 
 // CPU and memory limits of a partition against the standard job shapes
@@ -27,7 +29,9 @@ var ShapeCPULimit = &lint.Rule{
 		"the same way (22.05, 24.11, 26.05). MaxCPUsPerNode does not refuse it: a job asking for 8 GPUs at "+
 		"DefCpuPerGPU=4 runs with MaxCPUsPerNode=16. An error when no job of the shape can run on any "+
 		"pool of the partition (a whole node, or one GPU); a warning when only the all-GPU job fails, or only "+
-		"on some pools: those jobs must pass --cpus-per-gpu. MaxCPUsPerSocket stops no shape on the nodes "+
+		"on some pools: those jobs must pass --cpus-per-gpu. MaxCPUsPerNode=0 admits no job at all (refused at "+
+		"submit, or pending with reason PartitionConfig; 22.05, 24.11, 26.05). "+
+		"MaxCPUsPerSocket stops no shape on the nodes "+
 		"slurmspec renders (CPUs= only, so one CPU per socket).",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"64\"}}  # 8 × 64 > 224 CPUs",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {DefCpuPerGPU: \"28\"}}"),
@@ -48,7 +52,12 @@ var ShapeCPULimit = &lint.Rule{
 			if capOK && infinite(capN) {
 				capOK = false
 			}
-			if capOK {
+			switch {
+			case capOK && capN == 0:
+				reportValue(p, capKV, "remove MaxCPUsPerNode (no limit), or set it to the CPUs a job may take on a node",
+					"partition %q: MaxCPUsPerNode=0 admits no job: every job is refused at submit (\"Requested node configuration is not available\") or pends for ever (PartitionConfig)",
+					part.ID.Value)
+			case capOK:
 				checkExclusiveCPUs(p, part, nodes, capKV, int64(capN))
 			}
 			checkCPUsPerGPU(p, e, part, nodes)
@@ -161,7 +170,10 @@ var ShapeMemLimit = &lint.Rule{
 		"DefMemPerCPU above MaxMemPerCPU stops no job: Slurm gives it more CPUs. A DefMemPerCPU is given per CPU the "+
 		"job gets on a node: one for a one-task job (and for each node of a job of one task per node), every CPU "+
 		"less the specialized ones for a whole-node job (--exclusive, or any job of an OverSubscribe=EXCLUSIVE "+
-		"partition); above MaxMemPerNode, that job pends for ever too (MaxMemPerLimit; PartitionConfig on 22.05).",
+		"partition); above MaxMemPerNode, that job pends for ever too (MaxMemPerLimit; PartitionConfig on 22.05). "+
+		"A job with no memory default is checked with the memory of the partition's first node by name (slurmctld "+
+		"sorts its nodes by name), whatever node it runs on: in a partition of several pools, that node's pool "+
+		"decides for all of them. A limit of 0 is no limit, as UNLIMITED is.",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\"}}",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\", DefMemPerNode: \"60000\"}}"),
 	Check: func(p *lint.Pass) {
@@ -175,8 +187,10 @@ var ShapeMemLimit = &lint.Rule{
 				continue
 			}
 			partTracked := partMemoryTracked(e, part, tracked)
+			// 0, like UNLIMITED, is no limit: slurmctld checks no job
+			// against it (workload seed 20262001).
 			limit := partitionMemLimit(e, part)
-			if limit == nil || infinite(limit.mib) {
+			if limit == nil || infinite(limit.mib) || limit.mib == 0 {
 				continue
 			}
 			base, gpu := partitionMemDefaults(e, part)
@@ -197,16 +211,25 @@ func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, b
 		}
 		p.ReportAs(diag.Warning, part.ID.Pos, part.ID.Path, hint, where+format, args...)
 	}
+	// A job without a memory default is checked with the memory of the
+	// partition's first node by name, whatever node it runs on.
+	first, firstMem, firstOK := firstNode(p.Cluster, part)
 	for _, n := range nodes {
+		checked, given := n.avail(), "a job without --mem is given the node's %d MiB"
+		if firstOK && firstMem != n.avail() {
+			checked, given = firstMem, "a job without --mem is checked with the node's memory of "+first+", the partition's first node by name: %d MiB"
+		}
 		switch {
-		case limit.key == "MaxMemPerNode" && base == nil && n.avail() > limit.mib:
+		case limit.key == "MaxMemPerNode" && base == nil && !firstOK:
+			// The first node's memory is unknown: nothing to say.
+		case limit.key == "MaxMemPerNode" && base == nil && checked > limit.mib:
 			also := ", and so does a GPU job with --mem-per-gpu"
 			if !tracked {
 				also = " (SelectTypeParameters tracks no memory, but slurmctld makes this check)"
 			}
 			report(n, limit, fmt.Sprintf("set DefMemPerNode to at most %d, or jobs must pass --mem", limit.mib),
-				"a job without --mem is given the node's %d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)%s",
-				n.avail(), limit.mib, also)
+				given+", above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)%s",
+				checked, limit.mib, also)
 		case limit.key == "MaxMemPerNode" && tracked && base != nil && base.key == "DefMemPerNode" && base.mib > limit.mib:
 			report(n, base, fmt.Sprintf("set DefMemPerNode to at most %d", limit.mib),
 				"a job without --mem is given DefMemPerNode=%d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)",
@@ -215,14 +238,14 @@ func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, b
 			if msg, hint := perCPUOverNode(part, n, base, limit, gpuDef); msg != "" {
 				report(n, base, hint, "%s", msg)
 			}
-		case limit.key == "MaxMemPerCPU" && base == nil && n.avail() > mul(limit.mib, uint64(n.Usable())):
+		case limit.key == "MaxMemPerCPU" && base == nil && firstOK && checked > mul(limit.mib, uint64(n.Usable())):
 			cpus := fmt.Sprintf("%d CPUs", n.CPUs)
 			if n.Spec > 0 {
 				cpus = fmt.Sprintf("%d CPUs (%d less %d specialized)", n.Usable(), n.CPUs, n.Spec)
 			}
 			report(n, limit, fmt.Sprintf("set DefMemPerCPU (at most %d), or jobs must pass --mem", limit.mib),
-				"a job without --mem is given the node's %d MiB, more than MaxMemPerCPU=%d MiB × %s = %d MiB: it is refused at submit",
-				n.avail(), limit.mib, cpus, mul(limit.mib, uint64(n.Usable())))
+				given+", more than MaxMemPerCPU=%d MiB × %s = %d MiB: it is refused at submit",
+				checked, limit.mib, cpus, mul(limit.mib, uint64(n.Usable())))
 		}
 	}
 }
@@ -290,4 +313,64 @@ func perCPUOverNode(part *ir.Partition, n shapeNode, base, limit *memDefault, gp
 			fmt.Sprintf("set DefMemPerCPU to at most %d (MaxMemPerNode over a node's %d CPUs), or --exclusive jobs must pass --mem", perNode, cpus)
 	}
 	return "", ""
+}
+
+// firstNode is the node whose memory slurmctld checks a job without a
+// memory default against MaxMemPerNode and MaxMemPerCPU: _mem_per_node_part
+// takes the partition's first node in the node table, which slurmctld sorts
+// by name in natural order (read_config.c, _sort_nodes_by_name; 22.05 to
+// 26.05), so in a partition of several pools one pool's node decides for
+// every job (workload seed 20262002). ok is false when that node's memory
+// is unknown.
+func firstNode(c *ir.Cluster, part *ir.Partition) (name string, mem uint64, ok bool) {
+	var first *ir.NodePool
+	for _, id := range part.NodePoolIDs {
+		pool := c.Pool(id.Value)
+		if pool == nil || pool.MaxNodeCount.Value < 1 {
+			continue
+		}
+		n := managed.NodeName(c.ID.Value, pool.ID.Value, 0)
+		if first == nil || natLess(n, name) {
+			first, name = pool, n
+		}
+	}
+	if first == nil || first.Machine == nil || !first.Machine.Known() {
+		return "", 0, false
+	}
+	avail := noderes.Of(c, first).Memory
+	return name, uint64(max(avail, 0)), avail > 0
+}
+
+// natLess orders two names as strnatcmp does: runs of digits by their
+// value, other bytes one by one.
+func natLess(a, b string) bool {
+	for a != "" && b != "" {
+		if isDigit(a[0]) && isDigit(b[0]) {
+			da, db := digitRun(a), digitRun(b)
+			na, nb := strings.TrimLeft(a[:da], "0"), strings.TrimLeft(b[:db], "0")
+			if len(na) != len(nb) {
+				return len(na) < len(nb)
+			}
+			if na != nb {
+				return na < nb
+			}
+			a, b = a[da:], b[db:]
+			continue
+		}
+		if a[0] != b[0] {
+			return a[0] < b[0]
+		}
+		a, b = a[1:], b[1:]
+	}
+	return len(a) < len(b)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func digitRun(s string) int {
+	i := 0
+	for i < len(s) && isDigit(s[i]) {
+		i++
+	}
+	return i
 }

@@ -1,0 +1,156 @@
+package jobmix
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/lab/localslurm"
+	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
+)
+
+// allCPUShapes are the shape ids of classSpec's partition.
+var allCPUShapes = []string{"cpu/cpu/one-task", "cpu/cpu/one-task+sized", "cpu/cpu/whole-node", "cpu/cpu/whole-node+sized", "cpu/cpu/two-nodes", "cpu/cpu/two-nodes+sized"}
+
+// wideClass is one class the widened workload generator found (issue 26,
+// session 9; docs/fidelity.md, "False negatives found", items 12 on).
+type wideClass struct {
+	name string
+	// spec is the whole spec (classSpec, classSpecWith).
+	spec string
+	// rule and sev are the finding lint gives; "" for none.
+	rule string
+	sev  diag.Severity
+	// fail lists the shape ids that must fail; every other must run.
+	fail []string
+}
+
+// wideClassReleases are the releases a class holds on, by name, where
+// not every release.
+var wideClassReleases = map[string][]string{
+	"partition DefMemPerCPU 0 under the cluster's, 25.05 on":     {"26.05"},
+	"partition DefMemPerCPU 0 under the cluster's, before 25.05": {"22.05", "24.11"},
+}
+
+// TestWideClasses runs, on every release, the minimal spec of each class
+// the widened generator found, as TestFalseNegativeClasses does for the
+// earlier ones: the finding lint gives, Slurm's verdicts, and every shape
+// agreed.
+func TestWideClasses(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []wideClass{
+		// Seed 20262001 case 0: every job without --time is refused at
+		// submit, "Time limit specification required, but not provided".
+		{"JobSubmitPlugins require_timelimit", classSpecWith("{}", false, "", "{JobSubmitPlugins: require_timelimit}"), "shape-time-limit", diag.Warning,
+			[]string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
+		// Seed 20262001 cases 3 and 4: a closed partition.
+		{"State DOWN", classSpec("{State: DOWN}"), "shape-partition-closed", diag.Warning, allCPUShapes},
+		{"State DRAIN", classSpec("{State: DRAIN}"), "shape-partition-closed", diag.Warning, allCPUShapes},
+		{"RootOnly", classSpec("{RootOnly: \"YES\"}"), "shape-partition-closed", diag.Warning, allCPUShapes},
+		{"ReqResv", classSpec("{ReqResv: \"YES\"}"), "shape-partition-closed", diag.Warning, allCPUShapes},
+		// Seed 20262002 case 7: a job without --mem is checked against
+		// MaxMemPerNode with the memory of the partition's first node by
+		// name. cls-aux-0 (n2-standard-8, 31408 MiB) is first: every
+		// shape runs, on pool big (63216 MiB) too.
+		{"MaxMemPerNode: the first node by name fits", twoPoolSpec("aux", "big", `{MaxMemPerNode: "40000"}`), "", 0, nil},
+		// cls-large-0 (n2-standard-16) is first: every job without
+		// --mem pends, on pool small (31408 MiB, within the limit) too.
+		{"MaxMemPerNode: the first node by name does not fit", twoPoolSpec("small", "large", `{MaxMemPerNode: "40000"}`), "shape-mem-limit", diag.Warning,
+			[]string{"cpu/small/one-task", "cpu/small/whole-node", "cpu/small/two-nodes", "cpu/large/one-task", "cpu/large/whole-node", "cpu/large/two-nodes"}},
+		// Seed 20262002 case 13: MaxCPUsPerNode=0 admits no job.
+		{"MaxCPUsPerNode 0", classSpec(`{MaxCPUsPerNode: "0"}`), "shape-cpu-limit", diag.Error, allCPUShapes},
+		// Seed 20262002 case 13: a GPU job gets DefCpuPerGPU CPUs, each
+		// with DefMemPerCPU: 8 × 3927 MiB is above the node's 31408.
+		{"DefCpuPerGPU × DefMemPerCPU above the node", gpuClassSpec(`{DefCpuPerGPU: "8", DefMemPerCPU: "3927"}`), "memory-default-unfit", diag.Warning,
+			[]string{"gpu/gpu/one-gpu", "gpu/gpu/one-gpu+sized", "gpu/gpu/all-gpus", "gpu/gpu/all-gpus+sized", "gpu/gpu/whole-node"}},
+		// Seed 20262004 case 11: from 25.05 on a partition's
+		// DefMemPerCPU of 0 leaves the cluster's to its jobs: 16 × 3952
+		// MiB is above the node's 63216, and the whole-node job without
+		// --mem is refused; before, the partition's 0 stands.
+		{name: "partition DefMemPerCPU 0 under the cluster's, 25.05 on", spec: classSpecWith(`{DefMemPerCPU: "0"}`, false, "", `{DefMemPerCPU: "3952"}`),
+			rule: "memory-default-unfit", sev: diag.Warning, fail: []string{"cpu/cpu/whole-node"}},
+		{name: "partition DefMemPerCPU 0 under the cluster's, before 25.05", spec: classSpecWith(`{DefMemPerCPU: "0"}`, false, "", `{DefMemPerCPU: "3952"}`)},
+		// 0 is no limit: every shape runs.
+		{"MaxMemPerCPU 0", classSpec("{MaxMemPerCPU: \"0\"}"), "", 0, nil},
+		{"MaxMemPerNode 0", classSpec("{MaxMemPerNode: \"0\"}"), "", 0, nil},
+	} {
+		t.Run(strings.ReplaceAll(tc.name, " ", "_"), func(t *testing.T) {
+			t.Parallel()
+			for _, rel := range localslurm.Releases() {
+				if only := wideClassReleases[tc.name]; only != nil && !slices.Contains(only, rel) {
+					continue
+				}
+				t.Run(rel, func(t *testing.T) {
+					t.Parallel()
+					slurmtest.Require(t, func() error { return localslurm.PrereqsFor(localslurm.Options{Release: rel, Accounting: true}) })
+					runWideClass(t, tc, rel)
+				})
+			}
+		})
+	}
+}
+
+// twoPoolSpec is classSpec with two pools of two static nodes each in
+// the partition: an n2-standard-8 one (31408 MiB) and an n2-standard-16
+// one (63216 MiB), of the given ids.
+func twoPoolSpec(small, large, config string) string {
+	s := strings.Replace(classSpec(config), "- id: cpu\n  machineSpec: {machineType: n2-standard-16}", "- id: "+large+"\n  machineSpec: {machineType: n2-standard-16}", 1)
+	s = strings.Replace(s, "- id: login\n", "- id: "+small+"\n  machineSpec: {machineType: n2-standard-8}\n  scalingSpec: {minNodeCount: 2, maxNodeCount: 2}\n  zone: us-central1-b\n- id: login\n", 1)
+	return strings.Replace(s, "nodePoolIds: [cpu]", "nodePoolIds: ["+small+", "+large+"]", 1)
+}
+
+// gpuClassSpec is a cluster of one partition gpu over two static
+// g2-standard-8 nodes (8 vCPUs, one L4 GPU, 31408 MiB) with the given
+// partition config.
+func gpuClassSpec(config string) string {
+	s := strings.Replace(classSpec(config), "- id: cpu\n  machineSpec: {machineType: n2-standard-16}", "- id: gpu\n  machineSpec: {machineType: g2-standard-8}\n  provisioningModel: SPOT", 1)
+	return strings.Replace(s, "- {id: cpu, nodePoolIds: [cpu]", "- {id: gpu, nodePoolIds: [gpu]", 1)
+}
+
+func runWideClass(t *testing.T, tc wideClass, rel string) {
+	c, diags := analyse(t, "class.yaml", tc.spec, rel)
+	var found []string
+	for _, d := range diags {
+		if d.Severity >= diag.Warning {
+			found = append(found, d.Rule+" "+d.Severity.String())
+		}
+	}
+	// A finding per pool of the partition counts once.
+	slices.Sort(found)
+	found = slices.Compact(found)
+	want := []string(nil)
+	if tc.rule != "" {
+		want = []string{tc.rule + " " + tc.sev.String()}
+	}
+	if !slices.Equal(found, want) {
+		t.Errorf("lint gives %v, want %v:\n%v", found, want, diags)
+	}
+	dir := renderDir(t, c, rel)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	verdicts, err := Run(ctx, Options{Dir: dir, Cluster: c, Release: rel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(verdicts) == 0 {
+		t.Fatal("no shape judged")
+	}
+	for _, v := range verdicts {
+		wantFail := slices.Contains(tc.fail, v.Shape.ID())
+		if v.Outcome.Fails() != wantFail || v.Outcome == Undecided {
+			t.Errorf("%s: %s %s, want it to %s", v.Shape, v.Outcome, v.Reason, map[bool]string{true: "fail", false: "run"}[wantFail])
+			continue
+		}
+		if wantFail {
+			t.Logf("%s: %s: %s", v.Shape.ID(), v.Outcome, v.Reason)
+		}
+	}
+	for _, j := range Compare(verdicts, Predict(Predictors(), c, diags, shapesOf(verdicts))) {
+		if j.Class != Agree {
+			t.Errorf("%s: %s (%s %s; predicted by %v)", j.Shape.ID(), j.Class, j.Outcome, j.Reason, j.Predicted)
+		}
+	}
+}
