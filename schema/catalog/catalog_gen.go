@@ -425,7 +425,7 @@ var genParams = [...]Param{
 		{Name: "no_stdio", Source: SourceCode | SourceMan, PresentIn: 0xf8, ArgSep: '='},
 	}},
 	{Name: "AccountingStoreJobComment", Scope: ScopeGlobal, Kind: KindBool, ParserType: "S_P_BOOLEAN", Status: StatusRemovedFatal, Replacement: "AccountingStoreFlags=job_comment", FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Note: "key still parsed; any occurrence makes slurmctld/daemons fatal"},
-	{Name: "AcctGatherEnergyType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "AcctGatherEnergyType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, OptionalPrefixes: []string{"acct_gather_energy/"}, Documented: true, Values: []EnumValue{
 		{Name: "acct_gather_energy/gpu", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Reject: "Slurm 22.05 cannot load this plugin in slurmctld (\"undefined symbol: conf\") and exits; fixed in 23.02", RejectIn: 0x01, Library: "acct_gather_energy_gpu.so"},
 		{Name: "acct_gather_energy/ibmaem", Source: SourcePlugin, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_ibmaem.so", Needs: "IBM Active Energy Manager counters in /sys/devices/platform/aem.0 (Compute Engine VMs have none)"},
 		{Name: "acct_gather_energy/ipmi", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_ipmi.so", Package: "slurm-wlm-ipmi-plugins", Needs: "a BMC reachable through IPMI (Compute Engine VMs have none)"},
@@ -441,7 +441,7 @@ var genParams = [...]Param{
 		{Name: "none", Source: SourceCode, PresentIn: 0xfc, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
 	}},
 	{Name: "AcctGatherInfinibandType", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusAlias, Replacement: "AcctGatherInterconnectType", FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Note: "read only when AcctGatherInterconnectType is unset; substring infiniband in value rewritten to interconnect"},
-	{Name: "AcctGatherInterconnectType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "AcctGatherInterconnectType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, OptionalPrefixes: []string{"acct_gather_interconnect/"}, Documented: true, Values: []EnumValue{
 		{Name: "acct_gather_interconnect/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_interconnect_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
 		{Name: "acct_gather_interconnect/ofed", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_interconnect_ofed.so", NotShipped: 0x11},
 		{Name: "acct_gather_interconnect/sysfs", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_interconnect_sysfs.so"},
