@@ -425,7 +425,7 @@ var genParams = [...]Param{
 		{Name: "no_stdio", Source: SourceCode | SourceMan, PresentIn: 0xf8, ArgSep: '='},
 	}},
 	{Name: "AccountingStoreJobComment", Scope: ScopeGlobal, Kind: KindBool, ParserType: "S_P_BOOLEAN", Status: StatusRemovedFatal, Replacement: "AccountingStoreFlags=job_comment", FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Note: "key still parsed; any occurrence makes slurmctld/daemons fatal"},
-	{Name: "AcctGatherEnergyType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "AcctGatherEnergyType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, OptionalPrefixes: []string{"acct_gather_energy/"}, Documented: true, Values: []EnumValue{
 		{Name: "acct_gather_energy/gpu", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Reject: "Slurm 22.05 cannot load this plugin in slurmctld (\"undefined symbol: conf\") and exits; fixed in 23.02", RejectIn: 0x01, Library: "acct_gather_energy_gpu.so"},
 		{Name: "acct_gather_energy/ibmaem", Source: SourcePlugin, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_ibmaem.so", Needs: "IBM Active Energy Manager counters in /sys/devices/platform/aem.0 (Compute Engine VMs have none)"},
 		{Name: "acct_gather_energy/ipmi", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_energy_ipmi.so", Package: "slurm-wlm-ipmi-plugins", Needs: "a BMC reachable through IPMI (Compute Engine VMs have none)"},
@@ -441,7 +441,7 @@ var genParams = [...]Param{
 		{Name: "none", Source: SourceCode, PresentIn: 0xfc, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
 	}},
 	{Name: "AcctGatherInfinibandType", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusAlias, Replacement: "AcctGatherInterconnectType", FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Note: "read only when AcctGatherInterconnectType is unset; substring infiniband in value rewritten to interconnect"},
-	{Name: "AcctGatherInterconnectType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "AcctGatherInterconnectType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, OptionalPrefixes: []string{"acct_gather_interconnect/"}, Documented: true, Values: []EnumValue{
 		{Name: "acct_gather_interconnect/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_interconnect_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
 		{Name: "acct_gather_interconnect/ofed", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_interconnect_ofed.so", NotShipped: 0x11},
 		{Name: "acct_gather_interconnect/sysfs", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "acct_gather_interconnect_sysfs.so"},
@@ -530,7 +530,7 @@ var genParams = [...]Param{
 	{Name: "CliFilterParameters", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2511, PresentIn: 0xc0, Documented: true, Values: []EnumValue{
 		{Name: "cli_filter_lua_path", Source: SourceCode | SourceMan, PresentIn: 0xc0, TakesArg: true, ArgSep: '='},
 	}},
-	{Name: "CliFilterPlugins", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Documented: true, Values: []EnumValue{
+	{Name: "CliFilterPlugins", Scope: ScopeGlobal, Kind: KindList, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, OptionalPrefixes: []string{"cli_filter/"}, Documented: true, Values: []EnumValue{
 		{Name: "cli_filter/lua", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "cli_filter_lua.so"},
 		{Name: "cli_filter/none", Source: SourceCode | SourcePlugin, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "cli_filter_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
 		{Name: "cli_filter/syslog", Source: SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "cli_filter_syslog.so"},
@@ -558,7 +558,7 @@ var genParams = [...]Param{
 	{Name: "ControlAddr", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusDeprecated, Replacement: "SlurmctldHost", FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Note: "legacy controller syntax; ignored with error when any SlurmctldHost line exists; mandatory if ControlMachine lists several hosts"},
 	{Name: "ControlMachine", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusDeprecated, Replacement: "SlurmctldHost", FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Note: "legacy controller syntax; used only when no SlurmctldHost line exists"},
 	{Name: "CoreSpecCount", Scope: ScopeNode, Kind: KindUint16, ParserType: "S_P_UINT16", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
-	{Name: "CoreSpecPlugin", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDefunct, FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2405, Status: StatusDefunct}}, Note: "parser hook _defunct_option since 24.05; live setting through 23.11", Values: []EnumValue{
+	{Name: "CoreSpecPlugin", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDefunct, FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2405, Status: StatusDefunct}}, OptionalPrefixes: []string{"core_spec/"}, Note: "parser hook _defunct_option since 24.05; live setting through 23.11", Values: []EnumValue{
 		{Name: "core_spec/cray_aries", Source: SourcePlugin | SourceMan, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "core_spec_cray_aries.so"},
 		{Name: "core_spec/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "core_spec_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
 		{Name: "none", Source: SourceCode, PresentIn: 0x04, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
@@ -851,7 +851,7 @@ var genParams = [...]Param{
 		{Name: "none", Source: SourceCode, PresentIn: 0xfc, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
 	}},
 	{Name: "JobCompUser", Scope: ScopeGlobal, Kind: KindString, ParserType: "S_P_STRING", Status: StatusActive, FirstSeen: V2205, PresentIn: 0xff, Unknown: UnknownWarn, Documented: true},
-	{Name: "JobContainerType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDeprecated, Replacement: "NamespaceType", FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2511, Status: StatusDeprecated, Replacement: "NamespaceType"}}, Note: "25.11+: slurmctld warns; value used only when NamespaceType is unset; job_container/ prefix accepted by namespace interface. Live setting through 25.05", Values: []EnumValue{
+	{Name: "JobContainerType", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDeprecated, Replacement: "NamespaceType", FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2511, Status: StatusDeprecated, Replacement: "NamespaceType"}}, OptionalPrefixes: []string{"job_container/"}, Note: "25.11+: slurmctld warns; value used only when NamespaceType is unset; job_container/ prefix accepted by namespace interface. Live setting through 25.05", Values: []EnumValue{
 		{Name: "job_container/cncu", Source: SourcePlugin | SourceMan, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "job_container_cncu.so", Needs: "Cray XC compute node services (Cray's CNCU)"},
 		{Name: "job_container/none", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "job_container_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
 		{Name: "job_container/tmpfs", Source: SourceCode | SourcePlugin | SourceMan, PresentIn: 0xff, ArgSep: '=', CaseSensitive: true, Library: "job_container_tmpfs.so", Needs: "job_container.conf next to slurm.conf (BasePath)", Note: "25.11+: value handed to NamespaceType logic; prefix job_container/ mapped to namespace/"},
@@ -1024,7 +1024,7 @@ var genParams = [...]Param{
 		{Name: "set_watts", Source: SourceCode | SourceMan, PresentIn: 0x07, TakesArg: true, ArgSep: '='},
 		{Name: "upper_threshold", Source: SourceCode | SourceMan, PresentIn: 0x07, TakesArg: true, ArgSep: '='},
 	}},
-	{Name: "PowerPlugin", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDefunct, FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2405, Status: StatusDefunct}}, Note: "parser hook _defunct_option since 24.05", Values: []EnumValue{
+	{Name: "PowerPlugin", Scope: ScopeGlobal, Kind: KindPlugin, ParserType: "S_P_STRING", Status: StatusDefunct, FirstSeen: V2205, PresentIn: 0xff, History: []StatusSpan{{From: V2205, Status: StatusActive}, {From: V2405, Status: StatusDefunct}}, OptionalPrefixes: []string{"power/"}, Note: "parser hook _defunct_option since 24.05", Values: []EnumValue{
 		{Name: "none", Source: SourceCode, PresentIn: 0x04, ArgSep: '=', Match: MatchContains, Substr: "none", Note: "any value containing none (any case) leaves the plugin unset"},
 		{Name: "power/cray_aries", Source: SourcePlugin, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "power_cray_aries.so"},
 		{Name: "power/none", Source: SourceCode | SourcePlugin, PresentIn: 0x07, ArgSep: '=', CaseSensitive: true, Library: "power_none.so", Note: "accepted via the none-substring rule even where no none plugin ships"},
