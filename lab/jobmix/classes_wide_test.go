@@ -60,6 +60,13 @@ func TestWideClasses(t *testing.T) {
 		// --mem pends, on pool small (31408 MiB, within the limit) too.
 		{"MaxMemPerNode: the first node by name does not fit", twoPoolSpec("small", "large", `{MaxMemPerNode: "40000"}`), "shape-mem-limit", diag.Warning,
 			[]string{"cpu/small/one-task", "cpu/small/whole-node", "cpu/small/two-nodes", "cpu/large/one-task", "cpu/large/whole-node", "cpu/large/two-nodes"}},
+		// Seed 20261231 case 95 (on the tree before item 15): the same
+		// with MaxMemPerCPU. A job without --mem is checked with the
+		// first node's memory, cls-aux-0's 31408 MiB: it needs
+		// ceil(31408 / 2000) = 16 CPUs, which pool big's n2-standard-16
+		// has and pool aux's n2-standard-8 has not.
+		{"MaxMemPerCPU: the first node by name decides", twoPoolSpec("aux", "big", `{MaxMemPerCPU: "2000"}`), "shape-mem-limit", diag.Warning,
+			[]string{"cpu/aux/one-task", "cpu/aux/whole-node", "cpu/aux/two-nodes"}},
 		// Seed 20262002 case 13: MaxCPUsPerNode=0 admits no job.
 		{"MaxCPUsPerNode 0", classSpec(`{MaxCPUsPerNode: "0"}`), "shape-cpu-limit", diag.Error, allCPUShapes},
 		// Seed 20262002 case 13: a GPU job gets DefCpuPerGPU CPUs, each
