@@ -9,6 +9,7 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/compiler/machines"
 	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/schema/noderes"
 )
 
 // Memory limits and defaults (constraints.md S1-S4) against the RealMemory
@@ -99,7 +100,7 @@ var MemoryDefaultMissing = &lint.Rule{
 					continue
 				}
 				gpus, whole := pool.Machine.WholeGPUs()
-				mem := nodeMemory(p.Cluster, pool)
+				mem := int(noderes.Of(p.Cluster, pool).Memory)
 				if !whole || gpus < 2 || mem == 0 {
 					continue
 				}
@@ -118,20 +119,6 @@ var MemoryDefaultMissing = &lint.Rule{
 				part.ID.Value, machine.Type, nodeMem, gpus)
 		}
 	},
-}
-
-// nodeMemory is the RealMemory, in MiB, of a pool's nodes: the node set's
-// RealMemory when the spec sets one, else what the renderer writes for the
-// machine type (0 when unknown).
-func nodeMemory(c *ir.Cluster, pool *ir.NodePool) int {
-	if ns := c.Slurm.NodeSetFor(pool.ID.Value); ns != nil {
-		if kv := lookupKV(ns.Config, "RealMemory"); kv != nil {
-			if n, ok := parseNum(kv.Value.Value); ok && n > 0 {
-				return int(n)
-			}
-		}
-	}
-	return pool.Machine.RealMemoryMiB()
 }
 
 // wholeNodes reports whether a partition allocates whole nodes anyway
