@@ -67,6 +67,11 @@ func TestWideClasses(t *testing.T) {
 		// has and pool aux's n2-standard-8 has not.
 		{"MaxMemPerCPU: the first node by name decides", twoPoolSpec("aux", "big", `{MaxMemPerCPU: "2000"}`), "shape-mem-limit", diag.Warning,
 			[]string{"cpu/aux/one-task", "cpu/aux/whole-node", "cpu/aux/two-nodes"}},
+		// Seed 20264001 case 54: DefMemPerNode=50000 needs ceil(50000 /
+		// 3000) = 17 CPUs under MaxMemPerCPU=3000; an n2-standard-16 has
+		// 16: every job without --mem is refused at submit.
+		{"DefMemPerNode above MaxMemPerCPU × the node's CPUs", classSpec(`{DefMemPerNode: "50000", MaxMemPerCPU: "3000"}`), "shape-mem-limit", diag.Warning,
+			[]string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
 		// Seed 20262002 case 13: MaxCPUsPerNode=0 admits no job.
 		{"MaxCPUsPerNode 0", classSpec(`{MaxCPUsPerNode: "0"}`), "shape-cpu-limit", diag.Error, allCPUShapes},
 		// Seed 20262002 case 13: a GPU job gets DefCpuPerGPU CPUs, each

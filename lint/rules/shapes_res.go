@@ -173,7 +173,9 @@ var ShapeMemLimit = &lint.Rule{
 		"partition); above MaxMemPerNode, that job pends for ever too (MaxMemPerLimit; PartitionConfig on 22.05). "+
 		"A job with no memory default is checked with the memory of the partition's first node by name (slurmctld "+
 		"sorts its nodes by name), whatever node it runs on: in a partition of several pools, that node's pool "+
-		"decides for all of them. A limit of 0 is no limit, as UNLIMITED is.",
+		"decides for all of them. A limit of 0 is no limit, as UNLIMITED is. A DefMemPerNode above MaxMemPerCPU times "+
+		"a node's CPUs refuses every job without --mem at submit (\"CPU count per node can not be satisfied\"; "+
+		"22.05, 24.11, 26.05): Slurm would need more CPUs than the node has to hold it.",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\"}}",
 		"partitions:\n- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: \"100000\", DefMemPerNode: \"60000\"}}"),
 	Check: func(p *lint.Pass) {
@@ -238,6 +240,23 @@ func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, b
 			if msg, hint := perCPUOverNode(part, n, base, limit, gpuDef); msg != "" {
 				report(n, base, hint, "%s", msg)
 			}
+		case limit.key == "MaxMemPerCPU" && tracked && base != nil && base.key == "DefMemPerNode" &&
+			base.mib <= n.avail() && base.mib > mul(limit.mib, uint64(n.Usable())) && n.Usable() > 0:
+			// slurmctld turns the node's memory into MaxMemPerCPU's CPUs,
+			// more than the node has (workload seed 20264001 case 54,
+			// 22.05 and 24.11, 26.05 in TestWideClasses: "CPU count per node can
+			// not be satisfied").
+			cpus := fmt.Sprintf("%d CPUs", n.CPUs)
+			if n.Spec > 0 {
+				cpus = fmt.Sprintf("%d CPUs (%d less %d specialized)", n.Usable(), n.CPUs, n.Spec)
+			}
+			gpuJobs := ""
+			if n.GPUs > 0 && gpuDef {
+				gpuJobs = " (GPU jobs get DefMemPerGPU instead)"
+			}
+			report(n, base, fmt.Sprintf("set DefMemPerNode to at most %d (MaxMemPerCPU × CPUs), or jobs must pass --mem", mul(limit.mib, uint64(n.Usable()))),
+				"a job without --mem is given DefMemPerNode=%d MiB, more than MaxMemPerCPU=%d MiB × %s = %d MiB: it needs %d CPUs on a node and is refused at submit (\"CPU count per node can not be satisfied\")%s",
+				base.mib, limit.mib, cpus, mul(limit.mib, uint64(n.Usable())), (base.mib+limit.mib-1)/limit.mib, gpuJobs)
 		case limit.key == "MaxMemPerCPU" && base == nil && firstOK && checked > mul(limit.mib, uint64(n.Usable())):
 			cpus := fmt.Sprintf("%d CPUs", n.CPUs)
 			if n.Spec > 0 {
