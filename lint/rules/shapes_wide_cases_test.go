@@ -17,6 +17,11 @@ var wideShapeCases = []ruleCase{
 	// 0 is no limit (workload seed 20262001).
 	{rule: "shape-mem-limit", name: "MaxMemPerCPU=0", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerCPU: \"0\"}}"}},
 	{rule: "shape-mem-limit", name: "MaxMemPerNode=0", spec: spec{Config: "MaxMemPerNode: \"0\""}},
+
+	// DefMemPerNode above MaxMemPerCPU × the node's CPUs (workload seed
+	// 20264001 case 54): an n2-standard-8 has 8 CPUs, 2000 × 8 = 16000.
+	{rule: "shape-mem-limit", name: "DefMemPerNode above MaxMemPerCPU × CPUs", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerNode: »\"16001\", MaxMemPerCPU: \"2000\"}}"}},
+	{rule: "shape-mem-limit", name: "DefMemPerNode at MaxMemPerCPU × CPUs", spec: spec{Partitions: "- {id: debug, nodePoolIds: [cpu], config: {DefMemPerNode: \"16000\", MaxMemPerCPU: \"2000\"}}"}},
 }
 
 // a1Pool is a pool of two n2-standard-8 nodes whose names (…-a1-0) sort
