@@ -47,8 +47,10 @@ var shapeCases = []ruleCase{
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerCPU: »\"2000\"}}\n- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerCPU: \"4000\"}}"}},
 	{rule: "shape-mem-limit", name: "limits that stop no job", spec: spec{Pools: cpuAndA4,
 		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {DefMemPerCPU: \"8000\", MaxMemPerCPU: \"4000\"}}\n- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerNode: \"40000\"}}"}},
-	{rule: "shape-mem-limit", name: "memory not tracked: still checked without a default", spec: spec{Pools: cpuAndA4, Config: "SelectTypeParameters: CR_Core",
-		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: »\"100000\"}}\n- {id: debug, nodePoolIds: [cpu], config: {DefMemPerNode: \"50000\", MaxMemPerNode: \"40000\"}}"}},
+	// With CR_Core, slurmctld still checks a job's memory, its default's
+	// included, against the limits (lab/jobmix TestWideClasses).
+	{rule: "shape-mem-limit", name: "memory not tracked: still checked, with a default too", spec: spec{Pools: cpuAndA4, Config: "SelectTypeParameters: CR_Core",
+		Partitions: "- {id: gpu, nodePoolIds: [a4], config: {MaxMemPerNode: »\"100000\"}}\n- {id: debug, nodePoolIds: [cpu], config: {DefMemPerNode: »\"50000\", MaxMemPerNode: \"40000\"}}"}},
 	// MaxMemPerCPU times the CPUs a whole-node job gets: 6 × 3926 < 31408.
 	{rule: "shape-mem-limit", name: "CPUSpecList: MaxMemPerCPU times the other CPUs", spec: spec{NodeSets: "- {nodePoolId: cpu, config: {CPUSpecList: \"0-1\"}}",
 		Partitions: "- {id: debug, nodePoolIds: [cpu], config: {MaxMemPerCPU: »\"3926\"}}"}},

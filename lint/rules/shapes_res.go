@@ -232,18 +232,20 @@ func checkMemLimit(p *lint.Pass, part *ir.Partition, nodes []shapeNode, limit, b
 			report(n, limit, fmt.Sprintf("set DefMemPerNode to at most %d, or jobs must pass --mem", limit.mib),
 				given+", above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)%s",
 				checked, limit.mib, also)
-		case limit.key == "MaxMemPerNode" && tracked && base != nil && base.key == "DefMemPerNode" && base.mib > limit.mib:
+		case limit.key == "MaxMemPerNode" && base != nil && base.key == "DefMemPerNode" && base.mib > limit.mib:
+			// With CR_Core too (22.05, 24.11, 26.05: TestWideClasses).
 			report(n, base, fmt.Sprintf("set DefMemPerNode to at most %d", limit.mib),
 				"a job without --mem is given DefMemPerNode=%d MiB, above MaxMemPerNode=%d MiB: it pends for ever (MaxMemPerLimit)",
 				base.mib, limit.mib)
-		case limit.key == "MaxMemPerNode" && tracked && base != nil && base.key == "DefMemPerCPU":
+		case limit.key == "MaxMemPerNode" && base != nil && base.key == "DefMemPerCPU":
+			// With CR_Core too (22.05, 24.11, 26.05: TestWideClasses).
 			if msg, hint := perCPUOverNode(part, n, base, limit, gpuDef); msg != "" {
 				report(n, base, hint, "%s", msg)
 			}
-		case limit.key == "MaxMemPerCPU" && tracked && base != nil && base.key == "DefMemPerNode" &&
+		case limit.key == "MaxMemPerCPU" && base != nil && base.key == "DefMemPerNode" &&
 			base.mib <= n.avail() && base.mib > mul(limit.mib, uint64(n.Usable())) && n.Usable() > 0:
 			// slurmctld turns the node's memory into MaxMemPerCPU's CPUs,
-			// more than the node has (workload seed 20264001 case 54,
+			// more than the node has, with CR_Core too (workload seed 20264001 case 54,
 			// 22.05 and 24.11, 26.05 in TestWideClasses: "CPU count per node can
 			// not be satisfied").
 			cpus := fmt.Sprintf("%d CPUs", n.CPUs)
