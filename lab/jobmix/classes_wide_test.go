@@ -89,6 +89,8 @@ func TestWideClasses(t *testing.T) {
 			rule: "shape-mem-limit", sev: diag.Warning, fail: []string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
 		{name: "DefMemPerNode above MaxMemPerNode, CR_Core", spec: classSpecWith(`{DefMemPerNode: "50000", MaxMemPerNode: "40000"}`, false, "", `{SelectTypeParameters: CR_Core}`),
 			rule: "shape-mem-limit", sev: diag.Warning, fail: []string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
+		{name: "DefMemPerNode above MaxMemPerNode, a partition's CR_Core", spec: classSpec(`{SelectTypeParameters: CR_Core, DefMemPerNode: "50000", MaxMemPerNode: "40000"}`),
+			rule: "shape-mem-limit", sev: diag.Warning, fail: []string{"cpu/cpu/one-task", "cpu/cpu/whole-node", "cpu/cpu/two-nodes"}},
 		{name: "DefMemPerCPU × a whole node's CPUs above MaxMemPerNode, CR_Core", spec: classSpecWith(`{DefMemPerCPU: "5000", MaxMemPerNode: "40000"}`, false, "", `{SelectTypeParameters: CR_Core}`),
 			rule: "shape-mem-limit", sev: diag.Warning, fail: []string{"cpu/cpu/whole-node"}},
 		// Seed 20262002 case 13: MaxCPUsPerNode=0 admits no job.

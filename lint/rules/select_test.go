@@ -31,13 +31,14 @@ func TestSelectTypeParametersAsSlurmReadsThem(t *testing.T) {
 			[]diag.Severity{diag.Error}, []string{"slurmctld exits"}},
 		{"22.05 tracks memory", "22.05", spec{Config: "SelectTypeParameters: CR_ALLOCATE_FULL_SOCKET\nDefMemPerCPU: \"1000\""}, "memory-not-tracked",
 			nil, nil},
-		{"partition unit read by its leading name", "26.05", spec{
-			Config:     "SelectTypeParameters: CR_Core",
-			Partitions: "- {id: debug, nodePoolIds: [cpu], config: {SelectTypeParameters: CR_Core_MemoryX, MaxMemPerNode: \"10000\", DefMemPerNode: \"20000\"}}"},
-			"shape-mem-limit", []diag.Severity{diag.Warning}, []string{"DefMemPerNode=20000 MiB, above MaxMemPerNode=10000 MiB"}},
-		{"partition unit without memory", "26.05", spec{
-			Partitions: "- {id: debug, nodePoolIds: [cpu], config: {SelectTypeParameters: CR_Core_Memor, MaxMemPerNode: \"10000\", DefMemPerNode: \"20000\"}}"},
-			"shape-mem-limit", nil, nil},
+		// memory-default-missing speaks only where the partition's unit
+		// tracks memory (shape-mem-limit's checks hold with CR_Core too).
+		{"partition unit read by its leading name", "26.05", spec{Pools: cpuAndA4,
+			Partitions: "- {id: gpu, nodePoolIds: [a4], config: {SelectTypeParameters: CR_Core_MemoryX}}"},
+			"memory-default-missing", []diag.Severity{diag.Info}, []string{"is given the whole memory"}},
+		{"partition unit without memory", "26.05", spec{Pools: cpuAndA4,
+			Partitions: "- {id: gpu, nodePoolIds: [a4], config: {SelectTypeParameters: CR_Core_Memor}}"},
+			"memory-default-missing", nil, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			l := lintText(t, "spec.yaml", tc.spec.YAML(), tc.version)
