@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
+	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 )
@@ -165,6 +166,14 @@ func runWideClass(t *testing.T, tc wideClass, rel string) {
 	if !slices.Equal(found, want) {
 		t.Errorf("lint gives %v, want %v:\n%v", found, want, diags)
 	}
+	judgeClass(t, c, diags, rel, tc.fail)
+}
+
+// judgeClass runs the rendered cluster's job mix on the release and
+// checks that exactly the shapes in fail fail, none undecided, and that
+// lint's findings predicted every verdict.
+func judgeClass(t *testing.T, c *ir.Cluster, diags diag.List, rel string, fail []string) {
+	t.Helper()
 	dir := renderDir(t, c, rel)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
@@ -176,7 +185,7 @@ func runWideClass(t *testing.T, tc wideClass, rel string) {
 		t.Fatal("no shape judged")
 	}
 	for _, v := range verdicts {
-		wantFail := slices.Contains(tc.fail, v.Shape.ID())
+		wantFail := slices.Contains(fail, v.Shape.ID())
 		if v.Outcome.Fails() != wantFail || v.Outcome == Undecided {
 			t.Errorf("%s: %s %s, want it to %s", v.Shape, v.Outcome, v.Reason, map[bool]string{true: "fail", false: "run"}[wantFail])
 			continue

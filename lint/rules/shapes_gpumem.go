@@ -6,7 +6,6 @@ import (
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint"
-	"github.com/slurmspec/slurmspec/schema/catalog"
 )
 
 // checkGPUCPUMemory reports, for memory-default-unfit, a GPU job whose
@@ -22,20 +21,8 @@ func checkGPUCPUMemory(p *lint.Pass, e *conf, part *ir.Partition, base, gpu *mem
 	if base == nil || base.key != "DefMemPerCPU" || base.per != 0 || gpu != nil {
 		return
 	}
-	kv := lookupKV(part.Config, "DefCpuPerGPU")
-	scope := catalog.ScopePartition
+	kv, per := partitionCPUsPerGPU(e, part)
 	if kv == nil {
-		kv, scope = e.user("DefCpuPerGPU"), catalog.ScopeGlobal
-	}
-	if kv == nil {
-		return
-	}
-	param, ok := catalog.Default().Lookup(scope, "DefCpuPerGPU")
-	if !ok {
-		return
-	}
-	per, ok := catalog.ParseNumber(param, kv.Value.Value)
-	if !ok || per == 0 || infinite(per) {
 		return
 	}
 	for _, n := range partitionShapeNodes(p.Cluster, part) {

@@ -93,21 +93,8 @@ func checkExclusiveCPUs(p *lint.Pass, part *ir.Partition, nodes []shapeNode, kv 
 // checkCPUsPerGPU reports a DefCpuPerGPU whose CPUs for one GPU, or for
 // every GPU of a node, exceed the node's CPUs.
 func checkCPUsPerGPU(p *lint.Pass, e *conf, part *ir.Partition, nodes []shapeNode) {
-	kv := lookupKV(part.Config, "DefCpuPerGPU")
-	scope := catalog.ScopePartition
+	kv, per := partitionCPUsPerGPU(e, part)
 	if kv == nil {
-		kv = e.user("DefCpuPerGPU")
-		scope = catalog.ScopeGlobal
-	}
-	if kv == nil {
-		return
-	}
-	param, ok := catalog.Default().Lookup(scope, "DefCpuPerGPU")
-	if !ok {
-		return
-	}
-	per, ok := catalog.ParseNumber(param, kv.Value.Value)
-	if !ok || per == 0 || infinite(per) {
 		return
 	}
 	gpuPools, oneFails := 0, 0
@@ -394,4 +381,27 @@ func digitRun(s string) int {
 		i++
 	}
 	return i
+}
+
+// partitionCPUsPerGPU is the DefCpuPerGPU a GPU job of the partition gets
+// without --cpus-per-gpu: the partition's, else the cluster's. kv is nil
+// when there is none, or it is 0, INFINITE or not a number.
+func partitionCPUsPerGPU(e *conf, part *ir.Partition) (kv *ir.KV, per uint64) {
+	kv = lookupKV(part.Config, "DefCpuPerGPU")
+	scope := catalog.ScopePartition
+	if kv == nil {
+		kv, scope = e.user("DefCpuPerGPU"), catalog.ScopeGlobal
+	}
+	if kv == nil {
+		return nil, 0
+	}
+	param, ok := catalog.Default().Lookup(scope, "DefCpuPerGPU")
+	if !ok {
+		return nil, 0
+	}
+	per, ok = catalog.ParseNumber(param, kv.Value.Value)
+	if !ok || per == 0 || infinite(per) {
+		return nil, 0
+	}
+	return kv, per
 }
