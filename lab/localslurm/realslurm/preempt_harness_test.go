@@ -120,8 +120,11 @@ func (cl *cluster) decide(t *testing.T, id string, low pairJob, mark schedMark) 
 		}
 		if preempted {
 			// Chosen: wait for the high job to start (grace time, or
-			// the next scheduling pass after a requeue).
-			cl.waitJob(t, id, "RUNNING", func(f localslurm.Fields) bool { return f["JobState"] != "PENDING" })
+			// the next scheduling pass after a requeue), within the
+			// decision's deadline but at least jobTimeout: under the
+			// suite's load a preempted job was seen COMPLETING for more
+			// than 45 s (24.11, make test at -parallel 8).
+			cl.waitJobUntil(t, id, "RUNNING", later(deadline, time.Now().Add(jobTimeout)), func(f localslurm.Fields) bool { return f["JobState"] != "PENDING" })
 			continue
 		}
 		evaluated := jobTime(h["LastSchedEval"]).After(mark.at.Truncate(time.Second))
@@ -240,4 +243,12 @@ func (cl *cluster) sacctmgrRefused(t *testing.T, want string, args ...string) {
 		t.Errorf("sacctmgr %s: %v %q, want it refused with %q", strings.Join(args, " "), err, out, want)
 	}
 	t.Logf("sacctmgr %s: %s", strings.Join(args, " "), strings.TrimSpace(string(out)))
+}
+
+// later returns the later of two times.
+func later(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

@@ -248,14 +248,19 @@ func (cl *cluster) job(t *testing.T, id string) localslurm.Fields {
 // waitJob waits until cond holds for the job's record, and returns it.
 func (cl *cluster) waitJob(t *testing.T, id, what string, cond func(localslurm.Fields) bool) localslurm.Fields {
 	t.Helper()
-	deadline := time.Now().Add(jobTimeout)
+	return cl.waitJobUntil(t, id, what, time.Now().Add(jobTimeout), cond)
+}
+
+// waitJobUntil is waitJob with its own deadline.
+func (cl *cluster) waitJobUntil(t *testing.T, id, what string, deadline time.Time, cond func(localslurm.Fields) bool) localslurm.Fields {
+	t.Helper()
 	for {
 		f := cl.job(t, id)
 		if cond(f) {
 			return f
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("job %s not %s after %v: JobState=%s Reason=%s Restarts=%s\nsqueue:\n%s", id, what, jobTimeout,
+			t.Fatalf("job %s not %s by %s: JobState=%s Reason=%s Restarts=%s\nsqueue:\n%s", id, what, deadline.Format(time.TimeOnly),
 				f["JobState"], f["Reason"], f["Restarts"], cl.run(t, "squeue", "-a"))
 		}
 		time.Sleep(200 * time.Millisecond)
