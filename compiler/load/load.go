@@ -95,6 +95,17 @@ type Options struct {
 	// CUE is the budget of CUE evaluation of the process, shared by every
 	// spec it loads (NewCUEGate); nil: a budget for this call alone.
 	CUE *CUEGate
+	// Kind names what the file is in the loader's messages ("spec is
+	// empty", "accounting file is empty"); "" is "spec".
+	Kind string
+}
+
+// kind is the file's name in messages: Kind, or "spec".
+func (o Options) kind() string {
+	if o.Kind == "" {
+		return "spec"
+	}
+	return o.Kind
 }
 
 // Document is a loaded spec.
@@ -135,7 +146,7 @@ func File(name string, opt Options) (*Document, diag.List) {
 	}
 	if err != nil {
 		var l diag.List
-		l.Errorf(RuleIO, pos, "", "check the path and its permissions", "cannot read spec: %v", err)
+		l.Errorf(RuleIO, pos, "", "check the path and its permissions", "cannot read %s: %v", opt.kind(), err)
 		return nil, l
 	}
 	return Bytes(pos.File, data, opt)
@@ -174,30 +185,30 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 		}
 	}
 	if len(data) > MaxFileSize {
-		l.Errorf(RuleLimit, filePos, "", "split the spec or remove generated bulk", "spec is larger than the %d MiB limit", MaxFileSize>>20)
+		l.Errorf(RuleLimit, filePos, "", "split the file or remove generated bulk", "%s is larger than the %d MiB limit", opt.kind(), MaxFileSize>>20)
 		return nil, l
 	}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark is harmless; drop it
 	if utf16BOM(data) || (len(data) >= 2 && (data[0] == 0) != (data[1] == 0)) {
-		l.Errorf(RuleEncoding, filePos, "", "save it as UTF-8", "spec is UTF-16 (or UTF-32) encoded, not UTF-8")
+		l.Errorf(RuleEncoding, filePos, "", "save it as UTF-8", "%s is UTF-16 (or UTF-32) encoded, not UTF-8", opt.kind())
 		return nil, l
 	}
 	// Count before indexing lines: a file of millions of short lines is
 	// refused without building anything for it.
 	deepAt, deep, items := scan(data, MaxDepth, format == FormatCUE, format != FormatJSON)
 	if items > 2*MaxValues {
-		l.Errorf(RuleLimit, filePos, "", "a cluster spec holds far fewer values; split the file or remove generated bulk",
-			"the spec holds more than %d values", MaxValues)
+		l.Errorf(RuleLimit, filePos, "", "a cluster's files hold far fewer values; split the file or remove generated bulk",
+			"the %s holds more than %d values", opt.kind(), MaxValues)
 		return nil, l
 	}
 	early := newLineIndex(name, data)
 	if i := bytes.IndexByte(data, 0); i >= 0 {
-		l.Errorf(RuleEncoding, early.pos(i), "", "remove the NUL byte; specs are text", "spec contains a NUL byte")
+		l.Errorf(RuleEncoding, early.pos(i), "", "remove the NUL byte; the file is text", "%s contains a NUL byte", opt.kind())
 		return nil, l
 	}
 	if !utf8.Valid(data) {
 		i := firstInvalidUTF8(data)
-		l.Errorf(RuleEncoding, early.pos(i), "", "save the file as UTF-8", "spec is not valid UTF-8")
+		l.Errorf(RuleEncoding, early.pos(i), "", "save the file as UTF-8", "%s is not valid UTF-8", opt.kind())
 		return nil, l
 	}
 	if deep {
@@ -214,7 +225,7 @@ func Bytes(name string, data []byte, opt Options) (*Document, diag.List) {
 	case FormatJSON:
 		root, l = parseJSON(lines, data, b)
 	case FormatYAML:
-		root, l = parseYAML(lines, data, b)
+		root, l = parseYAML(lines, data, b, opt.kind())
 	case FormatCUE:
 		gate := opt.CUE
 		if gate == nil {

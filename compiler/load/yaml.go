@@ -27,8 +27,9 @@ var jsonNumber = sync.OnceValue(func() *regexp.Regexp {
 var yamlErrLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: line (\d+): (.*)$`) })
 
 // parseYAML parses a YAML stream that must hold exactly one document,
-// keeping the position of every value.
-func parseYAML(li *lineIndex, data []byte, b *budget) (*Node, diag.List) {
+// keeping the position of every value. kind names the file in messages
+// ("spec").
+func parseYAML(li *lineIndex, data []byte, b *budget, kind string) (*Node, diag.List) {
 	var l diag.List
 	var doc yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -49,8 +50,8 @@ func parseYAML(li *lineIndex, data []byte, b *budget) (*Node, diag.List) {
 		if len(next.Content) == 1 && next.Content[0].Kind == yaml.ScalarNode && next.Content[0].ShortTag() == "!!null" && next.Content[0].Value == "" {
 			continue
 		}
-		l.Errorf(RuleSyntax, li.yamlPos(next.Line, next.Column), "", "keep one cluster spec per file; remove the '---' and what follows",
-			"a second YAML document starts here; a spec file holds one document")
+		l.Errorf(RuleSyntax, li.yamlPos(next.Line, next.Column), "", "keep one document per file; remove the '---' and what follows",
+			"a second YAML document starts here; the %s holds one document", kind)
 		return nil, l
 	}
 	if errors.Is(err, io.EOF) {
@@ -82,7 +83,7 @@ func parseYAML(li *lineIndex, data []byte, b *budget) (*Node, diag.List) {
 		return nil, l
 	}
 	if doc.Kind != yaml.DocumentNode || len(doc.Content) == 0 {
-		l.Errorf(RuleSyntax, li.lineCol(1, 1), "", "write the cluster spec as a YAML mapping", "spec is empty")
+		l.Errorf(RuleSyntax, li.lineCol(1, 1), "", "write the "+kind+" as a YAML mapping", "%s is empty", kind)
 		return nil, l
 	}
 	c := yamlConverter{li: li, budget: b}

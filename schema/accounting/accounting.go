@@ -137,7 +137,7 @@ func LoadBytes(name string, data []byte) (*File, diag.List) {
 
 // loadOptions keep the keys of limits as written: they are Slurm's.
 func loadOptions() load.Options {
-	return load.Options{Verbatim: func(p load.Path) bool {
+	return load.Options{Kind: "accounting file", Verbatim: func(p load.Path) bool {
 		return len(p) > 0 && !p[len(p)-1].IsIndex && p[len(p)-1].Name == "limits"
 	}}
 }

@@ -157,3 +157,27 @@ func TestLoadUnreadableSaysAccountingFile(t *testing.T) {
 		t.Errorf("Load of a directory: %v; want one load-io error %q", l, want)
 	}
 }
+
+// TestLoadRefusalsSayAccountingFile: the loader's refusals of the bytes
+// themselves name the accounting file, not a spec.
+func TestLoadRefusalsSayAccountingFile(t *testing.T) {
+	for _, tc := range []struct {
+		name, file string
+		data       []byte
+		want       string
+	}{
+		{"empty", "teams.accounting.yaml", []byte("# nothing yet\n"), "accounting file is empty"},
+		{"utf16", "teams.accounting.yaml", []byte("\xff\xfeq\x00o\x00s\x00"), "accounting file is UTF-16 (or UTF-32) encoded, not UTF-8"},
+		{"nul", "teams.accounting.json", []byte("{\"qos\": [\x00]}"), "accounting file contains a NUL byte"},
+		{"latin1", "teams.accounting.yaml", []byte("qos:\n  - name: caf\xe9\n"), "accounting file is not valid UTF-8"},
+		{"large", "teams.accounting.yaml", []byte(strings.Repeat("#", 17<<20)), "accounting file is larger than the 16 MiB limit"},
+		{"twodocs", "teams.accounting.yaml", []byte("qos: []\n---\nusers: []\n"), "a second YAML document starts here; the accounting file holds one document"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f, l := accounting.LoadBytes(tc.file, tc.data)
+			if f != nil || len(l) != 1 || l[0].Message != tc.want {
+				t.Errorf("LoadBytes: %v; want one error %q", l, tc.want)
+			}
+		})
+	}
+}
