@@ -20,16 +20,19 @@ import (
 // against them with CR_Core too (shape-mem-limit; TestShapeRules).
 var memKeys = []string{"DefMemPerCPU", "DefMemPerNode"}
 
-// MemoryNotTracked reports memory limits that the select plugin does not
-// enforce (S3).
+// MemoryNotTracked reports memory defaults that reserve no memory because
+// the select plugin does not track it (S3).
 var MemoryNotTracked = &lint.Rule{
 	ID:       "memory-not-tracked",
 	Severity: diag.Warning,
 	Summary:  "A memory default is set but SelectTypeParameters does not track memory",
-	Doc: doc("DefMemPerCPU and DefMemPerNode (global or per partition) are enforced only when "+
+	Doc: doc("DefMemPerCPU and DefMemPerNode (global or per partition) reserve memory on the nodes only when "+
 		"SelectTypeParameters has a memory unit (CR_Core_Memory, the service default, CR_CPU_Memory, "+
-		"CR_Socket_Memory or CR_Memory). MaxMemPerCPU and MaxMemPerNode are not reported: slurmctld checks a "+
-		"job's memory against them with CR_Core too (22.05, 24.11, 26.05; see shape-mem-limit).",
+		"CR_Socket_Memory or CR_Memory). Without one, jobs are placed side by side without regard to memory, "+
+		"whatever their default. What remains of the default: a job without --mem still gets it as its memory "+
+		"request, and slurmctld checks that against MaxMemPerCPU and MaxMemPerNode (22.05, 24.11, 26.05; "+
+		"shape-mem-limit reports a default above them). MaxMemPerCPU and MaxMemPerNode are not reported here: "+
+		"slurmctld checks a job's memory against them with CR_Core too.",
 		`config: {SelectTypeParameters: CR_Core, DefMemPerCPU: "4096"}`,
 		`config: {SelectTypeParameters: CR_Core_Memory, DefMemPerCPU: "4096"}`),
 	Check: func(p *lint.Pass) {
@@ -45,7 +48,7 @@ var MemoryNotTracked = &lint.Rule{
 			for _, k := range memKeys {
 				if kv := lookupKV(m.kvs, k); kv != nil {
 					reportKey(p, kv, "use a memory-tracking SelectTypeParameters such as CR_Core_Memory",
-						"%s is not enforced: SelectTypeParameters=%s does not track memory", kv.Key.Value, stp)
+						"%s reserves no memory: SelectTypeParameters=%s does not track memory, so jobs are placed without regard to it (slurmctld still checks the default against MaxMemPerCPU and MaxMemPerNode)", kv.Key.Value, stp)
 				}
 			}
 		}
