@@ -9,7 +9,6 @@ require (
 	github.com/slurmspec/slurmspec/deploy/pulumi v0.0.0-00010101000000-000000000000
 	github.com/slurmspec/slurmspec/lint/online/checker v0.0.0-00010101000000-000000000000
 	github.com/spf13/cobra v1.10.2
-	github.com/spf13/pflag v1.0.10
 	golang.org/x/term v0.48.0
 )
 
@@ -101,6 +100,7 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/santhosh-tekuri/jsonschema/v5 v5.0.0 // indirect
 	github.com/sergi/go-diff v1.4.0 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
 	github.com/tailscale/hujson v0.0.0-20260727124030-b80ff77dac4f // indirect
 	github.com/texttheater/golang-levenshtein v1.0.1 // indirect
 	github.com/uber/jaeger-client-go v2.30.0+incompatible // indirect

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Strict applies the conventions to the tree below root, which must hold
@@ -82,4 +83,28 @@ func helpCommand(root *cobra.Command, usage func(string) error) *cobra.Command {
 			return cmd.Help()
 		},
 	}
+}
+
+// BoolFlagsShowingValue lists the boolean flags of the tree below root
+// whose --help line shows them taking a value (pflag reads a backquoted
+// word in the usage as the value's name: "--verify string"), as
+// "PATH --FLAG: NAME". A test of each binary holds it empty.
+func BoolFlagsShowingValue(root *cobra.Command) []string {
+	var found []string
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if f.Value.Type() != "bool" {
+				return
+			}
+			if name, _ := pflag.UnquoteUsage(f); name != "" {
+				found = append(found, fmt.Sprintf("%s --%s: %s", c.CommandPath(), f.Name, name))
+			}
+		})
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(root)
+	return found
 }

@@ -3,8 +3,7 @@ package cli
 import (
 	"testing"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
+	"github.com/slurmspec/slurmspec/cmd/internal/cmdtree"
 )
 
 // TestBoolFlagsShowNoValue: a flag that takes no value is shown in --help
@@ -13,20 +12,7 @@ import (
 // "--verify slurmspec verify" in `slurmspec deploy up --help`, as if the
 // flag took one (slurmspec-deploy's test has the same check).
 func TestBoolFlagsShowNoValue(t *testing.T) {
-	var walk func(c *cobra.Command)
-	walk = func(c *cobra.Command) {
-		check := func(f *pflag.Flag) {
-			if f.Value.Type() != "bool" {
-				return
-			}
-			if name, _ := pflag.UnquoteUsage(f); name != "" {
-				t.Errorf("%s --%s: --help shows it taking a value %q (a backquote in its usage)", c.CommandPath(), f.Name, name)
-			}
-		}
-		c.LocalFlags().VisitAll(check)
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
+	for _, f := range cmdtree.BoolFlagsShowingValue(newRootCmd(env{})) {
+		t.Errorf("%s: --help shows it taking a value (a backquote in its usage)", f)
 	}
-	walk(newRootCmd(env{}))
 }
