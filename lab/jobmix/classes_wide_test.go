@@ -107,6 +107,17 @@ func TestWideClasses(t *testing.T) {
 		{name: "partition DefMemPerCPU 0 under the cluster's, 25.05 on", spec: classSpecWith(`{DefMemPerCPU: "0"}`, false, "", `{DefMemPerCPU: "3952"}`),
 			rule: "memory-default-unfit", sev: diag.Warning, fail: []string{"cpu/cpu/whole-node"}},
 		{name: "partition DefMemPerCPU 0 under the cluster's, before 25.05", spec: classSpecWith(`{DefMemPerCPU: "0"}`, false, "", `{DefMemPerCPU: "3952"}`)},
+		// Seed 20265001 cases 18 and 21: a nodeSets Gres with fewer GPUs
+		// than the machine type's (slurmspec writes gpu:a100:2 on
+		// a2-highgpu-2g; the spec's gpu:1 is written last and wins):
+		// slurmctld schedules one GPU a node, and a job asking for
+		// both is refused at submit ("Requested node configuration is
+		// not available").
+		{name: "nodeSets Gres below the machine's GPUs", spec: gpuClassSpecOn("a2-highgpu-2g", "{}", `{Gres: "gpu:1"}`),
+			rule: "rendered-key-override", sev: diag.Warning, fail: []string{"gpu/gpu/all-gpus", "gpu/gpu/all-gpus+sized"}},
+		// gpu:0: every GPU job is refused the same way; the others run.
+		{name: "nodeSets Gres gpu:0", spec: gpuClassSpecOn("a2-highgpu-2g", "{}", `{Gres: "gpu:0"}`),
+			rule: "rendered-key-override", sev: diag.Warning, fail: []string{"gpu/gpu/one-gpu", "gpu/gpu/one-gpu+sized", "gpu/gpu/all-gpus", "gpu/gpu/all-gpus+sized"}},
 		// 0 is no limit: every shape runs.
 		{"MaxMemPerCPU 0", classSpec("{MaxMemPerCPU: \"0\"}"), "", 0, nil},
 		{"MaxMemPerNode 0", classSpec("{MaxMemPerNode: \"0\"}"), "", 0, nil},
@@ -140,8 +151,18 @@ func twoPoolSpec(small, large, config string) string {
 // g2-standard-8 nodes (8 vCPUs, one L4 GPU, 31408 MiB) with the given
 // partition config.
 func gpuClassSpec(config string) string {
-	s := strings.Replace(classSpec(config), "- id: cpu\n  machineSpec: {machineType: n2-standard-16}", "- id: gpu\n  machineSpec: {machineType: g2-standard-8}\n  provisioningModel: SPOT", 1)
-	return strings.Replace(s, "- {id: cpu, nodePoolIds: [cpu]", "- {id: gpu, nodePoolIds: [gpu]", 1)
+	return gpuClassSpecOn("g2-standard-8", config, "")
+}
+
+// gpuClassSpecOn is gpuClassSpec on another machine type, with the gpu
+// pool's nodeSets config ("" for none).
+func gpuClassSpecOn(machine, config, nodeSet string) string {
+	s := strings.Replace(classSpec(config), "- id: cpu\n  machineSpec: {machineType: n2-standard-16}", "- id: gpu\n  machineSpec: {machineType: "+machine+"}\n  provisioningModel: SPOT", 1)
+	s = strings.Replace(s, "- {id: cpu, nodePoolIds: [cpu]", "- {id: gpu, nodePoolIds: [gpu]", 1)
+	if nodeSet != "" {
+		s += "    nodeSets:\n    - {nodePoolId: gpu, config: " + nodeSet + "}\n"
+	}
+	return s
 }
 
 func runWideClass(t *testing.T, tc wideClass, rel string) {

@@ -101,6 +101,13 @@ func Predictors() map[string]Predictor {
 			{Contains: "no GPU job without --cpus-per-gpu", Kinds: gpu, Unless: "--cpus-per-gpu"},
 			{Contains: "a job asking for all", Kinds: []Kind{AllGPUs}, Unless: "--cpus-per-gpu"},
 		}},
+		// lint/rules/nodelines.go: a nodeSets Gres with fewer GPUs than
+		// the machine type's is what slurmctld schedules; a job asking
+		// for more GPUs on a node is refused at submit, sizes or not.
+		"rendered-key-override": {Phrases: []Phrase{
+			{Contains: "schedules no GPU on a node", Kinds: gpu, Variants: Both},
+			{Contains: "GPUs of a node is refused at submit", Kinds: []Kind{AllGPUs}, Variants: Both},
+		}},
 		// A job without --mem is given more than the limit; with
 		// memory tracked, a GPU job with --mem-per-gpu pends too
 		// ("and so does"); MaxMemPerCPU refuses --mem-per-gpu above it

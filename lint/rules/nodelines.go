@@ -187,7 +187,9 @@ var RenderedKeyOverride = &lint.Rule{
 		"an error. Overriding State or Nodes breaks power saving or the partition's node list, and is an error; "+
 		"so is CPUs or RealMemory above the machine type's (without SlurmdParameters=config_overrides the nodes "+
 		"register with less, and slurmctld marks them invalid: \"Low CPUs\", \"Low RealMemory\"), and a Gres with more "+
-		"GPUs than the machine type has, config_overrides or not (\"gres/gpu count reported lower than configured\").",
+		"GPUs than the machine type has, config_overrides or not (\"gres/gpu count reported lower than configured\"). "+
+		"A Gres with fewer GPUs is the count slurmctld schedules: the warning then says which jobs are refused at submit "+
+		"(every GPU job for gpu:0, a job asking for all the machine's GPUs of a node otherwise).",
 		"nodeSets:\n- {nodePoolId: a4, config: {Gres: \"gpu:8\"}}",
 		"nodeSets:\n- {nodePoolId: a4, config: {Features: \"b200\"}}"),
 	Check: func(p *lint.Pass) {
@@ -240,11 +242,43 @@ var RenderedKeyOverride = &lint.Rule{
 						ns.NodePoolID.Value, kv.Key.Value, kv.Value.Value, kv.Key.Value, val, what)
 					continue
 				}
+				if n, m, below := gresBelowMachine(kv, val); below {
+					reportGresBelow(p, kv, ns.NodePoolID.Value, val, n, m)
+					continue
+				}
 				p.Report(kv.Key.Pos, kv.Key.Path, "remove it to use the rendered value, or keep it knowing Slurm logs an error for the duplicate",
 					"nodeSets entry for %q sets %s=%s, but slurmspec already writes %s=%s on that NodeName line", ns.NodePoolID.Value, kv.Key.Value, kv.Value.Value, kv.Key.Value, val)
 			}
 		}
 	},
+}
+
+// gresBelowMachine reports whether a nodeSets Gres configures fewer GPUs
+// (n) than the rendered Gres of the machine type (m).
+func gresBelowMachine(kv *ir.KV, rendered string) (n, m int64, below bool) {
+	if !strings.EqualFold(kv.Key.Value, "Gres") {
+		return 0, 0, false
+	}
+	n, ok1 := gresCount(kv.Value.Value, "gpu")
+	m, ok2 := gresCount(rendered, "gpu")
+	return n, m, ok1 && ok2 && n < m
+}
+
+// reportGresBelow reports a nodeSets Gres of n GPUs on a machine type of
+// m: written last on the NodeName line, it is the count slurmctld
+// schedules, and a job asking for more GPUs on one node is refused at
+// submit (lab/jobmix TestWideClasses, 22.05, 24.11, 26.05; fidelity seed
+// 20265001).
+func reportGresBelow(p *lint.Pass, kv *ir.KV, pool, rendered string, n, m int64) {
+	if n == 0 {
+		p.Report(kv.Key.Pos, kv.Key.Path, fmt.Sprintf("remove it to schedule the machine type's %d GPUs, or put the pool on a machine type without GPUs", m),
+			"nodeSets entry for %q sets Gres=%s where slurmspec writes Gres=%s from the machine type: slurmctld schedules no GPU on a node of pool %q, and every job asking for a GPU there is refused at submit (\"Requested node configuration is not available\")",
+			pool, kv.Value.Value, rendered, pool)
+		return
+	}
+	p.Report(kv.Key.Pos, kv.Key.Path, fmt.Sprintf("remove it to schedule the machine type's %d GPUs a node, or keep it knowing a job gets at most %d GPUs a node", m, n),
+		"nodeSets entry for %q sets Gres=%s where slurmspec writes Gres=%s from the machine type: slurmctld schedules %d of the %d GPUs of a node of pool %q, and a job asking for all %d GPUs of a node is refused at submit (\"Requested node configuration is not available\")",
+		pool, kv.Value.Value, rendered, n, m, pool, m)
 }
 
 // aboveMachine reports whether a nodeSets CPUs or RealMemory exceeds the

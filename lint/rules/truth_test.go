@@ -64,6 +64,12 @@ var truthCases = []truthCase{
 		rule: "rendered-key-override", severity: diag.Error, msg: "count reported lower than configured"},
 	{name: "nodeSets Gres at the machine's GPUs", spec: spec{Pools: cpuAndA4, NodeSets: "- {nodePoolId: a4, config: {Gres: \"gpu:b200:8\"}}"},
 		rule: "rendered-key-override", severity: diag.Warning, msg: "already writes Gres=gpu:b200:8"},
+	// Fewer GPUs than the machine's: the count slurmctld schedules (lab/jobmix
+	// TestWideClasses, "nodeSets Gres below the machine's GPUs", "gpu:0").
+	{name: "nodeSets Gres below the machine's GPUs", spec: spec{Pools: cpuAndA4, NodeSets: "- {nodePoolId: a4, config: {Gres: \"gpu:4\"}}"},
+		rule: "rendered-key-override", severity: diag.Warning, msg: "schedules 4 of the 8 GPUs of a node of pool \"a4\", and a job asking for all 8 GPUs of a node is refused at submit"},
+	{name: "nodeSets Gres of no GPU", spec: spec{Pools: cpuAndA4, NodeSets: "- {nodePoolId: a4, config: {Gres: \"gpu:b200:0\"}}"},
+		rule: "rendered-key-override", severity: diag.Warning, msg: "schedules no GPU on a node of pool \"a4\", and every job asking for a GPU there is refused at submit"},
 	{name: "AcctGatherInfinibandType is checked as AcctGatherInterconnectType", version: "24.11", spec: spec{Config: "AcctGatherInfinibandType: fidelity"},
 		rule: "invalid-config-value", severity: diag.Error, msg: "unknown AcctGatherInterconnectType value"},
 	{name: "AcctGatherProfileType is one plugin", version: "22.05", spec: spec{Config: "AcctGatherProfileType: acct_gather_profile/influxdb,acct_gather_profile/hdf5"},
