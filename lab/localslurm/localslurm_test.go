@@ -58,6 +58,17 @@ func renderedDir(t *testing.T, edit func(string) string, marker string) string {
 }
 
 // gone reports whether no process has the given PID.
+// uptimeNow is Uptime, read before a Stop whose processes LeftAfter
+// checks.
+func uptimeNow(t *testing.T) float64 {
+	t.Helper()
+	up, ok := Uptime()
+	if !ok {
+		t.Fatal("cannot read /proc/uptime")
+	}
+	return up
+}
+
 func gone(pid int) bool {
 	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }
@@ -243,6 +254,7 @@ func TestFixtureOnRealSlurm(t *testing.T) {
 		procs := c.Processes()
 		ns := c.Namespace()
 		began := time.Now()
+		beganUp := uptimeNow(t)
 		if err := c.Stop(); err != nil {
 			t.Fatalf("Stop: %v", err)
 		}
@@ -252,7 +264,7 @@ func TestFixtureOnRealSlurm(t *testing.T) {
 			t.Errorf("second Stop: %v", err)
 		}
 		for _, p := range procs {
-			if !gone(p.PID) {
+			if LeftAfter(p.PID, beganUp) {
 				t.Errorf("%s (pid %d) still exists after Stop", p.Name, p.PID)
 			}
 		}

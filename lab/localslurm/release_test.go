@@ -157,12 +157,13 @@ func TestReleasesOnRealSlurm(t *testing.T) {
 				}
 			}
 			procs, ns := c.Processes(), c.Namespace()
+			beganUp := uptimeNow(t)
 			stopped = true
 			if err := c.Stop(); err != nil {
 				t.Fatalf("Stop: %v", err)
 			}
 			for _, p := range procs {
-				if !gone(p.PID) {
+				if LeftAfter(p.PID, beganUp) {
 					t.Errorf("%s (pid %d) still exists after Stop", p.Name, p.PID)
 				}
 			}
