@@ -428,6 +428,11 @@ var cases = []ruleCase{
 	{rule: "message-timeout", spec: spec{Config: "MessageTimeout: \"30\"\nUnkillableStepTimeout: »\"60\""}},
 	{rule: "message-timeout", name: "too high", spec: spec{Config: "MessageTimeout: »\"200\"\nUnkillableStepTimeout: \"1000\""}},
 	{rule: "message-timeout", spec: spec{Config: "MessageTimeout: \"30\"\nUnkillableStepTimeout: \"150\""}},
+	// slurm.conf integers are read with base 0 (random seed 20265003 case
+	// 287; realslurm truth13): 0x10 is 16, 060 is 48, 0x40 is 64.
+	{rule: "message-timeout", name: "hex", version: "24.11", spec: spec{Config: "UnkillableStepTimeout: »\"0x10\""}},
+	{rule: "message-timeout", name: "octal", version: "24.11", spec: spec{Config: "UnkillableStepTimeout: »\"060\""}},
+	{rule: "message-timeout", name: "hex above", version: "24.11", spec: spec{Config: "UnkillableStepTimeout: \"0x40\""}},
 	{rule: "message-timeout", name: "23.11", version: "23.11", spec: spec{Config: "MessageTimeout: \"30\"\nUnkillableStepTimeout: \"60\""}},
 	{rule: "health-check-timeout", spec: spec{Config: "HealthCheckProgram: /usr/sbin/nhc\nHealthCheckInterval: »\"30\""}},
 	{rule: "health-check-timeout", name: "zero", spec: spec{Config: "HealthCheckTimeout: »\"0\""}},

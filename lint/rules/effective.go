@@ -143,15 +143,20 @@ func (e *conf) has(key string, tokens ...string) bool {
 // num returns the effective value of a global integer key and whether it
 // is a number as Slurm reads it (hex, octal, k, UNLIMITED for integer keys).
 func (e *conf) num(key string) (int64, bool) {
-	v := e.val(key)
-	if param, ok := catalog.Default().Lookup(catalog.ScopeGlobal, key); ok {
-		// An integer key reads as Slurm stores it: hex, octal and
-		// UNLIMITED (the kind's INFINITE) included.
-		if n, ok := catalog.ParseNumber(param, v); ok {
+	return slurmNum(catalog.ScopeGlobal, key, e.val(key))
+}
+
+// slurmNum reads the value of a key of the scope as Slurm stores it: an
+// integer key through the catalog (strtoul's base 0: hex 0x10 and octal
+// 020 included, and UNLIMITED as the kind's INFINITE; random seed
+// 20265003 case 287), any other as a decimal with an optional K.
+func slurmNum(scope catalog.Scope, key, value string) (int64, bool) {
+	if param, ok := catalog.Default().Lookup(scope, key); ok {
+		if n, ok := catalog.ParseNumber(param, value); ok {
 			return int64(min(n, math.MaxInt64)), true
 		}
 	}
-	return parseNum(v)
+	return parseNum(value)
 }
 
 // slurmDefault is Slurm's built-in value of a key nobody sets, for the keys

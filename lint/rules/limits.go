@@ -155,13 +155,13 @@ var JobIDRange = &lint.Rule{
 			if kv == nil {
 				continue
 			}
-			if n, ok := parseNum(kv.Value.Value); ok && n < 1 {
+			if n, ok := e.num(k); ok && n < 1 {
 				what := map[string]string{"MaxJobCount": "jobs", "MaxStepCount": "steps"}[k]
 				reportValue(p, kv, "use at least 1", "%s=%d permits no %s: slurmctld rejects it", k, n, what)
 			}
 		}
 		if kv := e.user("MaxJobCount"); kv != nil && firstOK && first > 0 && first <= maxID {
-			if n, ok := parseNum(kv.Value.Value); ok && n > maxID-first+1 {
+			if n, ok := e.num("MaxJobCount"); ok && n > maxID-first+1 {
 				reportValueAs(p, diag.Warning, kv, "raise MaxJobId or lower MaxJobCount",
 					"MaxJobCount=%d exceeds MaxJobId-FirstJobId+1=%d: Slurm lowers it", n, maxID-first+1)
 			}
@@ -274,7 +274,7 @@ var MessageTimeout = &lint.Rule{
 			reportValue(p, kv, "use 100 or less", "MessageTimeout=%d is too high for effective fault tolerance", mt)
 		}
 		if kv := e.user("UnkillableStepTimeout"); kv != nil && e.v >= catalog.V2405 {
-			if n, ok := parseNum(kv.Value.Value); ok && n < 5*mt {
+			if n, ok := e.num("UnkillableStepTimeout"); ok && n < 5*mt {
 				reportValue(p, kv, fmt.Sprintf("use at least %d", 5*mt),
 					"UnkillableStepTimeout=%d is below 5×MessageTimeout (%d): nodes may go down with KillTaskFailed", n, 5*mt)
 			}
@@ -301,7 +301,7 @@ var HealthCheckTimeout = &lint.Rule{
 		timeout := int64(60)
 		tkv := e.user("HealthCheckTimeout")
 		if tkv != nil {
-			if n, ok := parseNum(tkv.Value.Value); ok {
+			if n, ok := e.num("HealthCheckTimeout"); ok {
 				if n == 0 {
 					reportValueAs(p, diag.Error, tkv, "use a positive number of seconds", "HealthCheckTimeout=0 is invalid: slurmctld logs an error and uses 60")
 				} else {
@@ -313,7 +313,7 @@ var HealthCheckTimeout = &lint.Rule{
 		if ikv == nil {
 			return
 		}
-		if n, ok := parseNum(ikv.Value.Value); ok && n > 0 && timeout >= n {
+		if n, ok := e.num("HealthCheckInterval"); ok && n > 0 && timeout >= n {
 			at := ikv
 			if tkv != nil {
 				at = tkv

@@ -2,15 +2,14 @@ package rules
 
 import (
 	"fmt"
-	"github.com/slurmspec/slurmspec/schema/catalog"
-	"github.com/slurmspec/slurmspec/schema/noderes"
-	"math"
 	"strconv"
 	"strings"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lint"
+	"github.com/slurmspec/slurmspec/schema/catalog"
+	"github.com/slurmspec/slurmspec/schema/noderes"
 )
 
 // Node lines (constraints.md N1-N8): what a nodeSets entry adds to the
@@ -86,7 +85,7 @@ var CoreSpecConflict = &lint.Rule{
 					cpus = pool.Machine.VCPUs
 				}
 				if kv := lookupKV(ns.Config, "CPUs"); kv != nil {
-					n, ok := nodeNum("CPUs", kv.Value.Value)
+					n, ok := slurmNum(catalog.ScopeNode, "CPUs", kv.Value.Value)
 					cpus = int(n)
 					if !ok {
 						cpus = 0
@@ -109,7 +108,7 @@ var CoreSpecConflict = &lint.Rule{
 				}
 			}
 			if list := lookupKV(ns.Config, "CPUSpecList"); list != nil {
-				if n, ok := parseNum(csc.Value.Value); ok && n > 0 {
+				if n, ok := slurmNum(catalog.ScopeNode, "CoreSpecCount", csc.Value.Value); ok && n > 0 {
 					reportKey(p, csc, "keep one of CoreSpecCount and CPUSpecList", "CoreSpecCount with CPUSpecList: Slurm resets CoreSpecCount to 0")
 				}
 			}
@@ -138,7 +137,7 @@ var MemSpecLimit = &lint.Rule{
 				// does not exceed either: slurmctld logs
 				// "MemSpecLimit=0 is invalid, reset to 0" (22.05).
 				if rm := lookupKV(ns.Config, "RealMemory"); rm != nil {
-					if n, ok := parseNum(rm.Value.Value); ok && n == 0 {
+					if n, ok := slurmNum(catalog.ScopeNode, "RealMemory", rm.Value.Value); ok && n == 0 {
 						reportValue(p, rm, "remove RealMemory to use the machine type's, or give the memory in MiB",
 							"RealMemory=0 is not above MemSpecLimit (0): slurmctld logs an error for every node")
 					}
@@ -149,7 +148,7 @@ var MemSpecLimit = &lint.Rule{
 			// 18446744073709551615, which is no less than any RealMemory
 			// (fidelity seed 20261207, 24.11: "MemSpecLimit=
 			// 18446744073709551615 is invalid, reset to 0").
-			n, ok := nodeNum("MemSpecLimit", msl.Value.Value)
+			n, ok := slurmNum(catalog.ScopeNode, "MemSpecLimit", msl.Value.Value)
 			if !ok {
 				continue
 			}
@@ -158,7 +157,7 @@ var MemSpecLimit = &lint.Rule{
 				// RealMemory=0 counts too: slurmctld compares
 				// MemSpecLimit >= RealMemory, so MemSpecLimit=0 is reset
 				// with an error (related seed 20261207, 26.05).
-				mem, known = nodeNum("RealMemory", kv.Value.Value)
+				mem, known = slurmNum(catalog.ScopeNode, "RealMemory", kv.Value.Value)
 				from = "RealMemory=" + kv.Value.Value
 			} else if pool := pools[ns.NodePoolID.Value]; pool != nil && pool.Machine != nil && pool.Machine.RealMemoryMiB() > 0 {
 				mem, known = int64(pool.Machine.RealMemoryMiB()), true
@@ -303,7 +302,7 @@ func aboveMachine(kv *ir.KV, rendered string) (bool, string) {
 	}
 	// As Slurm reads the value (a uint64 RealMemory above 2^63 is no
 	// less above the machine's), capped at the largest int64.
-	n, ok1 := nodeNum(kv.Key.Value, kv.Value.Value)
+	n, ok1 := slurmNum(catalog.ScopeNode, kv.Key.Value, kv.Value.Value)
 	m, ok2 := parseNum(rendered)
 	return ok1 && ok2 && n > m, what
 }
@@ -353,15 +352,4 @@ func gresCount(value, name string) (int64, bool) {
 // pool itself.
 func nodeSetUnknown(c *ir.Cluster, ns *ir.NodeSet, pool *ir.NodePool) bool {
 	return c.ConfigUnknown(ns.Path+".config", ns.Config) || pool != nil && pool.MachineType.Unknown || pool == nil && c.PoolsUnknown
-}
-
-// nodeNum reads a NodeName key's integer as Slurm does (hex, octal,
-// UNLIMITED as the kind's INFINITE), capped at the largest int64.
-func nodeNum(key, value string) (int64, bool) {
-	if param, ok := catalog.Default().Lookup(catalog.ScopeNode, key); ok {
-		if n, ok := catalog.ParseNumber(param, value); ok {
-			return int64(min(n, math.MaxInt64)), true
-		}
-	}
-	return parseNum(value)
 }

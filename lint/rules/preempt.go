@@ -179,12 +179,12 @@ var PartitionPreemptGang = &lint.Rule{
 func partitionTier(part *ir.Partition) int64 {
 	tier := int64(1)
 	if kv := lookupKV(part.Config, "PriorityTier"); kv != nil {
-		if n, ok := parseNum(kv.Value.Value); ok {
+		if n, ok := slurmNum(catalog.ScopePartition, "PriorityTier", kv.Value.Value); ok {
 			tier = n
 		}
 	}
 	if kv := lookupKV(part.Config, "Priority"); kv != nil {
-		if n, ok := parseNum(kv.Value.Value); ok {
+		if n, ok := slurmNum(catalog.ScopePartition, "Priority", kv.Value.Value); ok {
 			tier = n
 		}
 	}

@@ -55,7 +55,7 @@ var MaxNodeCountSelect = &lint.Rule{
 					"MaxNodeCount=%s: slurmctld %s sizes its node table by it and aborts", kv.Value.Value, e.v)
 			}
 		}
-		if n, ok := parseNum(kv.Value.Value); ok && n == 0 && e.v < catalog.V2302 {
+		if n, ok := e.num("MaxNodeCount"); ok && n == 0 && e.v < catalog.V2302 {
 			// slurmctld 22.05 reads 0 as unset and sizes the node table
 			// by the nodes (scontrol: MaxNodeCount = 2; the oracle's seed
 			// 20261224): the spec runs as without it, dropped. 24.11 and
