@@ -64,6 +64,10 @@ var truthCases = []truthCase{
 		rule: "rendered-key-override", severity: diag.Error, msg: "count reported lower than configured"},
 	{name: "nodeSets Gres at the machine's GPUs", spec: spec{Pools: cpuAndA4, NodeSets: "- {nodePoolId: a4, config: {Gres: \"gpu:b200:8\"}}"},
 		rule: "rendered-key-override", severity: diag.Warning, msg: "already writes Gres=gpu:b200:8"},
+	// Whole tokens (realslurm truth13; related seed 20265005 case 29).
+	{name: "HealthCheckNodeState ALLOC=-1", spec: spec{Config: "HealthCheckNodeState: ALLOC=-1"},
+		rule: "invalid-config-value", severity: diag.Error, msg: "Slurm compares the whole token"},
+	{name: "HealthCheckNodeState ALLOC,CYCLE", spec: spec{Config: "HealthCheckNodeState: \"ALLOC,CYCLE\""}},
 	// Fewer GPUs than the machine's: the count slurmctld schedules (lab/jobmix
 	// TestWideClasses, "nodeSets Gres below the machine's GPUs", "gpu:0").
 	{name: "nodeSets Gres below the machine's GPUs", spec: spec{Pools: cpuAndA4, NodeSets: "- {nodePoolId: a4, config: {Gres: \"gpu:4\"}}"},

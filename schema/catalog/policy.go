@@ -125,7 +125,9 @@ func (p *Param) ArgRefused(ev *EnumValue, v Version) bool {
 // 20261217) and PreemptMode (preempt_mode_num: an unknown token sets every
 // bit, GANG included; partition PreemptMode=cluster=-1, seed 20261217),
 // and the global SelectTypeParameters (_parse_select_type_param: "Bad
-// SelectTypeParameter: CR_Core_Memory=-1", fatal; truth11). Most
+// SelectTypeParameter: CR_Core_Memory=-1", fatal; truth11), and
+// HealthCheckNodeState ("Invalid HealthCheckNodeState value ALLOC=-1
+// ignored" on 22.05, 24.11 and 26.05; related seed 20265005, truth13). Most
 // other lists are read with xstrcasestr, which finds "bf_continue" in
 // "bf_continue=1".
-var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags", "PrologFlags", "TaskPluginParam", "ReconfigFlags", "PreemptMode", "SelectTypeParameters"}
+var wholeTokenLists = []string{"CpuBind", "PropagateResourceLimits", "PropagateResourceLimitsExcept", "DebugFlags", "PrologFlags", "TaskPluginParam", "ReconfigFlags", "PreemptMode", "SelectTypeParameters", "HealthCheckNodeState"}
