@@ -195,6 +195,9 @@ func TestOverridesDropCrayWithTaskCgroup(t *testing.T) {
 		{"task/cray_aries,task/cgroup", "task/none"},
 		{"task/affinity,task/cgroup", "task/affinity"},
 		{"task/cray_aries", "task/cray_aries"},
+		// An empty item stays for slurmctld to judge, after task/none.
+		{"task/cgroup,", "task/none,"},
+		{"task/cgroup", "task/none"},
 	} {
 		c := standInConf(t, "TaskPlugin="+tc.plugins+"\n", "")
 		if got, _ := c.get("TaskPlugin"); got != tc.want {

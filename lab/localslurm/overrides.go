@@ -148,8 +148,13 @@ func applyOverrides(c *conf, l layout) error {
 				reason += "; task/cray_aries goes with it (slurmd exits when task/cgroup does not follow it)"
 			}
 		}
-		if len(kept) == 0 {
-			kept = []string{"task/none"}
+		if !slices.ContainsFunc(kept, func(p string) bool { return p != "" }) {
+			// Nothing but empty items left ("task/cgroup," leaves ""):
+			// task/none takes the place of what went, and the spec's
+			// empty items stay for slurmctld to judge ("task/none,";
+			// "TaskPlugin=" alone is a parse error of the harness's
+			// making: related seed 20265005 case 142).
+			kept = append([]string{"task/none"}, kept...)
 		}
 		c.set("TaskPlugin", strings.Join(kept, ","), reason)
 		// OOMKillStep (24.11+) and SlurmdSpecOverride (25.05+) are
