@@ -14,7 +14,9 @@ import (
 // read the value as no number. Related seed 20265005 case 29 on 22.05:
 // HealthCheckNodeState compares whole tokens and ignores ALLOC=-1 with an
 // error line on every release; lint called it an option that takes no
-// value, a warning.
+// value, a warning. Random seed 20265004 case 387 on 22.05: slurmctld
+// sizes its node table by MaxNodeCount and aborts at 4294967294 (and
+// 2^31), where lint had only UNLIMITED; 2^24 starts.
 var truthCases13 = []truthCase{
 	{name: "UnkillableStepTimeout hex below 5×MessageTimeout", config: "UnkillableStepTimeout: \"0x10\"", accounting: true, only: []string{"24.11", "26.05"},
 		rule: "message-timeout", severity: diag.Warning, logged: []string{"UnkillableStepTimeout must be at least 5 times greater than MessageTimeout"}},
@@ -23,6 +25,11 @@ var truthCases13 = []truthCase{
 	{name: "UnkillableStepTimeout hex above 5×MessageTimeout", config: "UnkillableStepTimeout: \"0x40\"", accounting: true, only: []string{"24.11", "26.05"}},
 	{name: "HealthCheckNodeState ALLOC=-1", config: "HealthCheckNodeState: ALLOC=-1", accounting: true,
 		rule: "invalid-config-value", severity: diag.Error, logged: []string{"Invalid HealthCheckNodeState value ALLOC=-1 ignored"}},
+	{name: "MaxNodeCount 2^32-2", config: `MaxNodeCount: "4294967294"`, only: []string{"22.05"},
+		rule: "max-node-count-select", severity: diag.Error, refused: []string{"signal: aborted"}},
+	{name: "MaxNodeCount 2^31", config: `MaxNodeCount: "2147483648"`, only: []string{"22.05"},
+		rule: "max-node-count-select", severity: diag.Error, refused: []string{"signal: aborted"}},
+	{name: "MaxNodeCount 2^24", config: `MaxNodeCount: "16777216"`, only: []string{"22.05"}, accounting: true},
 }
 
 // TestLintAgreesWithSlurmctld13 runs each of truthCases13 on real Slurm of
