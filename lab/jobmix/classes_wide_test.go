@@ -1,14 +1,11 @@
 package jobmix
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
-	"github.com/slurmspec/slurmspec/compiler/ir"
 	"github.com/slurmspec/slurmspec/lab/localslurm"
 	"github.com/slurmspec/slurmspec/lab/localslurm/slurmtest"
 )
@@ -188,36 +185,4 @@ func runWideClass(t *testing.T, tc wideClass, rel string) {
 		t.Errorf("lint gives %v, want %v:\n%v", found, want, diags)
 	}
 	judgeClass(t, c, diags, rel, tc.fail)
-}
-
-// judgeClass runs the rendered cluster's job mix on the release and
-// checks that exactly the shapes in fail fail, none undecided, and that
-// lint's findings predicted every verdict.
-func judgeClass(t *testing.T, c *ir.Cluster, diags diag.List, rel string, fail []string) {
-	t.Helper()
-	dir := renderDir(t, c, rel)
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
-	defer cancel()
-	verdicts, err := Run(ctx, Options{Dir: dir, Cluster: c, Release: rel})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(verdicts) == 0 {
-		t.Fatal("no shape judged")
-	}
-	for _, v := range verdicts {
-		wantFail := slices.Contains(fail, v.Shape.ID())
-		if v.Outcome.Fails() != wantFail || v.Outcome == Undecided {
-			t.Errorf("%s: %s %s, want it to %s", v.Shape, v.Outcome, v.Reason, map[bool]string{true: "fail", false: "run"}[wantFail])
-			continue
-		}
-		if wantFail {
-			t.Logf("%s: %s: %s", v.Shape.ID(), v.Outcome, v.Reason)
-		}
-	}
-	for _, j := range Compare(verdicts, Predict(Predictors(), c, diags, shapesOf(verdicts))) {
-		if j.Class != Agree {
-			t.Errorf("%s: %s (%s %s; predicted by %v)", j.Shape.ID(), j.Class, j.Outcome, j.Reason, j.Predicted)
-		}
-	}
 }

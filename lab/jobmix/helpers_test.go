@@ -1,7 +1,10 @@
 package jobmix
 
 import (
+	"context"
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/slurmspec/slurmspec/compiler/diag"
 	"github.com/slurmspec/slurmspec/compiler/ir"
@@ -49,4 +52,36 @@ func renderDir(t *testing.T, c *ir.Cluster, release string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// judgeClass runs the rendered cluster's job mix on the release and
+// checks that exactly the shapes in fail fail, none undecided, and that
+// lint's findings predicted every verdict.
+func judgeClass(t *testing.T, c *ir.Cluster, diags diag.List, rel string, fail []string) {
+	t.Helper()
+	dir := renderDir(t, c, rel)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
+	defer cancel()
+	verdicts, err := Run(ctx, Options{Dir: dir, Cluster: c, Release: rel})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(verdicts) == 0 {
+		t.Fatal("no shape judged")
+	}
+	for _, v := range verdicts {
+		wantFail := slices.Contains(fail, v.Shape.ID())
+		if v.Outcome.Fails() != wantFail || v.Outcome == Undecided {
+			t.Errorf("%s: %s %s, want it to %s", v.Shape, v.Outcome, v.Reason, map[bool]string{true: "fail", false: "run"}[wantFail])
+			continue
+		}
+		if wantFail {
+			t.Logf("%s: %s: %s", v.Shape.ID(), v.Outcome, v.Reason)
+		}
+	}
+	for _, j := range Compare(verdicts, Predict(Predictors(), c, diags, shapesOf(verdicts))) {
+		if j.Class != Agree {
+			t.Errorf("%s: %s (%s %s; predicted by %v)", j.Shape.ID(), j.Class, j.Outcome, j.Reason, j.Predicted)
+		}
+	}
 }

@@ -57,7 +57,6 @@ func renderedDir(t *testing.T, edit func(string) string, marker string) string {
 	return dir
 }
 
-// gone reports whether no process has the given PID.
 // uptimeNow is Uptime, read before a Stop whose processes LeftAfter
 // checks.
 func uptimeNow(t *testing.T) float64 {
@@ -69,6 +68,7 @@ func uptimeNow(t *testing.T) float64 {
 	return up
 }
 
+// gone reports whether no process has the given PID.
 func gone(pid int) bool {
 	return errors.Is(syscall.Kill(pid, 0), syscall.ESRCH)
 }

@@ -54,5 +54,10 @@ func LeftAfter(pid int, began float64) bool {
 		return false
 	}
 	start, ok := StartedAt(pid)
-	return !ok || start <= began
+	if !ok {
+		// Gone between the two reads (its stat is unreadable), or
+		// unreadable while alive: only the latter is left.
+		return alive(pid)
+	}
+	return start <= began
 }

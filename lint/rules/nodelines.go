@@ -258,9 +258,17 @@ func gresBelowMachine(kv *ir.KV, rendered string) (n, m int64, below bool) {
 	if !strings.EqualFold(kv.Key.Value, "Gres") {
 		return 0, 0, false
 	}
+	n, m, ok := gpuCounts(kv, rendered)
+	return n, m, ok && n < m
+}
+
+// gpuCounts returns the GPUs of a nodeSets Gres (n) and of the Gres
+// rendered for the machine type (m); ok is false when either count is not
+// a number.
+func gpuCounts(kv *ir.KV, rendered string) (n, m int64, ok bool) {
 	n, ok1 := gresCount(kv.Value.Value, "gpu")
 	m, ok2 := gresCount(rendered, "gpu")
-	return n, m, ok1 && ok2 && n < m
+	return n, m, ok1 && ok2
 }
 
 // reportGresBelow reports a nodeSets Gres of n GPUs on a machine type of
@@ -294,9 +302,8 @@ func aboveMachine(kv *ir.KV, rendered string) (bool, string) {
 		// rendered gres.conf) than its line configures is set invalid,
 		// config_overrides or not ("gres/gpu count reported lower than
 		// configured"; fidelity seed 20261211, Gres=gpu:8k).
-		n, ok1 := gresCount(kv.Value.Value, "gpu")
-		m, ok2 := gresCount(rendered, "gpu")
-		return ok1 && ok2 && n > m, "gres/gpu count reported lower than configured"
+		n, m, ok := gpuCounts(kv, rendered)
+		return ok && n > m, "gres/gpu count reported lower than configured"
 	default:
 		return false, ""
 	}
